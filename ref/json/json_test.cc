@@ -1,0 +1,100 @@
+#include "ref/json/json.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace azure_pricing::json {
+namespace {
+
+ParseError ErrorOf(std::string_view text) { return ParseStrict(text).error; }
+
+TEST(ParseStrictTest, ReadsEveryKindOfValueInOrder) {
+  const ParseResult r = ParseStrict(R"( {"b": [1, -2.5e3, true, false, null], "a": "x\u00e9\ud83d\ude00"} )");
+  ASSERT_EQ(r.error, ParseError::kNone);
+  ASSERT_TRUE(r.value.is_object());
+  ASSERT_EQ(r.value.members().size(), 2u);
+  EXPECT_EQ(r.value.members()[0].key, "b");
+  EXPECT_EQ(r.value.members()[1].key, "a");
+  const Value& b = *r.value.Find("b");
+  ASSERT_EQ(b.items().size(), 5u);
+  EXPECT_EQ(b.items()[1].as_number(), -2500);
+  EXPECT_TRUE(b.items()[2].as_bool());
+  EXPECT_TRUE(b.items()[4].is_null());
+  EXPECT_EQ(r.value.Find("a")->as_string(), "x\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_EQ(r.value.Find("missing"), nullptr);
+}
+
+TEST(ParseStrictTest, DuplicateKeysAreFoundAtAnyDepth) {
+  EXPECT_EQ(ErrorOf(R"({"a":1,"a":2})"), ParseError::kDuplicateKey);
+  EXPECT_EQ(ErrorOf(R"({"x":[{"k":{"a":1,"b":2,"a":3}}]})"), ParseError::kDuplicateKey);
+  // Escapes are decoded before comparing: "\u0061" is "a".
+  EXPECT_EQ(ErrorOf(R"({"a":1,"\u0061":2})"), ParseError::kDuplicateKey);
+  // Same key in sibling objects is fine.
+  EXPECT_EQ(ErrorOf(R"([{"a":1},{"a":2}])"), ParseError::kNone);
+}
+
+TEST(ParseStrictTest, DuplicateKeysInLargeObjectsAreFound) {
+  std::string text = "{";
+  for (int i = 0; i < 200; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  std::string unique = text;
+  unique.back() = '}';
+  EXPECT_EQ(ErrorOf(unique), ParseError::kNone);
+  text += "\"k17\":0}";
+  EXPECT_EQ(ErrorOf(text), ParseError::kDuplicateKey);
+}
+
+TEST(ParseStrictTest, NonFiniteAndOutOfRangeNumbers) {
+  EXPECT_EQ(ErrorOf("[NaN]"), ParseError::kNonFiniteNumber);
+  EXPECT_EQ(ErrorOf("[Infinity]"), ParseError::kNonFiniteNumber);
+  EXPECT_EQ(ErrorOf("[-Infinity]"), ParseError::kNonFiniteNumber);
+  EXPECT_EQ(ErrorOf("[1e999]"), ParseError::kNonFiniteNumber);
+  EXPECT_EQ(ErrorOf("[-1e309]"), ParseError::kNonFiniteNumber);
+  EXPECT_EQ(ErrorOf("[1.7976931348623157e308]"), ParseError::kNone);
+  EXPECT_EQ(ErrorOf("[1.2E-05]"), ParseError::kNone);
+}
+
+TEST(ParseStrictTest, InvalidUtf8AnywhereIsRefused) {
+  EXPECT_EQ(ErrorOf("{\"a\":\"\xff\"}"), ParseError::kInvalidUtf8);
+  EXPECT_EQ(ErrorOf("{\"a\":\"\xc0\xaf\"}"), ParseError::kInvalidUtf8);      // overlong
+  EXPECT_EQ(ErrorOf("{\"a\":\"\xed\xa0\x80\"}"), ParseError::kInvalidUtf8);  // surrogate
+  EXPECT_EQ(ErrorOf("{\"a\":\"\xf4\x90\x80\x80\"}"), ParseError::kInvalidUtf8);
+  EXPECT_EQ(ErrorOf("{\"a\":\"x\"} \x80"), ParseError::kInvalidUtf8);
+  EXPECT_EQ(ErrorOf(R"({"a":"\ud800"})"), ParseError::kInvalidUtf8);
+  EXPECT_EQ(ErrorOf(R"({"a":"\udc00x"})"), ParseError::kInvalidUtf8);
+  EXPECT_TRUE(IsValidUtf8("plain ascii and \xe2\x82\xac"));
+}
+
+TEST(ParseStrictTest, SyntaxTrailingDepthAndEmpty) {
+  EXPECT_EQ(ErrorOf(""), ParseError::kEmpty);
+  EXPECT_EQ(ErrorOf("   "), ParseError::kEmpty);
+  EXPECT_EQ(ErrorOf("{} {}"), ParseError::kTrailingBytes);
+  EXPECT_EQ(ErrorOf("{}x"), ParseError::kTrailingBytes);
+  EXPECT_EQ(ErrorOf("{\"a\":01}"), ParseError::kSyntax);
+  EXPECT_EQ(ErrorOf("{\"a\":1.}"), ParseError::kSyntax);
+  EXPECT_EQ(ErrorOf("{\"a\":\"tab\there\"}"), ParseError::kSyntax);
+  EXPECT_EQ(ErrorOf("{'a':1}"), ParseError::kSyntax);
+  EXPECT_EQ(ErrorOf("[1,]"), ParseError::kSyntax);
+  EXPECT_EQ(ErrorOf("{\"a\" 1}"), ParseError::kSyntax);
+  EXPECT_EQ(ErrorOf(std::string(100, '[') + std::string(100, ']')), ParseError::kTooDeep);
+  EXPECT_EQ(ErrorOf(std::string(64, '[') + std::string(64, ']')), ParseError::kNone);
+}
+
+TEST(SerializeTest, RoundTripsAndEscapes) {
+  Value v = Value::Object();
+  v.Add("s", Value::String("q\"\\\n\x01\xe2\x80\xa8 \xc3\xa9"));
+  v.Add("n", Value::Number(1.2e-05));
+  v.Add("i", Value::Number(1000));
+  v.Add("a", Value::Array({Value::Bool(false), Value::Null()}));
+  const std::string text = Serialize(v);
+  EXPECT_EQ(text,
+            "{\"s\":\"q\\\"\\\\\\n\\u0001\\u2028 \xc3\xa9\",\"n\":1.2e-05,\"i\":1000,"
+            "\"a\":[false,null]}");
+  const ParseResult back = ParseStrict(text);
+  ASSERT_EQ(back.error, ParseError::kNone);
+  EXPECT_EQ(back.value.Find("s")->as_string(), v.Find("s")->as_string());
+  EXPECT_EQ(back.value.Find("n")->as_number(), 1.2e-05);
+}
+
+}  // namespace
+}  // namespace azure_pricing::json

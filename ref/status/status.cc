@@ -1,0 +1,17 @@
+#include "ref/status/status.h"
+
+namespace azure_pricing {
+
+std::string_view OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kCompleted:
+      return "completed";
+    case Outcome::kRefused:
+      return "refused";
+    case Outcome::kFailed:
+      return "failed";
+  }
+  return "failed";
+}
+
+}  // namespace azure_pricing
