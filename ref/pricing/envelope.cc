@@ -1,0 +1,218 @@
+#include "ref/pricing/envelope.h"
+
+#include <cmath>
+#include <string_view>
+
+#include "ref/json/json.h"
+
+namespace azure_pricing {
+
+const char kFilterCorrectionGuidance[] =
+    "The price API rejected the filter (HTTP 400). Filters may use only these fields: "
+    "armRegionName, location, meterId, meterName, productId, skuId, productName, skuName, "
+    "serviceName, serviceId, serviceFamily, priceType, armSkuName and reservationTerm, with eq, "
+    "and, or, parentheses and contains(meterName, 'Spot') for substrings. Values are "
+    "case-sensitive and quoted with single quotes. There is no operating-system field such as "
+    "osType: Windows virtual-machine meters have Windows at the end of productName. skuName is a "
+    "price-list value, not a portal display name. Correct the filter and try again.";
+
+namespace {
+
+Status Fail(std::string_view reason, const char* message) {
+  return Status(Outcome::kFailed, reason, message);
+}
+
+Status Timeout() {
+  return Fail("timeout",
+              "The pricing lookup did not finish within the host's time limit; no prices were "
+              "returned. Narrow the query or try again later.");
+}
+Status OutputLimit() {
+  return Fail("output_limit",
+              "The pricing CLI produced more output than the host allows; no prices were "
+              "returned. Narrow the query.");
+}
+Status MalformedEnvelope() {
+  return Fail("malformed_envelope",
+              "The pricing CLI's output is not the expected result envelope; it was not "
+              "accepted.");
+}
+Status MalformedRow() {
+  return Fail("malformed_row",
+              "A price row from the pricing CLI is malformed; no prices were returned.");
+}
+Status CliFailed() {
+  return Fail("cli_failed",
+              "The pricing lookup failed: the CLI reported an error (for example the price API "
+              "was unreachable or answered with an error). Try again later or narrow the query.");
+}
+
+Status ForParseError(json::ParseError error) {
+  switch (error) {
+    case json::ParseError::kInvalidUtf8:
+      return Fail("invalid_utf8",
+                  "The pricing CLI's output is not valid UTF-8; it was not accepted.");
+    case json::ParseError::kDuplicateKey:
+      return Fail("duplicate_key",
+                  "The pricing CLI's output repeats a key in a JSON object; it was not accepted.");
+    case json::ParseError::kNonFiniteNumber:
+      return Fail("non_finite_number",
+                  "The pricing CLI's output holds a non-finite or out-of-range number; it was "
+                  "not accepted.");
+    default:
+      return MalformedEnvelope();
+  }
+}
+
+bool IsWholeNumber(const json::Value* v) {
+  return v != nullptr && v->is_number() && std::floor(v->as_number()) == v->as_number();
+}
+
+// The CLI's own failure envelopes: upstream HTTP errors arrive as status 500 with the upstream
+// status only inside the message text, which is matched here and never passed on.
+Status ClassifyFailureEnvelope(const json::Value& envelope) {
+  const json::Value* results = envelope.Find("results");
+  if (results != nullptr && results->is_object()) {
+    const json::Value* type = results->Find("type");
+    const json::Value* message = results->Find("message");
+    if (type != nullptr && type->is_string() && message != nullptr && message->is_string()) {
+      const std::string& t = type->as_string();
+      const std::string& m = message->as_string();
+      if (t == "ClientResultException" &&
+          m.rfind("Service request failed.\nStatus: 400 ", 0) == 0) {
+        return Fail("upstream_filter_rejected", kFilterCorrectionGuidance);
+      }
+      if (t == "ArgumentOutOfRangeException" &&
+          (m.rfind("Unknown ServiceFamily value.", 0) == 0 ||
+           m.rfind("Unknown PriceType value.", 0) == 0)) {
+        return Fail("upstream_value_unknown",
+                    "The price list returned a service family or price type that the pinned CLI "
+                    "does not know, so the CLI dropped every row. Narrow the query (for example "
+                    "with serviceName or serviceFamily) to avoid those meters.");
+      }
+    }
+  }
+  return CliFailed();
+}
+
+bool ReadString(const json::Value& row, std::string_view key, std::string& out) {
+  const json::Value* v = row.Find(key);
+  if (v == nullptr || !v->is_string()) return false;
+  out = v->as_string();
+  return true;
+}
+
+bool ReadPrice(const json::Value& object, std::string_view key, double& out) {
+  const json::Value* v = object.Find(key);
+  if (v == nullptr || !v->is_number()) return false;
+  out = v->as_number();
+  return std::isfinite(out) && out >= 0;
+}
+
+bool ReadRow(const json::Value& row, PriceRow& out) {
+  if (!row.is_object()) return false;
+  if (!ReadString(row, "armSkuName", out.arm_sku_name) ||
+      !ReadString(row, "skuName", out.sku_name) ||
+      !ReadString(row, "productName", out.product_name) ||
+      !ReadString(row, "serviceName", out.service_name) ||
+      !ReadString(row, "serviceFamily", out.service_family) ||
+      !ReadString(row, "region", out.region) || !ReadString(row, "location", out.location) ||
+      !ReadPrice(row, "retailPrice", out.retail_price) ||
+      !ReadPrice(row, "unitPrice", out.unit_price) ||
+      !ReadString(row, "currencyCode", out.currency_code) ||
+      !ReadString(row, "unitOfMeasure", out.unit_of_measure) ||
+      !ReadString(row, "priceType", out.price_type) ||
+      !ReadString(row, "effectiveStartDate", out.effective_start_date) ||
+      !ReadString(row, "meterName", out.meter_name) ||
+      !ReadString(row, "meterId", out.meter_id)) {
+    return false;
+  }
+  if (out.price_type != "Consumption" && out.price_type != "Reservation" &&
+      out.price_type != "DevTestConsumption") {
+    return false;
+  }
+  const json::Value* primary = row.Find("isPrimaryMeterRegion");
+  if (primary == nullptr || !primary->is_bool()) return false;
+  out.is_primary_meter_region = primary->as_bool();
+
+  if (const json::Value* term = row.Find("reservationTerm"); term != nullptr) {
+    if (!term->is_string() || term->as_string().empty()) return false;
+    out.reservation_term = term->as_string();
+  }
+  // A reservation price is meaningless without its term: retailPrice covers the whole term.
+  if (out.price_type == "Reservation" && !out.reservation_term.has_value()) return false;
+
+  if (const json::Value* plans = row.Find("savingsPlan"); plans != nullptr) {
+    // The CLI leaves the key out when there is no plan, so an empty array is not its shape.
+    if (!plans->is_array() || plans->items().empty()) return false;
+    out.savings_plan.reserve(plans->items().size());
+    for (const json::Value& item : plans->items()) {
+      if (!item.is_object()) return false;
+      SavingsPlanPrice plan;
+      if (!ReadString(item, "term", plan.term) || plan.term.empty() ||
+          !ReadPrice(item, "unitPrice", plan.unit_price) ||
+          !ReadPrice(item, "retailPrice", plan.retail_price)) {
+        return false;
+      }
+      out.savings_plan.push_back(std::move(plan));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
+                                                  int64_t max_output_bytes) {
+  if (result.timed_out) return Timeout();
+  if (result.output_limit_exceeded ||
+      static_cast<int64_t>(result.stdout_bytes.size() + result.stderr_bytes.size()) >
+          max_output_bytes) {
+    return OutputLimit();
+  }
+  if (!result.stderr_bytes.empty()) {
+    return Fail("stderr_not_empty",
+                "The pricing CLI wrote to its error stream; its result was not accepted.");
+  }
+  const json::ParseResult parsed = json::ParseStrict(result.stdout_bytes);
+  if (parsed.error != json::ParseError::kNone) {
+    // A CLI that exited with an error and printed no envelope failed; a successful exit with
+    // bad output is reported by what is wrong with it.
+    if (result.exit_code != 0) return CliFailed();
+    return ForParseError(parsed.error);
+  }
+  const json::Value& envelope = parsed.value;
+  if (!envelope.is_object()) return MalformedEnvelope();
+  const json::Value* status = envelope.Find("status");
+  const json::Value* message = envelope.Find("message");
+  if (!IsWholeNumber(status) || message == nullptr || !message->is_string()) {
+    return MalformedEnvelope();
+  }
+  if (status->as_number() != 200) return ClassifyFailureEnvelope(envelope);
+  if (result.exit_code != 0) return CliFailed();
+
+  const json::Value* results = envelope.Find("results");
+  const json::Value* duration = envelope.Find("duration");
+  if (results == nullptr || !results->is_object() || results->members().size() != 1) {
+    return MalformedEnvelope();
+  }
+  if (duration != nullptr && !duration->is_number()) return MalformedEnvelope();
+  for (const json::Member& m : envelope.members()) {
+    if (m.key != "status" && m.key != "message" && m.key != "results" && m.key != "duration") {
+      return MalformedEnvelope();
+    }
+  }
+  const json::Value* prices = results->Find("prices");
+  if (prices == nullptr || !prices->is_array()) return MalformedEnvelope();
+
+  std::vector<PriceRow> rows;
+  rows.reserve(prices->items().size());
+  for (const json::Value& item : prices->items()) {
+    PriceRow row;
+    if (!ReadRow(item, row)) return MalformedRow();
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace azure_pricing

@@ -1,0 +1,74 @@
+// Strict acceptance of what the CLI printed. A result is accepted only when every check holds;
+// each failure has a stable reason code and a fixed message that never quotes the CLI.
+#ifndef REF_PRICING_ENVELOPE_H_
+#define REF_PRICING_ENVELOPE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ref/status/status.h"
+
+namespace azure_pricing {
+
+// What one bounded execution of the CLI gave back.
+struct CliResult {
+  std::string stdout_bytes;
+  std::string stderr_bytes;
+  int exit_code = 0;
+  bool timed_out = false;              // the sandbox killed the CLI at the time limit
+  bool output_limit_exceeded = false;  // the sandbox stopped reading at the byte budget
+};
+
+struct SavingsPlanPrice {
+  std::string term;
+  double unit_price = 0;
+  double retail_price = 0;
+};
+
+// One validated row, holding exactly the keys the tool forwards (the CLI's, in its order).
+struct PriceRow {
+  std::string arm_sku_name;
+  std::string sku_name;
+  std::string product_name;
+  std::string service_name;
+  std::string service_family;
+  std::string region;
+  std::string location;
+  double retail_price = 0;
+  double unit_price = 0;
+  std::string currency_code;
+  std::string unit_of_measure;
+  std::string price_type;
+  std::optional<std::string> reservation_term;
+  std::string effective_start_date;
+  std::string meter_name;
+  std::string meter_id;
+  bool is_primary_meter_region = false;
+  std::vector<SavingsPlanPrice> savings_plan;  // empty when the CLI printed none
+
+  bool operator==(const PriceRow&) const = default;
+};
+
+inline bool operator==(const SavingsPlanPrice& a, const SavingsPlanPrice& b) {
+  return a.term == b.term && a.unit_price == b.unit_price && a.retail_price == b.retail_price;
+}
+
+// Every reason this module can give, for tests and documentation.
+inline constexpr const char* kEnvelopeReasons[] = {
+    "timeout",           "output_limit",       "stderr_not_empty",
+    "invalid_utf8",      "duplicate_key",      "non_finite_number",
+    "malformed_envelope", "malformed_row",     "cli_failed",
+    "upstream_filter_rejected", "upstream_value_unknown",
+};
+
+// The fixed guidance returned with `upstream_filter_rejected`.
+extern const char kFilterCorrectionGuidance[];
+
+StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
+                                                  int64_t max_output_bytes);
+
+}  // namespace azure_pricing
+
+#endif  // REF_PRICING_ENVELOPE_H_

@@ -1,0 +1,68 @@
+#include "ref/pricing/lookup.h"
+
+#include "ref/json/json.h"
+#include "ref/pricing/arguments.h"
+#include "ref/pricing/command.h"
+
+namespace azure_pricing {
+
+StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBounds& bounds) {
+  if (Status s = ValidateHostBounds(bounds); !s.ok()) return s;
+  StatusOr<ToolArguments> args = ParseToolArguments(arguments_json);
+  if (!args.ok()) return args.status();
+  return LookupPlan{BuildArgv(*args), CliEnvironment()};
+}
+
+std::string LookupOutcome::message() const {
+  if (!status.ok()) return status.message();
+  std::string text = kCompletionMessage;
+  if (report.has_value() && report->upstream_limit_reached) {
+    text += " ";
+    text += kUpstreamLimitMessage;
+  } else if (report.has_value() && report->truncated) {
+    text += " ";
+    text += kTruncationMessage;
+  }
+  return text;
+}
+
+LookupOutcome RunLookup(std::string_view arguments_json, const HostBounds& bounds,
+                        CliRunner& runner) {
+  LookupOutcome outcome;
+  StatusOr<LookupPlan> plan = PlanLookup(arguments_json, bounds);
+  if (!plan.ok()) {
+    outcome.status = plan.status();
+    return outcome;
+  }
+  outcome.plan = std::move(plan).value();
+  const CliResult result = runner.Run(outcome.plan->argv, outcome.plan->env, bounds);
+  outcome.ran_cli = true;
+  StatusOr<std::vector<PriceRow>> rows = ValidateCliResult(result, bounds.max_output_bytes);
+  if (!rows.ok()) {
+    outcome.status = rows.status();
+    return outcome;
+  }
+  outcome.report = BuildReport(std::move(rows).value(), bounds.max_rows);
+  return outcome;
+}
+
+std::string OutcomeToJson(const LookupOutcome& outcome) {
+  std::string out = "{\"outcome\":";
+  json::AppendQuoted(out, OutcomeName(outcome.outcome()));
+  out += ",\"reason\":";
+  if (outcome.status.ok()) {
+    out += "null";
+  } else {
+    json::AppendQuoted(out, outcome.reason());
+  }
+  out += ",\"message\":";
+  json::AppendQuoted(out, outcome.message());
+  if (outcome.report.has_value()) {
+    out += ",\"report\":";
+    out += ReportToJson(*outcome.report);
+  }
+  out.push_back('}');
+  return out;
+}
+
+}  // namespace azure_pricing

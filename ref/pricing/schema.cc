@@ -1,0 +1,123 @@
+#include "ref/pricing/schema.h"
+
+#include <string_view>
+
+#include "ref/json/json.h"
+#include "ref/pricing/arguments.h"
+
+namespace azure_pricing {
+namespace {
+
+json::Value Str(std::string_view s) { return json::Value::String(std::string(s)); }
+
+json::Value StringProperty(std::string_view description, size_t max_length) {
+  json::Value p = json::Value::Object();
+  p.Add("type", json::Value::Array({Str("string"), Str("null")}));
+  p.Add("minLength", json::Value::Number(1));
+  p.Add("maxLength", json::Value::Number(static_cast<double>(max_length)));
+  p.Add("description", Str(description));
+  return p;
+}
+
+json::Value Enum(std::vector<json::Value> values) {
+  values.push_back(json::Value::Null());
+  return json::Value::Array(std::move(values));
+}
+
+}  // namespace
+
+std::string ToolDescription() {
+  return "Look up Azure public retail prices (not negotiated account prices) with one fixed "
+         "'azmcp pricing get' run in a fresh sandbox. Give at least one of sku, service, region, "
+         "service_family, price_type or filter; service also needs sku. Values are exact, "
+         "case-sensitive price-list values.";
+}
+
+std::string ParameterSchemaJson() {
+  json::Value props = json::Value::Object();
+  props.Add("sku",
+            StringProperty("ARM SKU name as in the price list's armSkuName, e.g. Standard_D4s_v5. "
+                           "Exact and case-sensitive. Many network and platform meters have an "
+                           "empty armSkuName: do not substitute a product name or invent a SKU; "
+                           "use filter on productName or meterName instead.",
+                           kMaxTypedValueLength));
+  props.Add("service",
+            StringProperty("Price-list serviceName, e.g. 'Virtual Machines'. Requires sku (the CLI "
+                           "rejects a service without a SKU, even with a filter). Without a SKU, "
+                           "omit both and use filter on serviceName, productName or meterName. "
+                           "Example for Private Endpoint pricing: region=\"eastus\" and filter="
+                           "\"serviceName eq 'Virtual Network' and productName eq 'Virtual "
+                           "Network Private Link' and meterName eq 'Standard Private Endpoint'\"; "
+                           "those rows have an empty ARM SKU and return as a Global fallback.",
+                           kMaxTypedValueLength));
+  props.Add("region",
+            StringProperty("ARM region name (armRegionName), e.g. eastus; lower case, no spaces. "
+                           "Must not be empty: meters with an empty region need filter "
+                           "\"armRegionName eq ''\" instead.",
+                           kMaxTypedValueLength));
+  {
+    json::Value p = StringProperty(
+        "Price-list serviceFamily value, exact and case-sensitive. Output rows spell it as the "
+        "CLI's enum member name without spaces (e.g. ManagementAndGovernance).",
+        kMaxTypedValueLength);
+    std::vector<json::Value> values;
+    for (std::string_view f : kServiceFamilies) values.push_back(Str(f));
+    p.Add("enum", Enum(std::move(values)));
+    props.Add("service_family", std::move(p));
+  }
+  {
+    json::Value p = StringProperty(
+        "Price type, exact: Consumption, Reservation or DevTestConsumption. Savings plans are not "
+        "a price type; use include_savings_plan.",
+        kMaxTypedValueLength);
+    std::vector<json::Value> values;
+    for (std::string_view t : kPriceTypes) values.push_back(Str(t));
+    p.Add("enum", Enum(std::move(values)));
+    props.Add("price_type", std::move(p));
+  }
+  {
+    json::Value p = StringProperty("ISO 4217 currency code, three upper-case letters.", 3);
+    p.Add("pattern", Str("^[A-Z]{3}$"));
+    p.Add("default", Str("USD"));
+    props.Add("currency", std::move(p));
+  }
+  {
+    json::Value p = json::Value::Object();
+    p.Add("type", json::Value::Array({Str("boolean"), Str("null")}));
+    p.Add("default", json::Value::Bool(false));
+    p.Add("description",
+          Str("Also return savings-plan prices, nested in each row with their own terms."));
+    props.Add("include_savings_plan", std::move(p));
+  }
+  props.Add("filter",
+            StringProperty(
+                "Raw OData filter, passed in parentheses and ANDed with the typed filters; not "
+                "checked by the host, the price API decides. Fields that work: armRegionName, "
+                "location, meterId, meterName, productId, skuId, productName, skuName, "
+                "serviceName, serviceId, serviceFamily, priceType, armSkuName; reservationTerm "
+                "also works. Operators: eq, and, or, parentheses; contains(meterName, 'Spot') "
+                "supports substring queries. Values are exact and case-sensitive, in single "
+                "quotes. There is no operating-system field such as osType: Windows VM meters "
+                "have Windows at the end of productName. skuName is a price-list value (e.g. "
+                "'D4s v5'), not a portal display name. Unknown fields fail the whole lookup.",
+                kMaxFilterLength));
+
+  json::Value schema = json::Value::Object();
+  schema.Add("$schema", Str("https://json-schema.org/draft/2020-12/schema"));
+  schema.Add("type", Str("object"));
+  schema.Add("properties", std::move(props));
+  schema.Add("additionalProperties", json::Value::Bool(false));
+  schema.Add("anyOf", json::Value::Array([] {
+               std::vector<json::Value> alts;
+               for (std::string_view n :
+                    {"sku", "service", "region", "service_family", "price_type", "filter"}) {
+                 json::Value alt = json::Value::Object();
+                 alt.Add("required", json::Value::Array({Str(n)}));
+                 alts.push_back(std::move(alt));
+               }
+               return alts;
+             }()));
+  return json::Serialize(schema);
+}
+
+}  // namespace azure_pricing
