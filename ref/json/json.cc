@@ -11,6 +11,8 @@
 
 namespace azure_pricing::json {
 
+Value Value::Null() { return Value(); }
+
 Value Value::Bool(bool b) {
   Value v;
   v.type_ = Type::kBool;
@@ -32,12 +34,16 @@ Value Value::String(std::string s) {
   return v;
 }
 
+Value Value::Array() { return Array(std::vector<Value>()); }
+
 Value Value::Array(std::vector<Value> items) {
   Value v;
   v.type_ = Type::kArray;
   v.array_ = std::move(items);
   return v;
 }
+
+Value Value::Object() { return Object(std::vector<Member>()); }
 
 Value Value::Object(std::vector<Member> members) {
   Value v;

@@ -19,12 +19,14 @@ struct Member;
 class Value {
  public:
   Value() = default;
-  static Value Null() { return Value(); }
+  static Value Null();
   static Value Bool(bool b);
   static Value Number(double d);
   static Value String(std::string s);
-  static Value Array(std::vector<Value> items = {});
-  static Value Object(std::vector<Member> members = {});
+  static Value Array();
+  static Value Array(std::vector<Value> items);
+  static Value Object();
+  static Value Object(std::vector<Member> members);
 
   Type type() const { return type_; }
   bool is_null() const { return type_ == Type::kNull; }
