@@ -192,7 +192,7 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
     return Refuse(
         "service_without_sku",
         "Argument 'service' requires 'sku': the pinned CLI rejects a service without a SKU, "
-        "even with a filter. Omit both service and sku and filter on serviceName, productName "
+        "even with a filter. Instead, omit both service and sku and filter on serviceName, productName "
         "or meterName instead. For Private Endpoint pricing use region=\"eastus\" with "
         "filter=\"serviceName eq 'Virtual Network' and productName eq 'Virtual Network Private "
         "Link' and meterName eq 'Standard Private Endpoint'\"; those rows have an empty ARM SKU "

@@ -1,0 +1,229 @@
+#include "conformance/case_runner.h"
+
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "ref/pricing/lookup.h"
+
+namespace azure_pricing::conformance {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::optional<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+class ScriptedRunner : public CliRunner {
+ public:
+  explicit ScriptedRunner(CliResult result) : result_(std::move(result)) {}
+  CliResult Run(const std::vector<std::string>&, const std::vector<std::string>&,
+                const HostBounds&) override {
+    ++runs;
+    return result_;
+  }
+  int runs = 0;
+
+ private:
+  CliResult result_;
+};
+
+// Collects every string inside a JSON value (the arguments a model sent, or a CLI envelope).
+void CollectStrings(const ordered_json& v, std::vector<std::string>& out) {
+  if (v.is_string()) {
+    out.push_back(v.get<std::string>());
+  } else if (v.is_structured()) {
+    for (const auto& item : v) CollectStrings(item, out);
+  }
+}
+
+// Errors must not echo input: no argument value and no CLI message of six or more characters
+// may appear in the message.
+std::string EchoProblem(const std::string& message, const std::vector<std::string>& inputs) {
+  for (const std::string& s : inputs) {
+    if (s.size() >= 6 && message.find(s) != std::string::npos) {
+      return "message echoes an input of " + std::to_string(s.size()) + " bytes";
+    }
+  }
+  return "";
+}
+
+std::string RunOne(const ordered_json& c) {
+  std::string args_text;
+  std::vector<std::string> inputs;
+  if (c.contains("arguments_text")) {
+    args_text = c["arguments_text"].get<std::string>();
+  } else if (c.contains("arguments")) {
+    args_text = c["arguments"].dump();
+    CollectStrings(c["arguments"], inputs);
+  } else {
+    return "case has neither arguments nor arguments_text";
+  }
+  HostBounds bounds;
+  if (c.contains("host")) {
+    const ordered_json& h = c["host"];
+    if (h.contains("max_rows")) bounds.max_rows = h["max_rows"].get<int64_t>();
+    if (h.contains("exec_timeout_seconds")) {
+      bounds.exec_timeout_seconds = h["exec_timeout_seconds"].get<int64_t>();
+    }
+    if (h.contains("max_output_bytes")) bounds.max_output_bytes = h["max_output_bytes"].get<int64_t>();
+  }
+  const ordered_json& expect = c["expect"];
+  const std::string want_outcome = expect["outcome"].get<std::string>();
+  std::ostringstream problems;
+
+  if (!c.contains("cli")) {
+    StatusOr<LookupPlan> plan = PlanLookup(args_text, bounds);
+    const std::string got = plan.ok() ? "planned" : std::string(OutcomeName(plan.status().outcome()));
+    if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";
+    if (!plan.ok()) {
+      if (expect.contains("reason") && plan.status().reason() != expect["reason"].get<std::string>()) {
+        problems << "reason " << plan.status().reason() << ", want " << expect["reason"].get<std::string>() << "; ";
+      }
+      if (expect.contains("message_contains")) {
+        for (const auto& part : expect["message_contains"]) {
+          if (plan.status().message().find(part.get<std::string>()) == std::string::npos) {
+            problems << "message lacks \"" << part.get<std::string>() << "\"; ";
+          }
+        }
+      }
+      problems << EchoProblem(plan.status().message(), inputs);
+    } else if (expect.contains("argv")) {
+      if (ordered_json(plan->argv) != expect["argv"]) {
+        problems << "argv " << ordered_json(plan->argv).dump() << ", want " << expect["argv"].dump() << "; ";
+      }
+    }
+    return problems.str();
+  }
+
+  const ordered_json& cli = c["cli"];
+  CliResult result;
+  if (cli.contains("stdout_file")) {
+    std::optional<std::string> text = ReadFile(cli["stdout_file"].get<std::string>());
+    if (!text) return "cannot read " + cli["stdout_file"].get<std::string>();
+    result.stdout_bytes = std::move(*text);
+  } else if (cli.contains("stdout")) {
+    result.stdout_bytes = cli["stdout"].get<std::string>();
+  }
+  if (cli.contains("stderr_file")) {
+    std::optional<std::string> text = ReadFile(cli["stderr_file"].get<std::string>());
+    if (!text) return "cannot read " + cli["stderr_file"].get<std::string>();
+    result.stderr_bytes = std::move(*text);
+  } else if (cli.contains("stderr")) {
+    result.stderr_bytes = cli["stderr"].get<std::string>();
+  }
+  result.exit_code = cli.value("exit_code", 0);
+  result.timed_out = cli.value("timed_out", false);
+  result.output_limit_exceeded = cli.value("output_limit_exceeded", false);
+  // What the CLI said must not come back either.
+  const ordered_json envelope = ordered_json::parse(result.stdout_bytes, nullptr, false);
+  if (!envelope.is_discarded()) CollectStrings(envelope, inputs);
+  if (!result.stderr_bytes.empty()) inputs.push_back(result.stderr_bytes);
+
+  ScriptedRunner runner(result);
+  const LookupOutcome outcome = RunLookup(args_text, bounds, runner);
+  const std::string got = std::string(OutcomeName(outcome.outcome()));
+  if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";
+  if (expect.contains("reason") && std::string(outcome.reason()) != expect["reason"].get<std::string>()) {
+    problems << "reason " << outcome.reason() << ", want " << expect["reason"].get<std::string>() << "; ";
+  }
+  if (outcome.outcome() == Outcome::kRefused && runner.runs != 0) {
+    problems << "refused after running the CLI; ";
+  }
+  const std::string message = outcome.message();
+  if (expect.contains("message_contains")) {
+    for (const auto& part : expect["message_contains"]) {
+      if (message.find(part.get<std::string>()) == std::string::npos) {
+        problems << "message lacks \"" << part.get<std::string>() << "\"; ";
+      }
+    }
+  }
+  if (!outcome.status.ok()) problems << EchoProblem(message, inputs);
+  if (outcome.report.has_value()) {
+    const ordered_json report = ordered_json::parse(ReportToJson(*outcome.report), nullptr, false);
+    if (report.is_discarded()) return problems.str() + "report is not JSON; ";
+    std::vector<std::string> keys;
+    for (const auto& item : report.items()) keys.push_back(item.key());
+    const std::vector<std::string> want_keys = {"prices", "returned_rows", "received_rows",
+                                                "truncated", "upstream_limit_reached"};
+    if (keys != want_keys) problems << "report keys " << ordered_json(keys).dump() << "; ";
+    for (const char* field : {"returned_rows", "received_rows", "truncated", "upstream_limit_reached"}) {
+      if (expect.contains(field) && report[field] != expect[field]) {
+        problems << field << " " << report[field].dump() << ", want " << expect[field].dump() << "; ";
+      }
+    }
+    if (static_cast<int64_t>(report["prices"].size()) != report["returned_rows"].get<int64_t>()) {
+      problems << "prices length differs from returned_rows; ";
+    }
+    if (expect.contains("first_row")) {
+      if (report["prices"].empty()) {
+        problems << "no first row; ";
+      } else if (report["prices"][0] != expect["first_row"] ||
+                 report["prices"][0].dump() != expect["first_row"].dump()) {
+        // ordered_json compares key order too: the CLI's order is part of the contract.
+        problems << "first row " << report["prices"][0].dump() << ", want " << expect["first_row"].dump() << "; ";
+      }
+    }
+  } else if (expect.contains("returned_rows") || expect.contains("first_row")) {
+    problems << "no report; ";
+  }
+  return problems.str();
+}
+
+}  // namespace
+
+std::vector<CaseResult> RunCaseFile(const std::string& path) {
+  std::vector<CaseResult> results;
+  auto broken = [&](const std::string& why) {
+    CaseResult r;
+    r.file = path;
+    r.id = "(file)";
+    r.detail = why;
+    results = {r};
+    return results;
+  };
+  std::optional<std::string> text = ReadFile(path);
+  if (!text) return broken("cannot read case file");
+  const ordered_json doc = ordered_json::parse(*text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array()) {
+    return broken("case file is not an object with a cases array");
+  }
+  std::set<std::string> ids;
+  for (const ordered_json& c : doc["cases"]) {
+    CaseResult r;
+    r.file = path;
+    if (!c.is_object() || !c.contains("id") || !c["id"].is_string() || !c.contains("expect") ||
+        !c.contains("requirements") || !c["requirements"].is_array() || c["requirements"].empty()) {
+      r.id = "(malformed)";
+      r.detail = "case lacks id, requirements or expect";
+      results.push_back(r);
+      continue;
+    }
+    r.id = c["id"].get<std::string>();
+    for (const auto& req : c["requirements"]) r.requirements.push_back(req.get<std::string>());
+    if (!ids.insert(r.id).second) {
+      r.detail = "duplicate case id";
+    } else {
+      try {
+        r.detail = RunOne(c);
+      } catch (const std::exception&) {
+        r.detail = "case does not follow case.schema.json";
+      }
+    }
+    r.passed = r.detail.empty();
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+std::vector<std::string> DefaultCaseFiles() {
+  return {"conformance/cases/arguments.json", "conformance/cases/replay.json"};
+}
+
+}  // namespace azure_pricing::conformance
