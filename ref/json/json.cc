@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <system_error>
@@ -228,10 +229,15 @@ class Parser {
     }
     double d = 0;
     const auto [ptr, ec] = std::from_chars(start, q, d);
-    if (ec == std::errc::result_out_of_range || !std::isfinite(d)) {
-      return Fail(ParseError::kNonFiniteNumber);
+    if (ec == std::errc::result_out_of_range) {
+      // Out of range is either overflow (refused) or underflow to a subnormal or zero, which is
+      // still a finite double; strtod tells them apart.
+      d = std::strtod(std::string(start, q).c_str(), nullptr);
+      if (!std::isfinite(d)) return Fail(ParseError::kNonFiniteNumber);
+    } else if (ec != std::errc() || ptr != q) {
+      return Fail(ParseError::kSyntax);
     }
-    if (ec != std::errc() || ptr != q) return Fail(ParseError::kSyntax);
+    if (!std::isfinite(d)) return Fail(ParseError::kNonFiniteNumber);
     p_ = q;
     out = Value::Number(d);
     return true;

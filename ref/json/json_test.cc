@@ -52,6 +52,9 @@ TEST(ParseStrictTest, NonFiniteAndOutOfRangeNumbers) {
   EXPECT_EQ(ErrorOf("[-1e309]"), ParseError::kNonFiniteNumber);
   EXPECT_EQ(ErrorOf("[1.7976931348623157e308]"), ParseError::kNone);
   EXPECT_EQ(ErrorOf("[1.2E-05]"), ParseError::kNone);
+  // Underflow is finite: subnormals and values that round to zero are numbers.
+  EXPECT_EQ(ParseStrict("4.9406564584124654e-324").value.as_number(), 5e-324);
+  EXPECT_EQ(ParseStrict("1e-400").value.as_number(), 0.0);
 }
 
 TEST(ParseStrictTest, InvalidUtf8AnywhereIsRefused) {

@@ -1,0 +1,106 @@
+#include "conformance/catalog.h"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+namespace azure_pricing::conformance {
+
+const Requirement* Catalog::Find(const std::string& id) const {
+  for (const Requirement& r : requirements) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+std::optional<Catalog> LoadCatalog(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("requirements") || !doc["requirements"].is_array()) {
+    return std::nullopt;
+  }
+  Catalog catalog;
+  std::set<std::string> ids;
+  static const std::regex kId("^[A-Z]+-[0-9]{3}$");
+  for (const auto& r : doc["requirements"]) {
+    if (!r.is_object() || !r.contains("id") || !r["id"].is_string() || !r.contains("level") ||
+        !r.contains("section") || !r.contains("text") || !r.contains("pending")) {
+      return std::nullopt;
+    }
+    Requirement req;
+    req.id = r["id"].get<std::string>();
+    req.level = r["level"].get<std::string>();
+    req.section = r["section"].get<std::string>();
+    req.text = r["text"].get<std::string>();
+    if (r["pending"].is_number_integer()) req.pending_issue = r["pending"].get<int>();
+    if (!std::regex_match(req.id, kId) || !ids.insert(req.id).second ||
+        (req.level != "MUST" && req.level != "SHOULD")) {
+      return std::nullopt;
+    }
+    catalog.requirements.push_back(std::move(req));
+  }
+  return catalog;
+}
+
+std::set<std::string> CitedIds(const std::string& text) {
+  static const std::regex kCitation(
+      "\\b(INTRO|HOST|POLICY|ARG|SCHEMA|UPSTREAM|REGION|SELECT|ZONE|BOUND|INTEG)-[0-9]{3}\\b");
+  std::set<std::string> ids;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kCitation);
+       it != std::sregex_iterator(); ++it) {
+    ids.insert(it->str());
+  }
+  return ids;
+}
+
+Coverage ComputeCoverage(const Catalog& catalog,
+                         const std::map<std::string, std::set<std::string>>& citations_by_source) {
+  Coverage coverage;
+  std::set<std::string> unknown, pending_cited;
+  for (const auto& [source, ids] : citations_by_source) {
+    for (const std::string& id : ids) {
+      const Requirement* r = catalog.Find(id);
+      if (r == nullptr) {
+        unknown.insert(id);
+        continue;
+      }
+      if (r->pending_issue.has_value()) pending_cited.insert(id);
+      coverage.cited_by[id].insert(source);
+    }
+  }
+  for (const Requirement& r : catalog.requirements) {
+    if (!r.pending_issue.has_value() && coverage.cited_by.count(r.id) == 0) {
+      coverage.uncited.push_back(r.id);
+    }
+  }
+  coverage.unknown.assign(unknown.begin(), unknown.end());
+  coverage.pending_but_cited.assign(pending_cited.begin(), pending_cited.end());
+  return coverage;
+}
+
+std::vector<std::string> TestSourceFiles() {
+  // Listed by directory so a new test file is picked up without touching this list; the
+  // directories are in the runfiles of every target that uses this library.
+  std::vector<std::string> files;
+  for (const char* dir : {"ref/json", "ref/pricing", "ref/status", "conformance",
+                          "conformance/properties"}) {
+    DIR* d = opendir(dir);
+    if (d == nullptr) continue;
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > 8 && name.compare(name.size() - 8, 8, "_test.cc") == 0) {
+        files.push_back(std::string(dir) + "/" + name);
+      }
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace azure_pricing::conformance

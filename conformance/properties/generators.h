@@ -1,0 +1,53 @@
+// RapidCheck generators for arguments and CLI envelopes (testonly). Envelopes are built with
+// nlohmann::json and printed the way the CLI prints them (2-space indent), independently of the
+// reference library's own reader and writer.
+#ifndef CONFORMANCE_PROPERTIES_GENERATORS_H_
+#define CONFORMANCE_PROPERTIES_GENERATORS_H_
+
+#include <rapidcheck.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace azure_pricing::properties {
+
+using Json = nlohmann::ordered_json;
+
+// A value every argument accepts: 8 to 48 characters, printable, starting with a letter, with
+// a distinctive random core so that an echo in a message can be detected.
+rc::Gen<std::string> GenSafeValue();
+
+// A valid arguments object (at least one filter; service only with sku).
+rc::Gen<Json> GenValidArguments();
+
+// Text that breaks the character rules: one C0/C1 control, DEL, U+2028, U+2029 or a
+// bidirectional control, as UTF-8.
+rc::Gen<std::string> GenForbiddenCharacter();
+
+// A byte sequence that is not UTF-8.
+rc::Gen<std::string> GenInvalidUtf8();
+
+// One valid CLI row, keys in the CLI's order; sometimes with reservationTerm, savingsPlan or a
+// key the tool does not know (which must not be forwarded).
+rc::Gen<Json> GenRow();
+
+// The row as the report must forward it: unknown keys removed, order kept.
+Json ForwardedRow(const Json& row);
+
+// {"status":200,"message":"Success","results":{"prices":rows},"duration":d} as the CLI prints it.
+std::string PrintEnvelope(const std::vector<Json>& rows, int duration);
+
+// Arguments JSON text with values spliced in verbatim (bytes not escaped beyond JSON's needs),
+// so invalid UTF-8 can reach the parser.
+std::string ArgumentsText(const Json& arguments, const std::string& raw_key,
+                          const std::string& raw_value);
+
+}  // namespace azure_pricing::properties
+
+namespace nlohmann {
+// Counterexamples print as JSON text; found by RapidCheck through argument-dependent lookup.
+inline void showValue(const ordered_json& value, std::ostream& os) { os << value.dump(); }
+}  // namespace nlohmann
+
+#endif  // CONFORMANCE_PROPERTIES_GENERATORS_H_
