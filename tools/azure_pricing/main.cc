@@ -9,6 +9,7 @@
 // Exit status: 0 completed (or planned), 2 refused, 3 failed, 64 usage error.
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -45,8 +46,15 @@ int Usage(const std::string& problem) {
   return kExitUsage;
 }
 
+// `bazel run` starts programs in their runfiles; relative paths mean the caller's directory.
+std::string ResolvePath(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || cwd == nullptr) return path;
+  return std::string(cwd) + "/" + path;
+}
+
 std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(ResolvePath(path), std::ios::binary);
   if (!in) return std::nullopt;
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
