@@ -212,3 +212,39 @@ RC_GTEST_PROP(EnvelopeProperties, AnySingleCorruptionFailsClosed, ()) {
 
 }  // namespace
 }  // namespace azure_pricing::properties
+
+namespace azure_pricing::properties {
+namespace {
+
+// The streaming reader and the document path are two implementations of one acceptance rule:
+// on valid and corrupted envelopes alike, the streaming reader accepts exactly what the document
+// path accepts, with the same rows. (The document path alone names failures.)
+RC_GTEST_PROP(EnvelopeProperties, StreamingAndDocumentPathsAgree, ()) {
+  std::vector<Json> rows = *rc::gen::container<std::vector<Json>>(
+      static_cast<size_t>(*rc::gen::inRange(0, 6)), GenRow());
+  std::string text = PrintEnvelope(rows, 313);
+  // Mutate a few bytes, or not at all, so both accepted and rejected inputs are covered.
+  const int mutations = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < mutations && !text.empty(); ++i) {
+    const size_t at = *rc::gen::inRange<size_t>(0, text.size());
+    const int kind = *rc::gen::inRange(0, 3);
+    const char byte = *rc::gen::elementOf(std::string("{}[]\",:0-eE. ntfa\\\x01\xff"));
+    if (kind == 0) {
+      text[at] = byte;
+    } else if (kind == 1) {
+      text.insert(at, 1, byte);
+    } else {
+      text.erase(at, 1);
+    }
+  }
+  CliResult result;
+  result.stdout_bytes = text;
+  std::vector<PriceRow> streamed;
+  const bool accepted = internal::ReadSuccessEnvelope(text, streamed);
+  const StatusOr<std::vector<PriceRow>> document = internal::ValidateByDocument(result);
+  RC_ASSERT(accepted == document.ok());
+  if (accepted) RC_ASSERT(streamed == *document);
+}
+
+}  // namespace
+}  // namespace azure_pricing::properties

@@ -83,6 +83,19 @@ TEST(ParseStrictTest, SyntaxTrailingDepthAndEmpty) {
   EXPECT_EQ(ErrorOf(std::string(64, '[') + std::string(64, ']')), ParseError::kNone);
 }
 
+TEST(ParseStrictTest, LongStringsAreScannedExactly) {
+  // Quotes, escapes and raw control bytes at every offset of the eight-byte scan.
+  for (size_t at = 0; at < 24; ++at) {
+    const std::string head(at, 'a');
+    EXPECT_EQ(ParseStrict("[\"" + head + "\\n" + head + "\"]").value.items()[0].as_string(),
+              head + "\n" + head);
+    EXPECT_EQ(ErrorOf("[\"" + head + "\x01" + head + "\"]"), ParseError::kSyntax) << at;
+    EXPECT_EQ(ErrorOf("[\"" + head + "\x1f\"]"), ParseError::kSyntax) << at;
+    EXPECT_EQ(ParseStrict("[\"" + head + "\xc3\xa9 \x7f~\"]").value.items()[0].as_string(),
+              head + "\xc3\xa9 \x7f~");
+  }
+}
+
 TEST(SerializeTest, RoundTripsAndEscapes) {
   Value v = Value::Object();
   v.Add("s", Value::String("q\"\\\n\x01\xe2\x80\xa8 \xc3\xa9"));

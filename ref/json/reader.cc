@@ -175,6 +175,17 @@ bool Reader::ParseStringBody(std::string& out) {
   ++p_;  // opening quote
   while (true) {
     const char* run = p_;
+    // Eight bytes at a time until a chunk holds a quote, a backslash or a control byte.
+    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+    while (end_ - p_ >= 8) {
+      uint64_t x;
+      std::memcpy(&x, p_, 8);
+      const uint64_t quote = x ^ (kOnes * '"'), backslash = x ^ (kOnes * '\\');
+      const uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                               ((x - kOnes * 0x20) & ~x);
+      if (special & kHighs) break;
+      p_ += 8;
+    }
     while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
     out.append(run, p_);
     if (p_ == end_) return Fail(ParseError::kSyntax);

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "ref/json/json.h"
+#include "ref/json/reader.h"
 
 namespace azure_pricing {
 
@@ -162,18 +163,154 @@ bool ReadRow(const json::Value& row, PriceRow& out) {
 
 }  // namespace
 
-StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
-                                                  int64_t max_output_bytes) {
-  if (result.timed_out) return Timeout();
-  if (result.output_limit_exceeded ||
-      static_cast<int64_t>(result.stdout_bytes.size() + result.stderr_bytes.size()) >
-          max_output_bytes) {
-    return OutputLimit();
+namespace {
+
+enum RowField : uint32_t {
+  kArmSkuName, kSkuName, kProductName, kServiceName, kServiceFamily, kRegion, kLocation,
+  kRetailPrice, kUnitPrice, kCurrencyCode, kUnitOfMeasure, kPriceType, kEffectiveStartDate,
+  kMeterName, kMeterId, kIsPrimaryMeterRegion, kRequiredFieldCount,
+  kReservationTerm = kRequiredFieldCount, kSavingsPlan, kUnknownField
+};
+
+constexpr std::string_view kRowFieldNames[] = {
+    "armSkuName", "skuName", "productName", "serviceName", "serviceFamily", "region", "location",
+    "retailPrice", "unitPrice", "currencyCode", "unitOfMeasure", "priceType",
+    "effectiveStartDate", "meterName", "meterId", "isPrimaryMeterRegion", "reservationTerm",
+    "savingsPlan"};
+
+// The CLI prints fields in a fixed order, so the field after the previous one is tried first.
+RowField FieldOf(const std::string& key, uint32_t expected) {
+  if (expected < kUnknownField && kRowFieldNames[expected] == key) {
+    return static_cast<RowField>(expected);
   }
-  if (!result.stderr_bytes.empty()) {
-    return Fail("stderr_not_empty",
-                "The pricing CLI wrote to its error stream; its result was not accepted.");
+  for (uint32_t i = 0; i < kUnknownField; ++i) {
+    if (kRowFieldNames[i].size() == key.size() && kRowFieldNames[i] == key) {
+      return static_cast<RowField>(i);
+    }
   }
+  return kUnknownField;
+}
+
+bool StreamString(json::Reader& r, std::string& out) {
+  return r.Peek() == json::Reader::Next::kString && r.ReadString(out);
+}
+
+bool StreamPrice(json::Reader& r, double& out) {
+  return r.Peek() == json::Reader::Next::kNumber && r.ReadNumber(out) && out >= 0;
+}
+
+bool StreamSavingsPlan(json::Reader& r, std::vector<SavingsPlanPrice>& out, std::string& key) {
+  if (r.Peek() != json::Reader::Next::kArray || !r.BeginArray()) return false;
+  while (r.NextItem()) {
+    if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
+    SavingsPlanPrice plan;
+    bool term = false, unit = false, retail = false;
+    while (r.NextMember(key)) {
+      if (key == "term") {
+        if (!StreamString(r, plan.term) || plan.term.empty()) return false;
+        term = true;
+      } else if (key == "unitPrice") {
+        if (!StreamPrice(r, plan.unit_price)) return false;
+        unit = true;
+      } else if (key == "retailPrice") {
+        if (!StreamPrice(r, plan.retail_price)) return false;
+        retail = true;
+      } else if (!r.SkipValue()) {
+        return false;
+      }
+    }
+    if (!r.ok() || !term || !unit || !retail) return false;
+    out.push_back(std::move(plan));
+  }
+  return r.ok() && !out.empty();
+}
+
+bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
+  if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
+  uint32_t seen = 0;
+  uint32_t expected = kArmSkuName;
+  while (r.NextMember(key)) {
+    const RowField field = FieldOf(key, expected);
+    expected = field + 1;
+    bool good = true;
+    switch (field) {
+      case kArmSkuName: good = StreamString(r, row.arm_sku_name); break;
+      case kSkuName: good = StreamString(r, row.sku_name); break;
+      case kProductName: good = StreamString(r, row.product_name); break;
+      case kServiceName: good = StreamString(r, row.service_name); break;
+      case kServiceFamily: good = StreamString(r, row.service_family); break;
+      case kRegion: good = StreamString(r, row.region); break;
+      case kLocation: good = StreamString(r, row.location); break;
+      case kRetailPrice: good = StreamPrice(r, row.retail_price); break;
+      case kUnitPrice: good = StreamPrice(r, row.unit_price); break;
+      case kCurrencyCode: good = StreamString(r, row.currency_code); break;
+      case kUnitOfMeasure: good = StreamString(r, row.unit_of_measure); break;
+      case kPriceType: good = StreamString(r, row.price_type); break;
+      case kEffectiveStartDate: good = StreamString(r, row.effective_start_date); break;
+      case kMeterName: good = StreamString(r, row.meter_name); break;
+      case kMeterId: good = StreamString(r, row.meter_id); break;
+      case kIsPrimaryMeterRegion:
+        good = r.Peek() == json::Reader::Next::kBool && r.ReadBool(row.is_primary_meter_region);
+        break;
+      case kReservationTerm: {
+        std::string term;
+        good = StreamString(r, term) && !term.empty();
+        row.reservation_term = std::move(term);
+        break;
+      }
+      case kSavingsPlan: good = StreamSavingsPlan(r, row.savings_plan, key); break;
+      case kUnknownField: good = r.SkipValue(); break;  // not forwarded
+    }
+    if (!good) return false;
+    if (field < kRequiredFieldCount) seen |= 1u << field;
+  }
+  if (!r.ok() || seen != (1u << kRequiredFieldCount) - 1) return false;
+  if (row.price_type != "Consumption" && row.price_type != "Reservation" &&
+      row.price_type != "DevTestConsumption") {
+    return false;
+  }
+  return row.price_type != "Reservation" || row.reservation_term.has_value();
+}
+
+}  // namespace
+
+namespace internal {
+
+bool ReadSuccessEnvelope(std::string_view stdout_bytes, std::vector<PriceRow>& rows) {
+  json::Reader r(stdout_bytes);
+  if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
+  bool status = false, message = false, results = false;
+  std::string key, scratch;
+  while (r.NextMember(key)) {
+    if (key == "status") {
+      double value = 0;
+      if (r.Peek() != json::Reader::Next::kNumber || !r.ReadNumber(value) || value != 200) return false;
+      status = true;
+    } else if (key == "message") {
+      if (!StreamString(r, scratch)) return false;
+      message = true;
+    } else if (key == "duration") {
+      double value = 0;
+      if (r.Peek() != json::Reader::Next::kNumber || !r.ReadNumber(value)) return false;
+    } else if (key == "results") {
+      if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
+      if (!r.NextMember(key) || key != "prices") return false;
+      if (r.Peek() != json::Reader::Next::kArray || !r.BeginArray()) return false;
+      while (r.NextItem()) {
+        rows.emplace_back();
+        if (!StreamRow(r, rows.back(), key)) return false;
+      }
+      if (!r.ok() || r.NextMember(key)) return false;  // "prices" must be the only member
+      if (!r.ok()) return false;
+      results = true;
+    } else {
+      return false;
+    }
+  }
+  return r.ok() && r.Finish() && status && message && results;
+}
+
+StatusOr<std::vector<PriceRow>> ValidateByDocument(const CliResult& result) {
   const json::ParseResult parsed = json::ParseStrict(result.stdout_bytes);
   if (parsed.error != json::ParseError::kNone) {
     // A CLI that exited with an error and printed no envelope failed; a successful exit with
@@ -213,6 +350,28 @@ StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+
+}  // namespace internal
+
+StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
+                                                  int64_t max_output_bytes) {
+  if (result.timed_out) return Timeout();
+  if (result.output_limit_exceeded ||
+      static_cast<int64_t>(result.stdout_bytes.size() + result.stderr_bytes.size()) >
+          max_output_bytes) {
+    return OutputLimit();
+  }
+  if (!result.stderr_bytes.empty()) {
+    return Fail("stderr_not_empty",
+                "The pricing CLI wrote to its error stream; its result was not accepted.");
+  }
+  std::vector<PriceRow> rows;
+  if (result.exit_code == 0 && internal::ReadSuccessEnvelope(result.stdout_bytes, rows)) {
+    return rows;
+  }
+  return internal::ValidateByDocument(result);
 }
 
 }  // namespace azure_pricing

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ref/status/status.h"
@@ -68,6 +69,14 @@ extern const char kFilterCorrectionGuidance[];
 
 StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
                                                   int64_t max_output_bytes);
+
+namespace internal {
+// The two halves of ValidateCliResult, exposed for the differential test that keeps them in
+// step. The streaming reader accepts a clean success envelope without building a document and
+// returns false for anything else; the document path then names what is wrong.
+bool ReadSuccessEnvelope(std::string_view stdout_bytes, std::vector<PriceRow>& rows);
+StatusOr<std::vector<PriceRow>> ValidateByDocument(const CliResult& result);
+}  // namespace internal
 
 }  // namespace azure_pricing
 
