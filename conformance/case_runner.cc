@@ -104,19 +104,15 @@ std::string RunOne(const ordered_json& c) {
 
   const ordered_json& cli = c["cli"];
   CliResult result;
-  if (cli.contains("stdout_file")) {
-    std::optional<std::string> text = ReadFile(cli["stdout_file"].get<std::string>());
-    if (!text) return "cannot read " + cli["stdout_file"].get<std::string>();
-    result.stdout_bytes = std::move(*text);
-  } else if (cli.contains("stdout")) {
-    result.stdout_bytes = cli["stdout"].get<std::string>();
-  }
-  if (cli.contains("stderr_file")) {
-    std::optional<std::string> text = ReadFile(cli["stderr_file"].get<std::string>());
-    if (!text) return "cannot read " + cli["stderr_file"].get<std::string>();
-    result.stderr_bytes = std::move(*text);
-  } else if (cli.contains("stderr")) {
-    result.stderr_bytes = cli["stderr"].get<std::string>();
+  for (const auto& [name, out] : {std::pair<std::string, std::string*>{"stdout", &result.stdout_bytes},
+                                   std::pair<std::string, std::string*>{"stderr", &result.stderr_bytes}}) {
+    if (cli.contains(name + "_file")) {
+      std::optional<std::string> text = ReadFile(cli[name + "_file"].get<std::string>());
+      if (!text) return "cannot read " + cli[name + "_file"].get<std::string>();
+      *out = std::move(*text);
+    } else if (cli.contains(name)) {
+      *out = cli[name].get<std::string>();
+    }
   }
   result.exit_code = cli.value("exit_code", 0);
   result.timed_out = cli.value("timed_out", false);

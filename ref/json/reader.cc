@@ -119,45 +119,43 @@ bool Reader::RememberKey(const std::string& key) {
   return true;
 }
 
-bool Reader::NextMember(std::string& key) {
-  if (!ok() || depth_ == 0 || !frames_[depth_ - 1].is_object) return Fail(ParseError::kSyntax);
+Reader::Step Reader::NextEntry(bool in_object, char close) {
+  if (!ok() || depth_ == 0 || frames_[depth_ - 1].is_object != in_object) {
+    Fail(ParseError::kSyntax);
+    return Step::kError;
+  }
   Frame& f = frames_[depth_ - 1];
   SkipWhitespace();
-  if (p_ == end_) return Fail(ParseError::kSyntax);
-  if (*p_ == '}') {
+  if (p_ == end_) {
+    Fail(ParseError::kSyntax);
+    return Step::kError;
+  }
+  if (*p_ == close) {
     ++p_;
     --depth_;
-    return false;
+    return Step::kClosed;
   }
   if (!f.first) {
-    if (*p_ != ',') return Fail(ParseError::kSyntax);
+    if (*p_ != ',') {
+      Fail(ParseError::kSyntax);
+      return Step::kError;
+    }
     ++p_;
     SkipWhitespace();
   }
   f.first = false;
+  return Step::kEntry;
+}
+
+bool Reader::NextMember(std::string& key) {
+  if (NextEntry(/*in_object=*/true, '}') != Step::kEntry) return false;
   if (p_ == end_ || *p_ != '"') return Fail(ParseError::kSyntax);
   key.clear();
   if (!ParseStringBody(key) || !RememberKey(key)) return false;
   return Expect(':');
 }
 
-bool Reader::NextItem() {
-  if (!ok() || depth_ == 0 || frames_[depth_ - 1].is_object) return Fail(ParseError::kSyntax);
-  Frame& f = frames_[depth_ - 1];
-  SkipWhitespace();
-  if (p_ == end_) return Fail(ParseError::kSyntax);
-  if (*p_ == ']') {
-    ++p_;
-    --depth_;
-    return false;
-  }
-  if (!f.first) {
-    if (*p_ != ',') return Fail(ParseError::kSyntax);
-    ++p_;
-  }
-  f.first = false;
-  return true;
-}
+bool Reader::NextItem() { return NextEntry(/*in_object=*/false, ']') == Step::kEntry; }
 
 bool Reader::ParseHex4(uint32_t& cp) {
   if (end_ - p_ < 4) return Fail(ParseError::kSyntax);

@@ -57,7 +57,12 @@ class Reader {
     std::unordered_set<std::string> many;  // used once an object outgrows a linear scan
   };
 
+  enum class Step { kEntry, kClosed, kError };
+
   bool Fail(ParseError e);
+  // Consumes the open container's closing byte (popping it) or, after its first entry, the
+  // comma before the next entry.
+  Step NextEntry(bool in_object, char close);
   void SkipWhitespace();
   bool Expect(char c);
   bool Begin(bool is_object, char open);
