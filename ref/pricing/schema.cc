@@ -1,5 +1,6 @@
 #include "ref/pricing/schema.h"
 
+#include <array>
 #include <string_view>
 
 #include "ref/json/json.h"
@@ -19,9 +20,16 @@ json::Value StringProperty(std::string_view description, size_t max_length) {
   return p;
 }
 
-json::Value Enum(std::vector<json::Value> values) {
+// A string property whose values are exactly `allowed` (or null, meaning not supplied).
+template <size_t N>
+json::Value EnumProperty(std::string_view description,
+                         const std::array<std::string_view, N>& allowed) {
+  json::Value p = StringProperty(description, kMaxTypedValueLength);
+  std::vector<json::Value> values;
+  for (std::string_view v : allowed) values.push_back(Str(v));
   values.push_back(json::Value::Null());
-  return json::Value::Array(std::move(values));
+  p.Add("enum", json::Value::Array(std::move(values)));
+  return p;
 }
 
 }  // namespace
@@ -55,26 +63,15 @@ std::string ParameterSchemaJson() {
                            "Must not be empty: meters with an empty region need filter "
                            "\"armRegionName eq ''\" instead.",
                            kMaxTypedValueLength));
-  {
-    json::Value p = StringProperty(
-        "Price-list serviceFamily value, exact and case-sensitive. Output rows spell it as the "
-        "CLI's enum member name without spaces (e.g. ManagementAndGovernance).",
-        kMaxTypedValueLength);
-    std::vector<json::Value> values;
-    for (std::string_view f : kServiceFamilies) values.push_back(Str(f));
-    p.Add("enum", Enum(std::move(values)));
-    props.Add("service_family", std::move(p));
-  }
-  {
-    json::Value p = StringProperty(
-        "Price type, exact: Consumption, Reservation or DevTestConsumption. Savings plans are not "
-        "a price type; use include_savings_plan.",
-        kMaxTypedValueLength);
-    std::vector<json::Value> values;
-    for (std::string_view t : kPriceTypes) values.push_back(Str(t));
-    p.Add("enum", Enum(std::move(values)));
-    props.Add("price_type", std::move(p));
-  }
+  props.Add("service_family",
+            EnumProperty("Price-list serviceFamily value, exact and case-sensitive. Output rows "
+                         "spell it as the CLI's enum member name without spaces (e.g. "
+                         "ManagementAndGovernance).",
+                         kServiceFamilies));
+  props.Add("price_type",
+            EnumProperty("Price type, exact: Consumption, Reservation or DevTestConsumption. "
+                         "Savings plans are not a price type; use include_savings_plan.",
+                         kPriceTypes));
   {
     json::Value p = StringProperty("ISO 4217 currency code, three upper-case letters.", 3);
     p.Add("pattern", Str("^[A-Z]{3}$"));
