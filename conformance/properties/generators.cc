@@ -34,7 +34,7 @@ rc::Gen<Json> GenValidArguments() {
     if (*rc::gen::arbitrary<bool>()) {
       args["service_family"] = *rc::gen::element<std::string>("Compute", "Networking", "Storage",
                                                               "Management and Governance",
-                                                              "Internet Of Things");
+                                                              "Internet Of Things", "Web");
     }
     if (*rc::gen::arbitrary<bool>()) {
       args["price_type"] = *rc::gen::element<std::string>("Consumption", "Reservation", "DevTestConsumption");

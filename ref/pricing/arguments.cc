@@ -73,6 +73,30 @@ Status CheckTypedValue(std::string_view name, const std::string& value) {
 
 }  // namespace
 
+bool FilterStaysParenthesized(std::string_view filter) {
+  int depth = 0;
+  bool in_literal = false;
+  for (size_t i = 0; i < filter.size(); ++i) {
+    const char c = filter[i];
+    if (in_literal) {
+      if (c == '\'') {
+        if (i + 1 < filter.size() && filter[i + 1] == '\'') {
+          ++i;  // '' is a quote inside the literal
+        } else {
+          in_literal = false;
+        }
+      }
+    } else if (c == '\'') {
+      in_literal = true;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')' && --depth < 0) {
+      return false;
+    }
+  }
+  return depth == 0 && !in_literal;
+}
+
 std::string_view ForbiddenCharacterReason(std::string_view text) {
   if (!json::IsValidUtf8(text)) return "invalid_utf8";
   size_t i = 0;
@@ -151,6 +175,11 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
                               ? CheckText(s.name, **s.slot, kMaxFilterLength)
                               : CheckTypedValue(s.name, **s.slot);
     if (!status.ok()) return status;
+  }
+  if (args.filter.has_value() && !FilterStaysParenthesized(*args.filter)) {
+    return Refuse("unbalanced_filter",
+                  "Argument 'filter' must balance its parentheses and close its quoted strings: it "
+                  "is wrapped in parentheses so that it stays ANDed with the other filters.");
   }
   if (args.price_type.has_value()) {
     bool known = false;

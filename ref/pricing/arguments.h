@@ -38,10 +38,11 @@ inline constexpr std::array<std::string_view, 3> kPriceTypes = {"Consumption", "
 
 // The service families azmcp 3.0.0-beta.46 knows, as price-list (filter) values. Read from the
 // user strings of Azure.Mcp.Tools.Pricing.dll inside the npm package's azmcp binary on
-// 2026-11-29 (`strings -el azmcp`, between "RetailPricesResponse" and "Unknown ServiceFamily
-// value."). Rows of any other family make the CLI drop the whole result. Output rows carry the
-// enum member name instead (spaces removed: "Management and Governance" -> "ManagementAndGovernance").
-inline constexpr std::array<std::string_view, 25> kServiceFamilies = {
+// 2026-11-29 (`strings -n 2 -el azmcp`, the 26 lines between "RetailPricesResponse" and
+// "Unknown ServiceFamily value."; the default minimum length of 4 hides "Web"). Rows of any other
+// family make the CLI drop the whole result. Output rows carry the enum member name instead
+// (spaces removed: "Management and Governance" -> "ManagementAndGovernance").
+inline constexpr std::array<std::string_view, 26> kServiceFamilies = {
     "Analytics",           "Azure Arc",          "Azure Communication Services",
     "Azure Security",      "Azure Stack",        "Compute",
     "Containers",          "Data",               "Databases",
@@ -50,18 +51,24 @@ inline constexpr std::array<std::string_view, 25> kServiceFamilies = {
     "Microsoft Syntex",    "Mixed Reality",      "Networking",
     "Other",               "Power Platform",     "Quantum Computing",
     "Security",            "Storage",            "Telecommunications",
-    "Windows Virtual Desktop"};
+    "Web",                 "Windows Virtual Desktop"};
 
 // Bounds in Unicode code points (what JSON Schema's maxLength counts).
 inline constexpr size_t kMaxTypedValueLength = 256;
 inline constexpr size_t kMaxFilterLength = 2048;
 // The whole arguments object, in bytes, before it is parsed.
-inline constexpr size_t kMaxArgumentsJsonBytes = 16 * 1024;
+// Room for every value at its bound even when fully \u-escaped (12 bytes per astral character).
+inline constexpr size_t kMaxArgumentsJsonBytes = 64 * 1024;
 
 // Parses the JSON text of a tool call's arguments and validates it.
 StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json);
 // Validates an already parsed arguments object.
 StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments);
+
+// True when the filter's parentheses balance outside OData string literals ('...' with ''
+// escapes) and every literal is closed: only then does wrapping it in parentheses keep it ANDed
+// with the typed filters. A lexical scan, not a parse: fields and syntax are the API's business.
+bool FilterStaysParenthesized(std::string_view filter);
 
 // The character rule on its own (for tests and other hosts): the reason a text is refused,
 // or an empty view when it is acceptable. Checks UTF-8, C0 and C1 controls, DEL, U+2028,

@@ -50,7 +50,7 @@ TEST(ArgumentsTest, PriceTypesAreExact) {
 }
 
 TEST(ArgumentsTest, ServiceFamiliesAreTheCliEnumValues) {
-  EXPECT_EQ(kServiceFamilies.size(), 25u);
+  EXPECT_EQ(kServiceFamilies.size(), 26u);
   for (std::string_view f : kServiceFamilies) {
     EXPECT_EQ(ReasonOf(R"({"service_family":")" + std::string(f) + "\"}"), "ok") << f;
   }
@@ -98,6 +98,19 @@ TEST(ArgumentsTest, ForbiddenCharacterClasses) {
   EXPECT_EQ(ForbiddenCharacterReason("bad\xff"), "invalid_utf8");
   // Neighbours of the forbidden ranges are fine.
   EXPECT_EQ(ForbiddenCharacterReason("nbsp\xc2\xa0 zwj\xe2\x80\x8d euro\xe2\x82\xac"), "");
+}
+
+TEST(ArgumentsTest, FilterMustStayInsideItsParentheses) {
+  EXPECT_TRUE(FilterStaysParenthesized("a eq 'x' or (b eq 'y')"));
+  EXPECT_TRUE(FilterStaysParenthesized("meterName eq ')(' and skuName eq 'it''s ('"));
+  EXPECT_TRUE(FilterStaysParenthesized("contains(meterName, 'Spot')"));
+  EXPECT_TRUE(FilterStaysParenthesized("x eq ''''"));  // a literal holding one quote
+  EXPECT_FALSE(FilterStaysParenthesized("a) or (b"));
+  EXPECT_FALSE(FilterStaysParenthesized("(a"));
+  EXPECT_FALSE(FilterStaysParenthesized("a)"));
+  EXPECT_FALSE(FilterStaysParenthesized("a eq 'x"));
+  EXPECT_FALSE(FilterStaysParenthesized("a eq 'x'' or (b)"));  // '' keeps the literal open
+  EXPECT_EQ(ReasonOf(R"({"sku":"x","filter":"a) or (b"})"), "unbalanced_filter");
 }
 
 TEST(ArgumentsTest, StructuralRefusals) {
