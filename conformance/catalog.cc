@@ -28,8 +28,10 @@ std::optional<Catalog> LoadCatalog(const std::string& path) {
   std::set<std::string> ids;
   static const std::regex kId("^[A-Z]+-[0-9]{3}$");
   for (const auto& r : doc["requirements"]) {
-    if (!r.is_object() || !r.contains("id") || !r["id"].is_string() || !r.contains("level") ||
-        !r.contains("section") || !r.contains("text") || !r.contains("pending")) {
+    auto is_text = [&r](const char* key) { return r.contains(key) && r[key].is_string(); };
+    if (!r.is_object() || !is_text("id") || !is_text("level") || !is_text("section") ||
+        !is_text("text") || !r.contains("pending") ||
+        !(r["pending"].is_null() || r["pending"].is_number_integer())) {
       return std::nullopt;
     }
     Requirement req;

@@ -26,6 +26,20 @@ TEST(CatalogTest, LoadsWithUniqueWellFormedIds) {
   }
 }
 
+TEST(CatalogTest, MalformedCatalogsAreRejectedNotMisread) {
+  const std::string path = testing::TempDir() + "/catalog.json";
+  for (const char* body :
+       {R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":5,"pending":null}]})",
+        R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
+        R"({"requirements":[{"id":"ARG" "-001","level":"MAY","section":"s","text":"t","pending":null}]})",
+        R"({"requirements":[{"id":"arg-1","level":"MUST","section":"s","text":"t","pending":null}]})",
+        R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null},
+                            {"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null}]})"}) {
+    std::ofstream(path) << body;
+    EXPECT_FALSE(LoadCatalog(path).has_value()) << body;
+  }
+}
+
 TEST(CatalogTest, CitedIdsFindsOnlyCatalogPrefixes) {
   // Ids in this file are split across literals so the coverage scan does not count them.
   EXPECT_EQ(CitedIds("covers ARG" "-004 and BOUND" "-021, not FOO" "-001 or ARG" "-04"),

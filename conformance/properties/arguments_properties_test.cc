@@ -10,7 +10,8 @@
 namespace azure_pricing::properties {
 namespace {
 
-const char* const kStringArguments[] = {"sku", "service", "region", "filter"};
+const char* const kStringArguments[] = {"sku",        "service",  "region", "service_family",
+                                        "price_type", "currency", "filter"};
 
 // ARG-008: a control character, invalid UTF-8 or an oversize value in any string argument is
 // refused before anything runs, and the refusal never contains the value.

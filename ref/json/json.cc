@@ -1,6 +1,7 @@
 #include "ref/json/json.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -155,6 +156,10 @@ void AppendQuoted(std::string& out, std::string_view utf8) {
 }
 
 void AppendNumber(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";  // JSON has no NaN or infinity; validated data never holds them
+    return;
+  }
   char buf[32];
   const auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), value);
   if (ec != std::errc()) {

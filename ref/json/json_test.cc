@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 namespace azure_pricing::json {
@@ -94,6 +95,11 @@ TEST(ParseStrictTest, LongStringsAreScannedExactly) {
     EXPECT_EQ(ParseStrict("[\"" + head + "\xc3\xa9 \x7f~\"]").value.items()[0].as_string(),
               head + "\xc3\xa9 \x7f~");
   }
+}
+
+TEST(SerializeTest, NonFiniteNumbersStayValidJson) {
+  EXPECT_EQ(Serialize(Value::Array({Value::Number(std::nan("")), Value::Number(HUGE_VAL)})),
+            "[null,null]");
 }
 
 TEST(SerializeTest, RoundTripsAndEscapes) {

@@ -33,6 +33,11 @@ bool IsBidiControl(uint32_t cp) {
          (cp >= 0x2066 && cp <= 0x2069);
 }
 
+bool IsForbiddenCodePoint(uint32_t cp) {
+  return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
+         IsBidiControl(cp);
+}
+
 size_t CodePointCount(std::string_view s) {
   size_t n = 0;
   for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
@@ -102,11 +107,44 @@ std::string_view ForbiddenCharacterReason(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     const uint32_t cp = DecodeAt(text, i);
-    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F)) return "control_character";
+    if (!IsForbiddenCodePoint(cp)) continue;
     if (cp == 0x2028 || cp == 0x2029) return "line_separator";
     if (IsBidiControl(cp)) return "bidi_control";
+    return "control_character";
   }
   return {};
+}
+
+std::string TerminalSafe(std::string_view text, size_t max_chars) {
+  std::string out;
+  size_t chars = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (chars == max_chars) {
+      out.push_back('~');
+      break;
+    }
+    const size_t start = i;
+    // Decode only sequences that are valid on their own; anything else is one '?' per byte.
+    const size_t n = json::IsValidUtf8(text.substr(i, 1)) ? 1
+                     : (i + 2 <= text.size() && json::IsValidUtf8(text.substr(i, 2))) ? 2
+                     : (i + 3 <= text.size() && json::IsValidUtf8(text.substr(i, 3))) ? 3
+                     : (i + 4 <= text.size() && json::IsValidUtf8(text.substr(i, 4))) ? 4
+                                                                                     : 0;
+    ++chars;
+    if (n == 0) {
+      out.push_back('?');
+      ++i;
+      continue;
+    }
+    const uint32_t cp = DecodeAt(text, i);
+    if (IsForbiddenCodePoint(cp)) {
+      out.push_back('?');
+    } else {
+      out.append(text.substr(start, n));
+    }
+  }
+  return out;
 }
 
 StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {

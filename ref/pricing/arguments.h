@@ -75,6 +75,11 @@ bool FilterStaysParenthesized(std::string_view filter);
 // U+2029 and the bidirectional controls.
 std::string_view ForbiddenCharacterReason(std::string_view text);
 
+// For showing untrusted text on a terminal: every character the rule above forbids becomes '?',
+// as does any byte that is not UTF-8, and the text is cut after `max_chars` characters (a cut
+// is marked with '~').
+std::string TerminalSafe(std::string_view text, size_t max_chars);
+
 }  // namespace azure_pricing
 
 #endif  // REF_PRICING_ARGUMENTS_H_

@@ -113,6 +113,14 @@ TEST(ArgumentsTest, FilterMustStayInsideItsParentheses) {
   EXPECT_EQ(ReasonOf(R"({"sku":"x","filter":"a) or (b"})"), "unbalanced_filter");
 }
 
+TEST(ArgumentsTest, TerminalSafeNeutralizesControlsAndCutsOnCharacters) {
+  EXPECT_EQ(TerminalSafe("\x1b[31mRED\x1b]0;x\x07", 100), "?[31mRED?]0;x?");
+  EXPECT_EQ(TerminalSafe("rl\xe2\x80\xaeo \xc2\x9b \xff", 100), "rl?o ? ?");
+  EXPECT_EQ(TerminalSafe("\xc3\xa9\xc3\xa9\xc3\xa9", 2), "\xc3\xa9\xc3\xa9~");
+  EXPECT_EQ(TerminalSafe("abc", 3), "abc");
+  EXPECT_EQ(TerminalSafe("\xe2\x82", 5), "??");
+}
+
 TEST(ArgumentsTest, StructuralRefusals) {
   EXPECT_EQ(ReasonOf(R"({"sku":"a","osType":"Windows"})"), "unknown_argument");
   EXPECT_EQ(ReasonOf(R"({"sku":1})"), "wrong_type");

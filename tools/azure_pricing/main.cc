@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ref/json/json.h"
+#include "ref/pricing/arguments.h"
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/schema.h"
 
@@ -118,16 +119,17 @@ void PrintTable(const LookupOutcome& outcome) {
   const Report& r = *outcome.report;
   std::printf("%-28s %-12s %-22s %-12s %-18s %-10s %s\n", "meterName", "armSkuName", "productName",
               "region", "priceType", "unit", "retailPrice");
+  // Row text comes from outside: never let it drive the terminal.
+  auto cell = [](const std::string& s, size_t n) { return TerminalSafe(s, n - 1); };
   for (const PriceRow& row : r.prices) {
-    auto cut = [](const std::string& s, size_t n) { return s.size() > n ? s.substr(0, n - 1) + "~" : s; };
-    std::string price = PriceText(row.retail_price) + " " + row.currency_code;
-    if (row.reservation_term) price += " per " + *row.reservation_term;
-    std::printf("%-28s %-12s %-22s %-12s %-18s %-10s %s\n", cut(row.meter_name, 28).c_str(),
-                cut(row.arm_sku_name, 12).c_str(), cut(row.product_name, 22).c_str(),
-                cut(row.region, 12).c_str(), row.price_type.c_str(),
-                cut(row.unit_of_measure, 10).c_str(), price.c_str());
+    std::string price = PriceText(row.retail_price) + " " + TerminalSafe(row.currency_code, 8);
+    if (row.reservation_term) price += " per " + TerminalSafe(*row.reservation_term, 16);
+    std::printf("%-28s %-12s %-22s %-12s %-18s %-10s %s\n", cell(row.meter_name, 28).c_str(),
+                cell(row.arm_sku_name, 12).c_str(), cell(row.product_name, 22).c_str(),
+                cell(row.region, 12).c_str(), TerminalSafe(row.price_type, 18).c_str(),
+                cell(row.unit_of_measure, 10).c_str(), price.c_str());
     for (const SavingsPlanPrice& plan : row.savings_plan) {
-      std::printf("%-28s savings plan %s: %s\n", "", plan.term.c_str(),
+      std::printf("%-28s savings plan %s: %s\n", "", TerminalSafe(plan.term, 16).c_str(),
                   PriceText(plan.retail_price).c_str());
     }
   }
