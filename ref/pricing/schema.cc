@@ -20,6 +20,25 @@ json::Value StringProperty(std::string_view description, size_t max_length) {
   return p;
 }
 
+// A typed value the CLI could mistake for an option or a response file is refused.
+json::Value TypedProperty(std::string_view description) {
+  json::Value p = StringProperty(description, kMaxTypedValueLength);
+  p.Add("pattern", Str("^[^-@]"));
+  return p;
+}
+
+// {"required": [name], "properties": {name: {"type": "string"}}}: present and not null.
+json::Value RequiredString(std::string_view name) {
+  json::Value type = json::Value::Object();
+  type.Add("type", Str("string"));
+  json::Value props = json::Value::Object();
+  props.Add(std::string(name), std::move(type));
+  json::Value alt = json::Value::Object();
+  alt.Add("required", json::Value::Array({Str(name)}));
+  alt.Add("properties", std::move(props));
+  return alt;
+}
+
 // A string property whose values are exactly `allowed` (or null, meaning not supplied).
 template <size_t N>
 json::Value EnumProperty(std::string_view description,
@@ -44,25 +63,22 @@ std::string ToolDescription() {
 std::string ParameterSchemaJson() {
   json::Value props = json::Value::Object();
   props.Add("sku",
-            StringProperty("ARM SKU name as in the price list's armSkuName, e.g. Standard_D4s_v5. "
+            TypedProperty("ARM SKU name as in the price list's armSkuName, e.g. Standard_D4s_v5. "
                            "Exact and case-sensitive. Many network and platform meters have an "
                            "empty armSkuName: do not substitute a product name or invent a SKU; "
-                           "use filter on productName or meterName instead.",
-                           kMaxTypedValueLength));
+                           "use filter on productName or meterName instead."));
   props.Add("service",
-            StringProperty("Price-list serviceName, e.g. 'Virtual Machines'. Requires sku (the CLI "
+            TypedProperty("Price-list serviceName, e.g. 'Virtual Machines'. Requires sku (the CLI "
                            "rejects a service without a SKU, even with a filter). Without a SKU, "
                            "omit both and use filter on serviceName, productName or meterName. "
                            "Example for Private Endpoint pricing: region=\"eastus\" and filter="
                            "\"serviceName eq 'Virtual Network' and productName eq 'Virtual "
                            "Network Private Link' and meterName eq 'Standard Private Endpoint'\"; "
-                           "those rows have an empty ARM SKU and return as a Global fallback.",
-                           kMaxTypedValueLength));
+                           "those rows have an empty ARM SKU and return as a Global fallback."));
   props.Add("region",
-            StringProperty("ARM region name (armRegionName), e.g. eastus; lower case, no spaces. "
+            TypedProperty("ARM region name (armRegionName), e.g. eastus; lower case, no spaces. "
                            "Must not be empty: meters with an empty region need filter "
-                           "\"armRegionName eq ''\" instead.",
-                           kMaxTypedValueLength));
+                           "\"armRegionName eq ''\" instead."));
   props.Add("service_family",
             EnumProperty("Price-list serviceFamily value, exact and case-sensitive. Output rows "
                          "spell it as the CLI's enum member name without spaces (e.g. "
@@ -104,16 +120,25 @@ std::string ParameterSchemaJson() {
   schema.Add("type", Str("object"));
   schema.Add("properties", std::move(props));
   schema.Add("additionalProperties", json::Value::Bool(false));
-  schema.Add("anyOf", json::Value::Array([] {
-               std::vector<json::Value> alts;
-               for (std::string_view n :
-                    {"sku", "service", "region", "service_family", "price_type", "filter"}) {
-                 json::Value alt = json::Value::Object();
-                 alt.Add("required", json::Value::Array({Str(n)}));
-                 alts.push_back(std::move(alt));
-               }
-               return alts;
-             }()));
+  // At least one filter, present and not null; service only together with sku.
+  std::vector<json::Value> alternatives;
+  for (std::string_view n : {"sku", "service", "region", "service_family", "price_type", "filter"}) {
+    alternatives.push_back(RequiredString(n));
+  }
+  schema.Add("anyOf", json::Value::Array(std::move(alternatives)));
+  json::Value service_absent = json::Value::Object();
+  {
+    json::Value null_type = json::Value::Object();
+    null_type.Add("type", Str("null"));
+    json::Value props_null = json::Value::Object();
+    props_null.Add("service", std::move(null_type));
+    service_absent.Add("properties", std::move(props_null));
+  }
+  json::Value service_rule = json::Value::Object();
+  service_rule.Add("anyOf", json::Value::Array({std::move(service_absent), RequiredString("sku")}));
+  json::Value dependent = json::Value::Object();
+  dependent.Add("service", std::move(service_rule));
+  schema.Add("dependentSchemas", std::move(dependent));
   return json::Serialize(schema);
 }
 

@@ -49,6 +49,19 @@ TEST_F(SchemaTest, EnumsMatchWhatTheValidatorAccepts) {
   EXPECT_EQ(props_->Find("filter")->Find("maxLength")->as_number(), 2048);
 }
 
+TEST_F(SchemaTest, StatesTheRulesTheValidatorEnforces) {
+  // Null does not satisfy the filter requirement; service needs a non-null sku.
+  const std::string sku_alternative =
+      R"({"required":["sku"],"properties":{"sku":{"type":"string"}}})";
+  EXPECT_NE(text_.find(R"("anyOf":[)" + sku_alternative), std::string::npos) << text_;
+  EXPECT_NE(text_.find(R"("dependentSchemas":{"service":{"anyOf":[{"properties":{"service":{"type":"null"}}},)" +
+                       sku_alternative + "]}}"),
+            std::string::npos);
+  for (const char* name : {"sku", "service", "region"}) {
+    EXPECT_EQ(props_->Find(name)->Find("pattern")->as_string(), "^[^-@]") << name;
+  }
+}
+
 TEST_F(SchemaTest, DescribesThePriceListFacts) {
   EXPECT_NE(Description("sku").find("empty armSkuName"), std::string::npos);
   EXPECT_NE(Description("sku").find("do not substitute a product name or invent a SKU"), std::string::npos);
