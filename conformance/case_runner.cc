@@ -43,8 +43,29 @@ void CollectStrings(const ordered_json& v, std::vector<std::string>& out) {
   }
 }
 
-// Errors must not echo input: no argument value and no CLI message of six or more characters
-// may appear in the message.
+// Quoted runs of raw text, for inputs that are not JSON the runner could read.
+void CollectQuotedRuns(const std::string& text, std::vector<std::string>& out) {
+  size_t open = text.find('"');
+  while (open != std::string::npos) {
+    const size_t close = text.find('"', open + 1);
+    if (close == std::string::npos) break;
+    out.push_back(text.substr(open + 1, close - open - 1));
+    open = text.find('"', close + 1);
+  }
+}
+
+void CollectLines(const std::string& text, std::vector<std::string>& out) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
 std::string EchoProblem(const std::string& message, const std::vector<std::string>& inputs) {
   for (const std::string& s : inputs) {
     if (s.size() >= 6 && message.find(s) != std::string::npos) {
@@ -54,11 +75,14 @@ std::string EchoProblem(const std::string& message, const std::vector<std::strin
   return "";
 }
 
+namespace {
+
 std::string RunOne(const ordered_json& c) {
   std::string args_text;
   std::vector<std::string> inputs;
   if (c.contains("arguments_text")) {
     args_text = c["arguments_text"].get<std::string>();
+    CollectQuotedRuns(args_text, inputs);
   } else if (c.contains("arguments")) {
     args_text = c["arguments"].dump();
     CollectStrings(c["arguments"], inputs);
@@ -119,8 +143,12 @@ std::string RunOne(const ordered_json& c) {
   result.output_limit_exceeded = cli.value("output_limit_exceeded", false);
   // What the CLI said must not come back either.
   const ordered_json envelope = ordered_json::parse(result.stdout_bytes, nullptr, false);
-  if (!envelope.is_discarded()) CollectStrings(envelope, inputs);
-  if (!result.stderr_bytes.empty()) inputs.push_back(result.stderr_bytes);
+  if (envelope.is_discarded()) {
+    CollectLines(result.stdout_bytes, inputs);
+  } else {
+    CollectStrings(envelope, inputs);
+  }
+  CollectLines(result.stderr_bytes, inputs);
 
   ScriptedRunner runner(result);
   const LookupOutcome outcome = RunLookup(args_text, bounds, runner);

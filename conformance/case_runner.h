@@ -22,6 +22,10 @@ struct CaseResult {
 // single failed result naming the problem.
 std::vector<CaseResult> RunCaseFile(const std::string& path);
 
+// Errors must not echo input: the problem when `message` contains any of `inputs` that is six
+// bytes or longer, or an empty string.
+std::string EchoProblem(const std::string& message, const std::vector<std::string>& inputs);
+
 // The case files shipped with the harness, relative to the workspace root.
 std::vector<std::string> DefaultCaseFiles();
 

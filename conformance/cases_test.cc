@@ -40,5 +40,13 @@ TEST(CaseRunnerTest, AWrongExpectationFails) {
   EXPECT_TRUE(results[2].passed) << results[2].detail;
 }
 
+TEST(CaseRunnerTest, EchoCheckCatchesAnEchoedInput) {
+  EXPECT_EQ(EchoProblem("Argument 'sku' must be a string.", {"Standard_D4s_v5", "sku"}), "");
+  EXPECT_NE(EchoProblem("bad value Standard_D4s_v5 here", {"Standard_D4s_v5"}), "");
+  EXPECT_NE(EchoProblem("Retry failed after 4 tries.", {"x", "Retry failed after 4 tries."}), "");
+  // Short inputs are too common to count as an echo.
+  EXPECT_EQ(EchoProblem("Argument 'sku' is empty.", {"sku", "empty"}), "");
+}
+
 }  // namespace
 }  // namespace azure_pricing::conformance
