@@ -83,6 +83,13 @@ Status ClassifyFailureEnvelope(const json::Value& envelope) {
           m.rfind("Service request failed.\nStatus: 400 ", 0) == 0) {
         return Fail("upstream_filter_rejected", kFilterCorrectionGuidance);
       }
+      if (t == "ClientResultException" &&
+          m.rfind("Service request failed.\nStatus: 404 ", 0) == 0) {
+        return Fail("upstream_not_found",
+                    "The price API answered 404 (Not Found). It does so when the request URL is "
+                    "longer than about 2,048 characters: shorten the filter or use fewer "
+                    "arguments.");
+      }
       if (t == "ArgumentOutOfRangeException" &&
           (m.rfind("Unknown ServiceFamily value.", 0) == 0 ||
            m.rfind("Unknown PriceType value.", 0) == 0)) {

@@ -61,7 +61,7 @@ inline constexpr const char* kEnvelopeReasons[] = {
     "timeout",           "output_limit",       "stderr_not_empty",
     "invalid_utf8",      "duplicate_key",      "non_finite_number",
     "malformed_envelope", "malformed_row",     "cli_failed",
-    "upstream_filter_rejected", "upstream_value_unknown",
+    "upstream_filter_rejected", "upstream_not_found", "upstream_value_unknown",
 };
 
 // The fixed guidance returned with `upstream_filter_rejected`.

@@ -83,6 +83,10 @@ TEST(EnvelopeTest, UpstreamFailuresAreRecognizedWithoutEcho) {
   r.stdout_bytes =
       R"({"status":500,"message":"Service request failed.\nStatus: 404 (Not Found)\n. x",)"
       R"("results":{"message":"Service request failed.\nStatus: 404 (Not Found)\n","type":"ClientResultException"},"duration":1})";
+  EXPECT_EQ(ReasonOf(r), "upstream_not_found");
+  r.stdout_bytes =
+      R"({"status":500,"message":"Service request failed.\nStatus: 503 (Service Unavailable)\n. x",)"
+      R"("results":{"message":"Service request failed.\nStatus: 503 (Service Unavailable)\n","type":"ClientResultException"},"duration":1})";
   EXPECT_EQ(ReasonOf(r), "cli_failed");
 }
 
