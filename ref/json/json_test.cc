@@ -1,4 +1,5 @@
 #include "ref/json/json.h"
+#include "ref/json/reader.h"
 
 #include <gtest/gtest.h>
 
@@ -82,6 +83,27 @@ TEST(ParseStrictTest, SyntaxTrailingDepthAndEmpty) {
   EXPECT_EQ(ErrorOf("{\"a\" 1}"), ParseError::kSyntax);
   EXPECT_EQ(ErrorOf(std::string(100, '[') + std::string(100, ']')), ParseError::kTooDeep);
   EXPECT_EQ(ErrorOf(std::string(64, '[') + std::string(64, ']')), ParseError::kNone);
+}
+
+TEST(ReaderTest, PerStringUtf8CheckTellsWhichMemberFailed) {
+  const std::string text = "{\"a\": \"ok\", \"b\": \"bad\xff\", \"c\": 1}";
+  Reader whole(text);
+  EXPECT_EQ(whole.error(), ParseError::kInvalidUtf8);  // found before reading anything
+  Reader reader(text, kDefaultMaxDepth, Reader::Utf8Check::kPerString);
+  ASSERT_TRUE(reader.BeginObject());
+  std::string key;
+  Value value;
+  ASSERT_TRUE(reader.NextMember(key));
+  ASSERT_TRUE(reader.ReadValue(value));
+  ASSERT_TRUE(reader.NextMember(key));
+  EXPECT_EQ(key, "b");
+  EXPECT_FALSE(reader.ReadValue(value));
+  EXPECT_EQ(reader.error(), ParseError::kInvalidUtf8);
+  // Outside strings, a stray byte is a syntax error in this mode.
+  Reader stray("[1, \xff]", kDefaultMaxDepth, Reader::Utf8Check::kPerString);
+  Value v;
+  EXPECT_FALSE(stray.ReadValue(v));
+  EXPECT_EQ(stray.error(), ParseError::kSyntax);
 }
 
 TEST(ParseStrictTest, LongStringsAreScannedExactly) {

@@ -41,9 +41,12 @@ void AppendUtf8(std::string& out, uint32_t cp) {
 
 }  // namespace
 
-Reader::Reader(std::string_view text, int max_depth)
-    : p_(text.data()), end_(text.data() + text.size()), max_depth_(max_depth) {
-  if (!IsValidUtf8(text)) error_ = ParseError::kInvalidUtf8;
+Reader::Reader(std::string_view text, int max_depth, Utf8Check utf8)
+    : p_(text.data()),
+      end_(text.data() + text.size()),
+      max_depth_(max_depth),
+      check_strings_utf8_(utf8 == Utf8Check::kPerString) {
+  if (!check_strings_utf8_ && !IsValidUtf8(text)) error_ = ParseError::kInvalidUtf8;
 }
 
 bool Reader::Fail(ParseError e) {
@@ -185,6 +188,10 @@ bool Reader::ParseStringBody(std::string& out) {
       p_ += 8;
     }
     while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+    // Runs end only at ASCII bytes, so a valid sequence is never split between two runs.
+    if (check_strings_utf8_ && !IsValidUtf8(std::string_view(run, static_cast<size_t>(p_ - run)))) {
+      return Fail(ParseError::kInvalidUtf8);
+    }
     out.append(run, p_);
     if (p_ == end_) return Fail(ParseError::kSyntax);
     if (*p_ == '"') {

@@ -18,8 +18,14 @@ class Reader {
  public:
   enum class Next { kObject, kArray, kString, kNumber, kBool, kNull, kEnd, kInvalid };
 
+  // When UTF-8 is checked: over the whole text before anything is read, or string by string,
+  // so that a caller learns which member held the bad bytes (bytes outside strings are then a
+  // syntax error).
+  enum class Utf8Check { kWholeText, kPerString };
+
   // `text` must outlive the reader.
-  explicit Reader(std::string_view text, int max_depth = kDefaultMaxDepth);
+  explicit Reader(std::string_view text, int max_depth = kDefaultMaxDepth,
+                  Utf8Check utf8 = Utf8Check::kWholeText);
 
   bool ok() const { return error_ == ParseError::kNone; }
   ParseError error() const { return error_; }
@@ -73,6 +79,7 @@ class Reader {
   const char* p_;
   const char* end_;
   int max_depth_;
+  bool check_strings_utf8_;
   ParseError error_ = ParseError::kNone;
   std::vector<Frame> frames_;  // frames_[0..depth_) are open
   size_t depth_ = 0;

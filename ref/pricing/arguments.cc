@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ref/json/json.h"
+#include "ref/json/reader.h"
 
 namespace azure_pricing {
 namespace {
@@ -152,18 +153,46 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
     return Refuse("arguments_too_large", "The arguments object is larger than " +
                                              std::to_string(kMaxArgumentsJsonBytes) + " bytes.");
   }
-  const json::ParseResult parsed = json::ParseStrict(arguments_json, /*max_depth=*/4);
-  switch (parsed.error) {
+  // Read member by member so that a bad byte or a repeated name can be pinned on its argument.
+  json::Reader reader(arguments_json, /*max_depth=*/4, json::Reader::Utf8Check::kPerString);
+  if (reader.Peek() != json::Reader::Next::kObject || !reader.BeginObject()) {
+    return Refuse("malformed_arguments", "The arguments are not one JSON object.");
+  }
+  auto is_argument = [](const std::string& name) {
+    for (std::string_view n : kArgumentNames) {
+      if (name == n) return true;
+    }
+    return false;
+  };
+  json::Value arguments = json::Value::Object();
+  std::string key;
+  bool key_complete = false;
+  while (true) {
+    key_complete = false;
+    if (!reader.NextMember(key)) break;
+    key_complete = true;
+    json::Value value;
+    if (!reader.ReadValue(value)) break;
+    arguments.Add(key, std::move(value));
+  }
+  const bool named = is_argument(key) &&
+                     (key_complete || reader.error() == json::ParseError::kDuplicateKey);
+  switch (reader.error()) {
     case json::ParseError::kNone:
       break;
     case json::ParseError::kInvalidUtf8:
-      return Refuse("invalid_utf8", "The arguments are not valid UTF-8.");
+      return named ? Refuse("invalid_utf8", Named(key) + " is not valid UTF-8.")
+                   : Refuse("invalid_utf8", "The arguments are not valid UTF-8.");
     case json::ParseError::kDuplicateKey:
-      return Refuse("duplicate_argument", "The arguments name the same argument twice.");
+      return named ? Refuse("duplicate_argument", Named(key) + " is given more than once.")
+                   : Refuse("duplicate_argument", "The arguments name the same key twice.");
     default:
       return Refuse("malformed_arguments", "The arguments are not one JSON object.");
   }
-  return ValidateToolArguments(parsed.value);
+  if (!reader.Finish()) {
+    return Refuse("malformed_arguments", "The arguments are not one JSON object.");
+  }
+  return ValidateToolArguments(arguments);
 }
 
 StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {

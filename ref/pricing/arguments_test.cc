@@ -132,6 +132,16 @@ TEST(ArgumentsTest, StructuralRefusals) {
   EXPECT_EQ(ReasonOf(R"({"sku":{"nested":{"deeper":{"deepest":{}}}}})"), "malformed_arguments");
 }
 
+TEST(ArgumentsTest, ByteLevelRefusalsNameTheArgument) {
+  auto message = [](std::string_view json) { return ParseToolArguments(json).status().message(); };
+  EXPECT_EQ(message("{\"sku\":\"a\",\"filter\":\"x\xff\"}"), "Argument 'filter' is not valid UTF-8.");
+  EXPECT_EQ(message(R"({"region":"a\udc00"})"), "Argument 'region' is not valid UTF-8.");
+  EXPECT_EQ(message(R"({"sku":"a","sku":"b"})"), "Argument 'sku' is given more than once.");
+  // A name that is not an argument is never repeated back.
+  EXPECT_EQ(message(R"({"x-secret":"a","x-secret":"b"})"), "The arguments name the same key twice.");
+  EXPECT_EQ(message("{\"x-secret\xff\":\"a\"}"), "The arguments are not valid UTF-8.");
+}
+
 TEST(ArgumentsTest, OptionLikeValuesNeverReachTheCli) {
   EXPECT_EQ(ReasonOf(R"({"sku":"@/etc/passwd"})"), "option_like_value");
   EXPECT_EQ(ReasonOf(R"({"sku":"a","region":"--"})"), "option_like_value");
