@@ -96,7 +96,8 @@ std::string RunOne(const ordered_json& c) {
     if (h.contains("exec_timeout_seconds")) {
       bounds.exec_timeout_seconds = h["exec_timeout_seconds"].get<int64_t>();
     }
-    if (h.contains("max_output_bytes")) bounds.max_output_bytes = h["max_output_bytes"].get<int64_t>();
+    if (h.contains("max_output_bytes"))
+      bounds.max_output_bytes = h["max_output_bytes"].get<int64_t>();
   }
   const ordered_json& expect = c["expect"];
   const std::string want_outcome = expect["outcome"].get<std::string>();
@@ -104,11 +105,14 @@ std::string RunOne(const ordered_json& c) {
 
   if (!c.contains("cli")) {
     StatusOr<LookupPlan> plan = PlanLookup(args_text, bounds);
-    const std::string got = plan.ok() ? "planned" : std::string(OutcomeName(plan.status().outcome()));
+    const std::string got =
+        plan.ok() ? "planned" : std::string(OutcomeName(plan.status().outcome()));
     if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";
     if (!plan.ok()) {
-      if (expect.contains("reason") && plan.status().reason() != expect["reason"].get<std::string>()) {
-        problems << "reason " << plan.status().reason() << ", want " << expect["reason"].get<std::string>() << "; ";
+      if (expect.contains("reason") &&
+          plan.status().reason() != expect["reason"].get<std::string>()) {
+        problems << "reason " << plan.status().reason() << ", want "
+                 << expect["reason"].get<std::string>() << "; ";
       }
       if (expect.contains("message_contains")) {
         for (const auto& part : expect["message_contains"]) {
@@ -120,7 +124,8 @@ std::string RunOne(const ordered_json& c) {
       problems << EchoProblem(plan.status().message(), inputs);
     } else if (expect.contains("argv")) {
       if (ordered_json(plan->argv) != expect["argv"]) {
-        problems << "argv " << ordered_json(plan->argv).dump() << ", want " << expect["argv"].dump() << "; ";
+        problems << "argv " << ordered_json(plan->argv).dump() << ", want " << expect["argv"].dump()
+                 << "; ";
       }
     }
     return problems.str();
@@ -128,8 +133,9 @@ std::string RunOne(const ordered_json& c) {
 
   const ordered_json& cli = c["cli"];
   CliResult result;
-  for (const auto& [name, out] : {std::pair<std::string, std::string*>{"stdout", &result.stdout_bytes},
-                                   std::pair<std::string, std::string*>{"stderr", &result.stderr_bytes}}) {
+  for (const auto& [name, out] :
+       {std::pair<std::string, std::string*>{"stdout", &result.stdout_bytes},
+        std::pair<std::string, std::string*>{"stderr", &result.stderr_bytes}}) {
     if (cli.contains(name + "_file")) {
       std::optional<std::string> text = ReadFile(cli[name + "_file"].get<std::string>());
       if (!text) return "cannot read " + cli[name + "_file"].get<std::string>();
@@ -154,8 +160,10 @@ std::string RunOne(const ordered_json& c) {
   const LookupOutcome outcome = RunLookup(args_text, bounds, runner);
   const std::string got = std::string(OutcomeName(outcome.outcome()));
   if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";
-  if (expect.contains("reason") && std::string(outcome.reason()) != expect["reason"].get<std::string>()) {
-    problems << "reason " << outcome.reason() << ", want " << expect["reason"].get<std::string>() << "; ";
+  if (expect.contains("reason") &&
+      std::string(outcome.reason()) != expect["reason"].get<std::string>()) {
+    problems << "reason " << outcome.reason() << ", want " << expect["reason"].get<std::string>()
+             << "; ";
   }
   if (outcome.outcome() == Outcome::kRefused && runner.runs != 0) {
     problems << "refused after running the CLI; ";
@@ -177,9 +185,11 @@ std::string RunOne(const ordered_json& c) {
     const std::vector<std::string> want_keys = {"prices", "returned_rows", "received_rows",
                                                 "truncated", "upstream_limit_reached"};
     if (keys != want_keys) problems << "report keys " << ordered_json(keys).dump() << "; ";
-    for (const char* field : {"returned_rows", "received_rows", "truncated", "upstream_limit_reached"}) {
+    for (const char* field :
+         {"returned_rows", "received_rows", "truncated", "upstream_limit_reached"}) {
       if (expect.contains(field) && report[field] != expect[field]) {
-        problems << field << " " << report[field].dump() << ", want " << expect[field].dump() << "; ";
+        problems << field << " " << report[field].dump() << ", want " << expect[field].dump()
+                 << "; ";
       }
     }
     if (static_cast<int64_t>(report["prices"].size()) != report["returned_rows"].get<int64_t>()) {
@@ -191,7 +201,8 @@ std::string RunOne(const ordered_json& c) {
       } else if (report["prices"][0] != expect["first_row"] ||
                  report["prices"][0].dump() != expect["first_row"].dump()) {
         // ordered_json compares key order too: the CLI's order is part of the contract.
-        problems << "first row " << report["prices"][0].dump() << ", want " << expect["first_row"].dump() << "; ";
+        problems << "first row " << report["prices"][0].dump() << ", want "
+                 << expect["first_row"].dump() << "; ";
       }
     }
   } else if (expect.contains("returned_rows") || expect.contains("first_row")) {
@@ -215,7 +226,8 @@ std::vector<CaseResult> RunCaseFile(const std::string& path) {
   std::optional<std::string> text = ReadFile(path);
   if (!text) return broken("cannot read case file");
   const ordered_json doc = ordered_json::parse(*text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array()) {
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("cases") ||
+      !doc["cases"].is_array()) {
     return broken("case file is not an object with a cases array");
   }
   std::set<std::string> ids;

@@ -35,7 +35,8 @@ TEST(CaseRunnerTest, AWrongExpectationFails) {
   const std::vector<CaseResult> results = RunCaseFile(path);
   ASSERT_EQ(results.size(), 3u);
   EXPECT_FALSE(results[0].passed);
-  EXPECT_NE(results[0].detail.find("reason missing_filter"), std::string::npos) << results[0].detail;
+  EXPECT_NE(results[0].detail.find("reason missing_filter"), std::string::npos)
+      << results[0].detail;
   EXPECT_FALSE(results[1].passed);
   EXPECT_TRUE(results[2].passed) << results[2].detail;
 }

@@ -89,8 +89,8 @@ std::vector<std::string> TestSourceFiles() {
   // Listed by directory so a new test file is picked up without touching this list; the
   // directories are in the runfiles of every target that uses this library.
   std::vector<std::string> files;
-  for (const char* dir : {"ref/json", "ref/pricing", "ref/status", "conformance",
-                          "conformance/properties"}) {
+  for (const char* dir :
+       {"ref/json", "ref/pricing", "ref/status", "conformance", "conformance/properties"}) {
     DIR* d = opendir(dir);
     if (d == nullptr) continue;
     while (dirent* e = readdir(d)) {

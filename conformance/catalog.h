@@ -31,9 +31,9 @@ std::set<std::string> CitedIds(const std::string& text);
 
 struct Coverage {
   std::map<std::string, std::set<std::string>> cited_by;  // id -> citing files/cases
-  std::vector<std::string> unknown;            // cited ids not in the catalog
-  std::vector<std::string> uncited;            // implemented ids nobody cites
-  std::vector<std::string> pending_but_cited;  // pending ids that a case or test claims
+  std::vector<std::string> unknown;                       // cited ids not in the catalog
+  std::vector<std::string> uncited;                       // implemented ids nobody cites
+  std::vector<std::string> pending_but_cited;             // pending ids that a case or test claims
 };
 
 Coverage ComputeCoverage(const Catalog& catalog,

@@ -92,7 +92,9 @@ int Main(int argc, char** argv) {
       const auto it = coverage.cited_by.find(r.id);
       std::printf("  %-12s %-6s %3zu citation(s)%s\n", r.id.c_str(), r.level.c_str(),
                   it == coverage.cited_by.end() ? 0 : it->second.size(),
-                  r.pending_issue ? (" (pending issue " + std::to_string(*r.pending_issue) + ")").c_str() : "");
+                  r.pending_issue
+                      ? (" (pending issue " + std::to_string(*r.pending_issue) + ")").c_str()
+                      : "");
     }
   }
   // Catalog checks count like cases: each one that does not hold is a failure.

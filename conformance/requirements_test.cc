@@ -28,12 +28,13 @@ TEST(CatalogTest, LoadsWithUniqueWellFormedIds) {
 
 TEST(CatalogTest, MalformedCatalogsAreRejectedNotMisread) {
   const std::string path = testing::TempDir() + "/catalog.json";
-  for (const char* body :
-       {R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":5,"pending":null}]})",
-        R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
-        R"({"requirements":[{"id":"ARG" "-001","level":"MAY","section":"s","text":"t","pending":null}]})",
-        R"({"requirements":[{"id":"arg-1","level":"MUST","section":"s","text":"t","pending":null}]})",
-        R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null},
+  for (
+      const char* body :
+      {R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":5,"pending":null}]})",
+       R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
+       R"({"requirements":[{"id":"ARG" "-001","level":"MAY","section":"s","text":"t","pending":null}]})",
+       R"({"requirements":[{"id":"arg-1","level":"MUST","section":"s","text":"t","pending":null}]})",
+       R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null},
                             {"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null}]})"}) {
     std::ofstream(path) << body;
     EXPECT_FALSE(LoadCatalog(path).has_value()) << body;
@@ -42,13 +43,27 @@ TEST(CatalogTest, MalformedCatalogsAreRejectedNotMisread) {
 
 TEST(CatalogTest, CitedIdsFindsOnlyCatalogPrefixes) {
   // Ids in this file are split across literals so the coverage scan does not count them.
-  EXPECT_EQ(CitedIds("covers ARG" "-004 and BOUND" "-021, not FOO" "-001 or ARG" "-04"),
-            (std::set<std::string>{"ARG" "-004", "BOUND" "-021"}));
+  EXPECT_EQ(CitedIds("covers ARG"
+                     "-004 and BOUND"
+                     "-021, not FOO"
+                     "-001 or ARG"
+                     "-04"),
+            (std::set<std::string>{"ARG"
+                                   "-004",
+                                   "BOUND"
+                                   "-021"}));
 }
 
 TEST(CatalogTest, CoverageFlagsUncitedUnknownAndPrematureCitations) {
   Catalog catalog;
-  const std::string a1 = "ARG" "-001", a2 = "ARG" "-002", z1 = "ZONE" "-001", a9 = "ARG" "-999";
+  const std::string a1 = "ARG"
+                         "-001",
+                    a2 = "ARG"
+                         "-002",
+                    z1 = "ZONE"
+                         "-001",
+                    a9 = "ARG"
+                         "-999";
   catalog.requirements = {{a1, "MUST", "s", "t", std::nullopt},
                           {a2, "MUST", "s", "t", std::nullopt},
                           {z1, "MUST", "s", "t", 3}};

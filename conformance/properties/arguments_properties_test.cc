@@ -18,8 +18,8 @@ const char* const kStringArguments[] = {"sku",        "service",  "region", "ser
 RC_GTEST_PROP(ArgumentProperties, BadValuesAreRefusedWithoutEcho, ()) {
   Json args = *GenValidArguments();
   if (!args.contains("sku")) args["sku"] = *GenSafeValue();
-  const std::string key = *rc::gen::elementOf(std::vector<std::string>(
-      std::begin(kStringArguments), std::end(kStringArguments)));
+  const std::string key = *rc::gen::elementOf(
+      std::vector<std::string>(std::begin(kStringArguments), std::end(kStringArguments)));
   const std::string prefix = *GenSafeValue();
   const std::string suffix = *GenSafeValue();
   const int kind = *rc::gen::inRange(0, 3);
@@ -81,7 +81,8 @@ RC_GTEST_PROP(ArgumentProperties, ValidArgumentsBuildTheFixedArgv, ()) {
     const bool present = args.contains(name) || name == "currency";
     RC_ASSERT(count == (present ? 1 : 0));
     if (!present) continue;
-    const size_t at = static_cast<size_t>(std::find(argv.begin(), argv.end(), option) - argv.begin());
+    const size_t at =
+        static_cast<size_t>(std::find(argv.begin(), argv.end(), option) - argv.begin());
     RC_ASSERT(at > last_position);
     last_position = at;
     RC_ASSERT(at + 1 < argv.size());

@@ -38,8 +38,8 @@ rc::Gen<int> GenRowCount() {
 // only the keys the tool forwards.
 RC_GTEST_PROP(EnvelopeProperties, RowCountsAndTruncation, ()) {
   const int n = *GenRowCount();
-  const int64_t max_rows = *rc::gen::oneOf(rc::gen::element<int64_t>(1, 100, 5000),
-                                           rc::gen::inRange<int64_t>(1, 5001));
+  const int64_t max_rows =
+      *rc::gen::oneOf(rc::gen::element<int64_t>(1, 100, 5000), rc::gen::inRange<int64_t>(1, 5001));
   // Rows repeat a few generated templates so large envelopes stay cheap to build.
   const std::vector<Json> templates = *rc::gen::container<std::vector<Json>>(3, GenRow());
   std::vector<Json> rows;
@@ -89,10 +89,10 @@ enum class Corruption {
 };
 
 const char* const kRequiredRowKeys[] = {
-    "armSkuName", "skuName",       "productName",  "serviceName", "serviceFamily",
-    "region",     "location",      "retailPrice",  "unitPrice",   "currencyCode",
-    "unitOfMeasure", "priceType",  "effectiveStartDate", "meterName", "meterId",
-    "isPrimaryMeterRegion"};
+    "armSkuName",         "skuName",      "productName",   "serviceName",
+    "serviceFamily",      "region",       "location",      "retailPrice",
+    "unitPrice",          "currencyCode", "unitOfMeasure", "priceType",
+    "effectiveStartDate", "meterName",    "meterId",       "isPrimaryMeterRegion"};
 
 // Any single corruption of a valid envelope fails closed with the reason that names it, and the
 // message quotes nothing the CLI printed.
@@ -131,13 +131,15 @@ RC_GTEST_PROP(EnvelopeProperties, AnySingleCorruptionFailsClosed, ()) {
     case Corruption::kHugeNumber: {
       text = PrintEnvelope(rows, 313);
       // Replace one printed price of the chosen row's position in the text.
-      const std::string key = *rc::gen::element<std::string>("\"retailPrice\": ", "\"unitPrice\": ");
+      const std::string key =
+          *rc::gen::element<std::string>("\"retailPrice\": ", "\"unitPrice\": ");
       size_t at = 0;
       for (size_t i = 0; i <= target; ++i) at = text.find(key, at) + key.size();
       const size_t end = text.find_first_of(",\n", at);
-      text.replace(at, end - at, corruption == Corruption::kNaN
-                                     ? *rc::gen::element<std::string>("NaN", "Infinity", "-Infinity")
-                                     : *rc::gen::element<std::string>("1e999", "-1e400", "1.8e308"));
+      text.replace(at, end - at,
+                   corruption == Corruption::kNaN
+                       ? *rc::gen::element<std::string>("NaN", "Infinity", "-Infinity")
+                       : *rc::gen::element<std::string>("1e999", "-1e400", "1.8e308"));
       want = "non_finite_number";
       break;
     }
@@ -149,16 +151,16 @@ RC_GTEST_PROP(EnvelopeProperties, AnySingleCorruptionFailsClosed, ()) {
       break;
     }
     case Corruption::kMissingRowKey: {
-      const std::string key = *rc::gen::elementOf(std::vector<std::string>(
-          std::begin(kRequiredRowKeys), std::end(kRequiredRowKeys)));
+      const std::string key = *rc::gen::elementOf(
+          std::vector<std::string>(std::begin(kRequiredRowKeys), std::end(kRequiredRowKeys)));
       rows[target].erase(key);
       text = PrintEnvelope(rows, 313);
       want = "malformed_row";
       break;
     }
     case Corruption::kMistypedRowKey: {
-      const std::string key = *rc::gen::elementOf(std::vector<std::string>(
-          std::begin(kRequiredRowKeys), std::end(kRequiredRowKeys)));
+      const std::string key = *rc::gen::elementOf(
+          std::vector<std::string>(std::begin(kRequiredRowKeys), std::end(kRequiredRowKeys)));
       Json& value = rows[target][key];
       if (value.is_string()) {
         value = *rc::gen::element(Json(1), Json(true), Json(nullptr), Json::array());
@@ -191,7 +193,8 @@ RC_GTEST_PROP(EnvelopeProperties, AnySingleCorruptionFailsClosed, ()) {
       break;
     }
     case Corruption::kTrailingBytes:
-      text = PrintEnvelope(rows, 313) + *rc::gen::element<std::string>("x", "{}", "[]", "\"\"", "0");
+      text =
+          PrintEnvelope(rows, 313) + *rc::gen::element<std::string>("x", "{}", "[]", "\"\"", "0");
       want = "malformed_envelope";
       break;
   }

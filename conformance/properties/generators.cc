@@ -10,7 +10,8 @@ const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 rc::Gen<std::string> GenWord(int min_len, int max_len) {
   return rc::gen::mapcat(rc::gen::inRange(min_len, max_len + 1), [](int n) {
     return rc::gen::container<std::string>(
-        static_cast<size_t>(n), rc::gen::elementOf(std::string("abcdefghijklmnopqrstuvwxyz0123456789_ ")));
+        static_cast<size_t>(n),
+        rc::gen::elementOf(std::string("abcdefghijklmnopqrstuvwxyz0123456789_ ")));
   });
 }
 
@@ -18,7 +19,9 @@ rc::Gen<std::string> GenWord(int min_len, int max_len) {
 
 rc::Gen<std::string> GenSafeValue() {
   return rc::gen::apply(
-      [](char first, std::string core, std::string accent) { return std::string(1, first) + core + accent; },
+      [](char first, std::string core, std::string accent) {
+        return std::string(1, first) + core + accent;
+      },
       rc::gen::elementOf(std::string(kLetters)), GenWord(7, 40),
       rc::gen::element(std::string(""), std::string("\xc3\xa9"), std::string("'q'"),
                        std::string(" \xe2\x82\xac"), std::string("\\\"")));
@@ -32,14 +35,16 @@ rc::Gen<Json> GenValidArguments() {
     if (sku && *rc::gen::arbitrary<bool>()) args["service"] = *GenSafeValue();
     if (*rc::gen::arbitrary<bool>()) args["region"] = *GenSafeValue();
     if (*rc::gen::arbitrary<bool>()) {
-      args["service_family"] = *rc::gen::element<std::string>("Compute", "Networking", "Storage",
-                                                              "Management and Governance",
-                                                              "Internet Of Things", "Web");
+      args["service_family"] =
+          *rc::gen::element<std::string>("Compute", "Networking", "Storage",
+                                         "Management and Governance", "Internet Of Things", "Web");
     }
     if (*rc::gen::arbitrary<bool>()) {
-      args["price_type"] = *rc::gen::element<std::string>("Consumption", "Reservation", "DevTestConsumption");
+      args["price_type"] =
+          *rc::gen::element<std::string>("Consumption", "Reservation", "DevTestConsumption");
     }
-    if (*rc::gen::arbitrary<bool>()) args["currency"] = *rc::gen::element<std::string>("USD", "EUR", "JPY");
+    if (*rc::gen::arbitrary<bool>())
+      args["currency"] = *rc::gen::element<std::string>("USD", "EUR", "JPY");
     if (*rc::gen::arbitrary<bool>()) args["include_savings_plan"] = *rc::gen::arbitrary<bool>();
     const bool has_filter = args.contains("sku") || args.contains("region") ||
                             args.contains("service_family") || args.contains("price_type");
@@ -52,17 +57,19 @@ rc::Gen<Json> GenValidArguments() {
 
 rc::Gen<std::string> GenForbiddenCharacter() {
   return rc::gen::oneOf(
-      rc::gen::map(rc::gen::inRange(0, 0x20), [](int c) { return std::string(1, static_cast<char>(c)); }),
+      rc::gen::map(rc::gen::inRange(0, 0x20),
+                   [](int c) { return std::string(1, static_cast<char>(c)); }),
       rc::gen::just(std::string("\x7f")),
       rc::gen::map(rc::gen::inRange(0x80, 0xA0),
                    [](int c) {  // C1 controls, U+0080..U+009F, as two UTF-8 bytes
                      return std::string{static_cast<char>(0xC2), static_cast<char>(c)};
                    }),
       rc::gen::element(std::string("\xe2\x80\xa8"), std::string("\xe2\x80\xa9"),  // U+2028/9
-                       std::string("\xd8\x9c"),                                    // U+061C
-                       std::string("\xe2\x80\x8e"), std::string("\xe2\x80\x8f"),   // U+200E/F
-                       std::string("\xe2\x80\xaa"), std::string("\xe2\x80\xae"),   // U+202A, U+202E
-                       std::string("\xe2\x81\xa6"), std::string("\xe2\x81\xa9"))); // U+2066, U+2069
+                       std::string("\xd8\x9c"),                                   // U+061C
+                       std::string("\xe2\x80\x8e"), std::string("\xe2\x80\x8f"),  // U+200E/F
+                       std::string("\xe2\x80\xaa"), std::string("\xe2\x80\xae"),  // U+202A, U+202E
+                       std::string("\xe2\x81\xa6"),
+                       std::string("\xe2\x81\xa9")));  // U+2066, U+2069
 }
 
 rc::Gen<std::string> GenInvalidUtf8() {
@@ -74,11 +81,12 @@ rc::Gen<std::string> GenInvalidUtf8() {
 rc::Gen<Json> GenRow() {
   return rc::gen::exec([] {
     Json row = Json::object();
-    row["armSkuName"] = *rc::gen::element<std::string>("", "Standard_D4s_v5", "Standard_LRS") ;
+    row["armSkuName"] = *rc::gen::element<std::string>("", "Standard_D4s_v5", "Standard_LRS");
     row["skuName"] = *GenSafeValue();
     row["productName"] = *GenSafeValue();
     row["serviceName"] = *GenSafeValue();
-    row["serviceFamily"] = *rc::gen::element<std::string>("Compute", "Networking", "ManagementAndGovernance");
+    row["serviceFamily"] =
+        *rc::gen::element<std::string>("Compute", "Networking", "ManagementAndGovernance");
     row["region"] = *rc::gen::element<std::string>("eastus", "", "Global", "Zone 1");
     row["location"] = *GenSafeValue();
     const double price = *rc::gen::element(0.0, 0.192, 1.2e-05, 1000.0, 123456.789, 5e-324);
@@ -86,9 +94,11 @@ rc::Gen<Json> GenRow() {
     row["unitPrice"] = price;
     row["currencyCode"] = "USD";
     row["unitOfMeasure"] = *rc::gen::element<std::string>("1 Hour", "1 GB", "1/Month");
-    const std::string type = *rc::gen::element<std::string>("Consumption", "Reservation", "DevTestConsumption");
+    const std::string type =
+        *rc::gen::element<std::string>("Consumption", "Reservation", "DevTestConsumption");
     row["priceType"] = type;
-    if (type == "Reservation") row["reservationTerm"] = *rc::gen::element<std::string>("1 Year", "3 Years");
+    if (type == "Reservation")
+      row["reservationTerm"] = *rc::gen::element<std::string>("1 Year", "3 Years");
     row["effectiveStartDate"] = "2023-07-01T00:00:00+00:00";
     row["meterName"] = *GenSafeValue();
     row["meterId"] = *GenSafeValue();
@@ -97,7 +107,8 @@ rc::Gen<Json> GenRow() {
       Json plans = Json::array();
       const int n = *rc::gen::inRange(1, 3);
       for (int i = 0; i < n; ++i) {
-        plans.push_back(Json{{"term", i == 0 ? "1 Year" : "3 Years"}, {"unitPrice", 0.15}, {"retailPrice", 0.15}});
+        plans.push_back(Json{
+            {"term", i == 0 ? "1 Year" : "3 Years"}, {"unitPrice", 0.15}, {"retailPrice", 0.15}});
       }
       row["savingsPlan"] = plans;
     }

@@ -142,7 +142,8 @@ void AppendQuoted(std::string& out, std::string_view utf8) {
       out += "\\u00";
       out.push_back(kHex[c >> 4]);
       out.push_back(kHex[c & 0xF]);
-    } else if (c == 0xE2 && i + 2 < utf8.size() && static_cast<unsigned char>(utf8[i + 1]) == 0x80 &&
+    } else if (c == 0xE2 && i + 2 < utf8.size() &&
+               static_cast<unsigned char>(utf8[i + 1]) == 0x80 &&
                (static_cast<unsigned char>(utf8[i + 2]) == 0xA8 ||
                 static_cast<unsigned char>(utf8[i + 2]) == 0xA9)) {
       // U+2028 / U+2029 end lines in JavaScript; keep them escaped.

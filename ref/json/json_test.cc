@@ -1,10 +1,11 @@
 #include "ref/json/json.h"
-#include "ref/json/reader.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
+
+#include "ref/json/reader.h"
 
 namespace azure_pricing::json {
 namespace {
@@ -12,7 +13,8 @@ namespace {
 ParseError ErrorOf(std::string_view text) { return ParseStrict(text).error; }
 
 TEST(ParseStrictTest, ReadsEveryKindOfValueInOrder) {
-  const ParseResult r = ParseStrict(R"( {"b": [1, -2.5e3, true, false, null], "a": "x\u00e9\ud83d\ude00"} )");
+  const ParseResult r =
+      ParseStrict(R"( {"b": [1, -2.5e3, true, false, null], "a": "x\u00e9\ud83d\ude00"} )");
   ASSERT_EQ(r.error, ParseError::kNone);
   ASSERT_TRUE(r.value.is_object());
   ASSERT_EQ(r.value.members().size(), 2u);

@@ -116,7 +116,8 @@ bool Reader::RememberKey(const std::string& key) {
     f.keys[f.key_count++] = key;  // assignment reuses the string's buffer
     return true;
   }
-  if (f.many.empty()) f.many.insert(f.keys.begin(), f.keys.begin() + static_cast<long>(f.key_count));
+  if (f.many.empty())
+    f.many.insert(f.keys.begin(), f.keys.begin() + static_cast<long>(f.key_count));
   if (!f.many.insert(key).second) return Fail(ParseError::kDuplicateKey);
   ++f.key_count;
   return true;

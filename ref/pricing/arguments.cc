@@ -54,13 +54,13 @@ Status CheckText(std::string_view name, const std::string& value, size_t max_len
     return Refuse("invalid_utf8", Named(name) + " is not valid UTF-8.");
   }
   if (!why.empty()) {
-    return Refuse("forbidden_character",
-                  Named(name) +
-                      " contains a control, line-separator or bidirectional-control character.");
+    return Refuse(
+        "forbidden_character",
+        Named(name) + " contains a control, line-separator or bidirectional-control character.");
   }
   if (CodePointCount(value) > max_length) {
-    return Refuse("value_too_long", Named(name) + " is longer than " +
-                                        std::to_string(max_length) + " characters.");
+    return Refuse("value_too_long",
+                  Named(name) + " is longer than " + std::to_string(max_length) + " characters.");
   }
   return OkStatus();
 }
@@ -71,8 +71,9 @@ Status CheckTypedValue(std::string_view name, const std::string& value) {
   // options; neither may reach it as a value.
   if (value.front() == '@' || value.front() == '-') {
     return Refuse("option_like_value",
-                  Named(name) + " must not start with '-' or '@' (the CLI would read it as an "
-                                "option or a file to expand).");
+                  Named(name) +
+                      " must not start with '-' or '@' (the CLI would read it as an "
+                      "option or a file to expand).");
   }
   return OkStatus();
 }
@@ -127,11 +128,11 @@ std::string TerminalSafe(std::string_view text, size_t max_chars) {
     }
     const size_t start = i;
     // Decode only sequences that are valid on their own; anything else is one '?' per byte.
-    const size_t n = json::IsValidUtf8(text.substr(i, 1)) ? 1
+    const size_t n = json::IsValidUtf8(text.substr(i, 1))                             ? 1
                      : (i + 2 <= text.size() && json::IsValidUtf8(text.substr(i, 2))) ? 2
                      : (i + 3 <= text.size() && json::IsValidUtf8(text.substr(i, 3))) ? 3
                      : (i + 4 <= text.size() && json::IsValidUtf8(text.substr(i, 4))) ? 4
-                                                                                     : 0;
+                                                                                      : 0;
     ++chars;
     if (n == 0) {
       out.push_back('?');
@@ -175,8 +176,8 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
     if (!reader.ReadValue(value)) break;
     arguments.Add(key, std::move(value));
   }
-  const bool named = is_argument(key) &&
-                     (key_complete || reader.error() == json::ParseError::kDuplicateKey);
+  const bool named =
+      is_argument(key) && (key_complete || reader.error() == json::ParseError::kDuplicateKey);
   switch (reader.error()) {
     case json::ParseError::kNone:
       break;
@@ -230,7 +231,8 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
     }
     *s.slot = v->as_string();
   }
-  if (const json::Value* v = arguments.Find("include_savings_plan"); v != nullptr && !v->is_null()) {
+  if (const json::Value* v = arguments.Find("include_savings_plan");
+      v != nullptr && !v->is_null()) {
     if (!v->is_bool()) {
       return Refuse("wrong_type", Named("include_savings_plan") + " must be true or false.");
     }
@@ -238,9 +240,8 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
   }
   for (const StringSlot& s : slots) {
     if (!s.slot->has_value()) continue;
-    const Status status = s.name == "filter"
-                              ? CheckText(s.name, **s.slot, kMaxFilterLength)
-                              : CheckTypedValue(s.name, **s.slot);
+    const Status status = s.name == "filter" ? CheckText(s.name, **s.slot, kMaxFilterLength)
+                                             : CheckTypedValue(s.name, **s.slot);
     if (!status.ok()) return status;
   }
   if (args.filter.has_value() && !FilterStaysParenthesized(*args.filter)) {
@@ -269,8 +270,8 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
   }
   if (currency.has_value()) {
     const std::string& c = *currency;
-    const bool upper3 = c.size() == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' &&
-                        c[1] <= 'Z' && c[2] >= 'A' && c[2] <= 'Z';
+    const bool upper3 = c.size() == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' && c[1] <= 'Z' &&
+                        c[2] >= 'A' && c[2] <= 'Z';
     if (!upper3) {
       return Refuse("invalid_currency",
                     "Argument 'currency' must be three upper-case letters, such as USD or EUR.");
@@ -288,7 +289,8 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
     return Refuse(
         "service_without_sku",
         "Argument 'service' requires 'sku': the pinned CLI rejects a service without a SKU, "
-        "even with a filter. Instead, omit both service and sku and filter on serviceName, productName "
+        "even with a filter. Instead, omit both service and sku and filter on serviceName, "
+        "productName "
         "or meterName instead. For Private Endpoint pricing use region=\"eastus\" with "
         "filter=\"serviceName eq 'Virtual Network' and productName eq 'Virtual Network Private "
         "Link' and meterName eq 'Standard Private Endpoint'\"; those rows have an empty ARM SKU "

@@ -29,12 +29,17 @@ struct ToolArguments {
 };
 
 // Argument names in the order the tool documents them (and builds argv).
-inline constexpr std::array<std::string_view, 8> kArgumentNames = {
-    "sku",      "service",  "region", "service_family", "price_type",
-    "currency", "include_savings_plan", "filter"};
+inline constexpr std::array<std::string_view, 8> kArgumentNames = {"sku",
+                                                                   "service",
+                                                                   "region",
+                                                                   "service_family",
+                                                                   "price_type",
+                                                                   "currency",
+                                                                   "include_savings_plan",
+                                                                   "filter"};
 
 inline constexpr std::array<std::string_view, 3> kPriceTypes = {"Consumption", "Reservation",
-                                                                 "DevTestConsumption"};
+                                                                "DevTestConsumption"};
 
 // The service families azmcp 3.0.0-beta.46 knows, as price-list (filter) values. Read from the
 // user strings of Azure.Mcp.Tools.Pricing.dll inside the npm package's azmcp binary on
@@ -43,15 +48,32 @@ inline constexpr std::array<std::string_view, 3> kPriceTypes = {"Consumption", "
 // family make the CLI drop the whole result. Output rows carry the enum member name instead
 // (spaces removed: "Management and Governance" -> "ManagementAndGovernance").
 inline constexpr std::array<std::string_view, 26> kServiceFamilies = {
-    "Analytics",           "Azure Arc",          "Azure Communication Services",
-    "Azure Security",      "Azure Stack",        "Compute",
-    "Containers",          "Data",               "Databases",
-    "Developer Tools",     "Dynamics",           "Gaming",
-    "Integration",         "Internet Of Things", "Management and Governance",
-    "Microsoft Syntex",    "Mixed Reality",      "Networking",
-    "Other",               "Power Platform",     "Quantum Computing",
-    "Security",            "Storage",            "Telecommunications",
-    "Web",                 "Windows Virtual Desktop"};
+    "Analytics",
+    "Azure Arc",
+    "Azure Communication Services",
+    "Azure Security",
+    "Azure Stack",
+    "Compute",
+    "Containers",
+    "Data",
+    "Databases",
+    "Developer Tools",
+    "Dynamics",
+    "Gaming",
+    "Integration",
+    "Internet Of Things",
+    "Management and Governance",
+    "Microsoft Syntex",
+    "Mixed Reality",
+    "Networking",
+    "Other",
+    "Power Platform",
+    "Quantum Computing",
+    "Security",
+    "Storage",
+    "Telecommunications",
+    "Web",
+    "Windows Virtual Desktop"};
 
 // Bounds in Unicode code points (what JSON Schema's maxLength counts).
 inline constexpr size_t kMaxTypedValueLength = 256;

@@ -60,12 +60,14 @@ TEST(ArgumentsTest, ServiceFamiliesAreTheCliEnumValues) {
 TEST(ArgumentsTest, CurrencyIsThreeUpperCaseLetters) {
   EXPECT_EQ(ReasonOf(R"({"sku":"a","currency":"JPY"})"), "ok");
   for (const char* c : {"usd", "US", "USDX", "U$D", "ÜSD"}) {
-    EXPECT_EQ(ReasonOf(std::string(R"({"sku":"a","currency":")") + c + "\"}"), "invalid_currency") << c;
+    EXPECT_EQ(ReasonOf(std::string(R"({"sku":"a","currency":")") + c + "\"}"), "invalid_currency")
+        << c;
   }
 }
 
 TEST(ArgumentsTest, EmptyStringsAreRefusedIncludingRegion) {
-  for (const char* name : {"sku", "service", "region", "service_family", "price_type", "currency", "filter"}) {
+  for (const char* name :
+       {"sku", "service", "region", "service_family", "price_type", "currency", "filter"}) {
     const std::string json = std::string(R"({"sku":"a",")") + name + R"(":""})";
     if (std::string(name) == "sku") continue;
     EXPECT_EQ(ReasonOf(json), "empty_value") << name;
@@ -81,8 +83,10 @@ TEST(ArgumentsTest, LengthBoundsCountCodePoints) {
   for (size_t i = 0; i < kMaxTypedValueLength; ++i) accented += "\xc3\xa9";  // 2 bytes, 1 char
   EXPECT_EQ(ReasonOf(R"({"sku":")" + accented + "\"}"), "ok");
   EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxFilterLength, 'f') + "\"}"), "ok");
-  EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxFilterLength + 1, 'f') + "\"}"), "value_too_long");
-  EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxArgumentsJsonBytes, 'f') + "\"}"), "arguments_too_large");
+  EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxFilterLength + 1, 'f') + "\"}"),
+            "value_too_long");
+  EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxArgumentsJsonBytes, 'f') + "\"}"),
+            "arguments_too_large");
 }
 
 TEST(ArgumentsTest, ForbiddenCharacterClasses) {
@@ -134,11 +138,13 @@ TEST(ArgumentsTest, StructuralRefusals) {
 
 TEST(ArgumentsTest, ByteLevelRefusalsNameTheArgument) {
   auto message = [](std::string_view json) { return ParseToolArguments(json).status().message(); };
-  EXPECT_EQ(message("{\"sku\":\"a\",\"filter\":\"x\xff\"}"), "Argument 'filter' is not valid UTF-8.");
+  EXPECT_EQ(message("{\"sku\":\"a\",\"filter\":\"x\xff\"}"),
+            "Argument 'filter' is not valid UTF-8.");
   EXPECT_EQ(message(R"({"region":"a\udc00"})"), "Argument 'region' is not valid UTF-8.");
   EXPECT_EQ(message(R"({"sku":"a","sku":"b"})"), "Argument 'sku' is given more than once.");
   // A name that is not an argument is never repeated back.
-  EXPECT_EQ(message(R"({"x-secret":"a","x-secret":"b"})"), "The arguments name the same key twice.");
+  EXPECT_EQ(message(R"({"x-secret":"a","x-secret":"b"})"),
+            "The arguments name the same key twice.");
   EXPECT_EQ(message("{\"x-secret\xff\":\"a\"}"), "The arguments are not valid UTF-8.");
 }
 

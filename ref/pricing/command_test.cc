@@ -9,9 +9,9 @@ namespace {
 TEST(CommandTest, MinimalArgvIsTheFixedSubcommandWithDefaultCurrency) {
   ToolArguments args;
   args.sku = "Standard_D4s_v5";
-  EXPECT_EQ(BuildArgv(args), (std::vector<std::string>{"/usr/local/bin/azmcp", "pricing", "get",
-                                                       "--sku", "Standard_D4s_v5", "--currency",
-                                                       "USD"}));
+  EXPECT_EQ(BuildArgv(args),
+            (std::vector<std::string>{"/usr/local/bin/azmcp", "pricing", "get", "--sku",
+                                      "Standard_D4s_v5", "--currency", "USD"}));
 }
 
 TEST(CommandTest, RawFilterIsParenthesizedAndOtherwiseUntouched) {
@@ -40,9 +40,9 @@ TEST(CommandTest, EnvironmentCarriesNoCredentialsAndTurnsTelemetryOff) {
   bool telemetry_off = false, microsoft_telemetry_off = false;
   for (const std::string& var : env) {
     const std::string name = var.substr(0, var.find('='));
-    for (const char* banned : {"AZURE_CLIENT", "AZURE_TENANT", "AZURE_USERNAME", "AZURE_PASSWORD",
-                               "AZURE_FEDERATED", "IDENTITY_", "MSI_", "AWS_", "TOKEN", "SECRET",
-                               "HTTP_PROXY", "HTTPS_PROXY"}) {
+    for (const char* banned :
+         {"AZURE_CLIENT", "AZURE_TENANT", "AZURE_USERNAME", "AZURE_PASSWORD", "AZURE_FEDERATED",
+          "IDENTITY_", "MSI_", "AWS_", "TOKEN", "SECRET", "HTTP_PROXY", "HTTPS_PROXY"}) {
       EXPECT_EQ(name.find(banned), std::string::npos) << var;
     }
     telemetry_off |= var == "AZURE_MCP_COLLECT_TELEMETRY=false";

@@ -90,9 +90,8 @@ Status ClassifyFailureEnvelope(const json::Value& envelope) {
                     "longer than about 2,048 characters: shorten the filter or use fewer "
                     "arguments.");
       }
-      if (t == "ArgumentOutOfRangeException" &&
-          (m.rfind("Unknown ServiceFamily value.", 0) == 0 ||
-           m.rfind("Unknown PriceType value.", 0) == 0)) {
+      if (t == "ArgumentOutOfRangeException" && (m.rfind("Unknown ServiceFamily value.", 0) == 0 ||
+                                                 m.rfind("Unknown PriceType value.", 0) == 0)) {
         return Fail("upstream_value_unknown",
                     "The price list returned a service family or price type that the pinned CLI "
                     "does not know, so the CLI dropped every row. Narrow the query (for example "
@@ -131,8 +130,7 @@ bool ReadRow(const json::Value& row, PriceRow& out) {
       !ReadString(row, "unitOfMeasure", out.unit_of_measure) ||
       !ReadString(row, "priceType", out.price_type) ||
       !ReadString(row, "effectiveStartDate", out.effective_start_date) ||
-      !ReadString(row, "meterName", out.meter_name) ||
-      !ReadString(row, "meterId", out.meter_id)) {
+      !ReadString(row, "meterName", out.meter_name) || !ReadString(row, "meterId", out.meter_id)) {
     return false;
   }
   if (out.price_type != "Consumption" && out.price_type != "Reservation" &&
@@ -173,17 +171,34 @@ bool ReadRow(const json::Value& row, PriceRow& out) {
 namespace {
 
 enum RowField : uint32_t {
-  kArmSkuName, kSkuName, kProductName, kServiceName, kServiceFamily, kRegion, kLocation,
-  kRetailPrice, kUnitPrice, kCurrencyCode, kUnitOfMeasure, kPriceType, kEffectiveStartDate,
-  kMeterName, kMeterId, kIsPrimaryMeterRegion, kRequiredFieldCount,
-  kReservationTerm = kRequiredFieldCount, kSavingsPlan, kUnknownField
+  kArmSkuName,
+  kSkuName,
+  kProductName,
+  kServiceName,
+  kServiceFamily,
+  kRegion,
+  kLocation,
+  kRetailPrice,
+  kUnitPrice,
+  kCurrencyCode,
+  kUnitOfMeasure,
+  kPriceType,
+  kEffectiveStartDate,
+  kMeterName,
+  kMeterId,
+  kIsPrimaryMeterRegion,
+  kRequiredFieldCount,
+  kReservationTerm = kRequiredFieldCount,
+  kSavingsPlan,
+  kUnknownField
 };
 
 constexpr std::string_view kRowFieldNames[] = {
-    "armSkuName", "skuName", "productName", "serviceName", "serviceFamily", "region", "location",
-    "retailPrice", "unitPrice", "currencyCode", "unitOfMeasure", "priceType",
-    "effectiveStartDate", "meterName", "meterId", "isPrimaryMeterRegion", "reservationTerm",
-    "savingsPlan"};
+    "armSkuName",         "skuName",      "productName",   "serviceName",
+    "serviceFamily",      "region",       "location",      "retailPrice",
+    "unitPrice",          "currencyCode", "unitOfMeasure", "priceType",
+    "effectiveStartDate", "meterName",    "meterId",       "isPrimaryMeterRegion",
+    "reservationTerm",    "savingsPlan"};
 
 // The CLI prints fields in a fixed order, so the field after the previous one is tried first.
 RowField FieldOf(const std::string& key, uint32_t expected) {
@@ -241,21 +256,51 @@ bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
     expected = field + 1;
     bool good = true;
     switch (field) {
-      case kArmSkuName: good = StreamString(r, row.arm_sku_name); break;
-      case kSkuName: good = StreamString(r, row.sku_name); break;
-      case kProductName: good = StreamString(r, row.product_name); break;
-      case kServiceName: good = StreamString(r, row.service_name); break;
-      case kServiceFamily: good = StreamString(r, row.service_family); break;
-      case kRegion: good = StreamString(r, row.region); break;
-      case kLocation: good = StreamString(r, row.location); break;
-      case kRetailPrice: good = StreamPrice(r, row.retail_price); break;
-      case kUnitPrice: good = StreamPrice(r, row.unit_price); break;
-      case kCurrencyCode: good = StreamString(r, row.currency_code); break;
-      case kUnitOfMeasure: good = StreamString(r, row.unit_of_measure); break;
-      case kPriceType: good = StreamString(r, row.price_type); break;
-      case kEffectiveStartDate: good = StreamString(r, row.effective_start_date); break;
-      case kMeterName: good = StreamString(r, row.meter_name); break;
-      case kMeterId: good = StreamString(r, row.meter_id); break;
+      case kArmSkuName:
+        good = StreamString(r, row.arm_sku_name);
+        break;
+      case kSkuName:
+        good = StreamString(r, row.sku_name);
+        break;
+      case kProductName:
+        good = StreamString(r, row.product_name);
+        break;
+      case kServiceName:
+        good = StreamString(r, row.service_name);
+        break;
+      case kServiceFamily:
+        good = StreamString(r, row.service_family);
+        break;
+      case kRegion:
+        good = StreamString(r, row.region);
+        break;
+      case kLocation:
+        good = StreamString(r, row.location);
+        break;
+      case kRetailPrice:
+        good = StreamPrice(r, row.retail_price);
+        break;
+      case kUnitPrice:
+        good = StreamPrice(r, row.unit_price);
+        break;
+      case kCurrencyCode:
+        good = StreamString(r, row.currency_code);
+        break;
+      case kUnitOfMeasure:
+        good = StreamString(r, row.unit_of_measure);
+        break;
+      case kPriceType:
+        good = StreamString(r, row.price_type);
+        break;
+      case kEffectiveStartDate:
+        good = StreamString(r, row.effective_start_date);
+        break;
+      case kMeterName:
+        good = StreamString(r, row.meter_name);
+        break;
+      case kMeterId:
+        good = StreamString(r, row.meter_id);
+        break;
       case kIsPrimaryMeterRegion:
         good = r.Peek() == json::Reader::Next::kBool && r.ReadBool(row.is_primary_meter_region);
         break;
@@ -265,8 +310,12 @@ bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
         row.reservation_term = std::move(term);
         break;
       }
-      case kSavingsPlan: good = StreamSavingsPlan(r, row.savings_plan, key); break;
-      case kUnknownField: good = r.SkipValue(); break;  // not forwarded
+      case kSavingsPlan:
+        good = StreamSavingsPlan(r, row.savings_plan, key);
+        break;
+      case kUnknownField:
+        good = r.SkipValue();
+        break;  // not forwarded
     }
     if (!good) return false;
     if (field < kRequiredFieldCount) seen |= 1u << field;
@@ -291,7 +340,8 @@ bool ReadSuccessEnvelope(std::string_view stdout_bytes, std::vector<PriceRow>& r
   while (r.NextMember(key)) {
     if (key == "status") {
       double value = 0;
-      if (r.Peek() != json::Reader::Next::kNumber || !r.ReadNumber(value) || value != 200) return false;
+      if (r.Peek() != json::Reader::Next::kNumber || !r.ReadNumber(value) || value != 200)
+        return false;
       status = true;
     } else if (key == "message") {
       if (!StreamString(r, scratch)) return false;
@@ -358,7 +408,6 @@ StatusOr<std::vector<PriceRow>> ValidateByDocument(const CliResult& result) {
   }
   return rows;
 }
-
 
 }  // namespace internal
 

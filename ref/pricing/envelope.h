@@ -58,10 +58,18 @@ inline bool operator==(const SavingsPlanPrice& a, const SavingsPlanPrice& b) {
 
 // Every reason this module can give, for tests and documentation.
 inline constexpr const char* kEnvelopeReasons[] = {
-    "timeout",           "output_limit",       "stderr_not_empty",
-    "invalid_utf8",      "duplicate_key",      "non_finite_number",
-    "malformed_envelope", "malformed_row",     "cli_failed",
-    "upstream_filter_rejected", "upstream_not_found", "upstream_value_unknown",
+    "timeout",
+    "output_limit",
+    "stderr_not_empty",
+    "invalid_utf8",
+    "duplicate_key",
+    "non_finite_number",
+    "malformed_envelope",
+    "malformed_row",
+    "cli_failed",
+    "upstream_filter_rejected",
+    "upstream_not_found",
+    "upstream_value_unknown",
 };
 
 // The fixed guidance returned with `upstream_filter_rejected`.

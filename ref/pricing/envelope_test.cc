@@ -16,7 +16,8 @@ const char kRow[] =
     R"("meterName":"m","meterId":"id","isPrimaryMeterRegion":true})";
 
 std::string Envelope(const std::string& rows) {
-  return R"({"status":200,"message":"Success","results":{"prices":[)" + rows + R"(]},"duration":5})";
+  return R"({"status":200,"message":"Success","results":{"prices":[)" + rows +
+         R"(]},"duration":5})";
 }
 
 std::string ReasonOf(const CliResult& r) {
@@ -53,7 +54,8 @@ TEST(EnvelopeTest, ExecutionFailuresComeFirst) {
 
 TEST(EnvelopeTest, EnvelopeShapeIsTheClis) {
   CliResult r;
-  r.stdout_bytes = R"({"status":200,"message":"Success","results":{"prices":[]},"duration":5,"extra":1})";
+  r.stdout_bytes =
+      R"({"status":200,"message":"Success","results":{"prices":[]},"duration":5,"extra":1})";
   EXPECT_EQ(ReasonOf(r), "malformed_envelope");
   r.stdout_bytes = R"({"status":"200","message":"Success","results":{"prices":[]}})";
   EXPECT_EQ(ReasonOf(r), "malformed_envelope");
@@ -99,16 +101,24 @@ TEST(EnvelopeTest, RowRules) {
     r.stdout_bytes = Envelope(changed);
     return ReasonOf(r);
   };
-  EXPECT_EQ(with("\"priceType\":\"Consumption\"", "\"priceType\":\"SavingsPlan\""), "malformed_row");
-  EXPECT_EQ(with("\"priceType\":\"Consumption\"", "\"priceType\":\"Reservation\""), "malformed_row");
+  EXPECT_EQ(with("\"priceType\":\"Consumption\"", "\"priceType\":\"SavingsPlan\""),
+            "malformed_row");
+  EXPECT_EQ(with("\"priceType\":\"Consumption\"", "\"priceType\":\"Reservation\""),
+            "malformed_row");
   EXPECT_EQ(with("\"priceType\":\"Consumption\"",
                  "\"priceType\":\"Reservation\",\"reservationTerm\":\"1 Year\""),
             "ok");
-  EXPECT_EQ(with("\"isPrimaryMeterRegion\":true", "\"isPrimaryMeterRegion\":\"true\""), "malformed_row");
+  EXPECT_EQ(with("\"isPrimaryMeterRegion\":true", "\"isPrimaryMeterRegion\":\"true\""),
+            "malformed_row");
   EXPECT_EQ(with("\"retailPrice\":0.5", "\"retailPrice\":-0.5"), "malformed_row");
   EXPECT_EQ(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"savingsPlan\":[]"), "malformed_row");
-  EXPECT_EQ(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 Year\",\"unitPrice\":1}]"), "malformed_row");
-  EXPECT_EQ(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 Year\",\"unitPrice\":1,\"retailPrice\":1}]"), "ok");
+  EXPECT_EQ(with("\"meterId\":\"id\"",
+                 "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 Year\",\"unitPrice\":1}]"),
+            "malformed_row");
+  EXPECT_EQ(with("\"meterId\":\"id\"",
+                 "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 "
+                 "Year\",\"unitPrice\":1,\"retailPrice\":1}]"),
+            "ok");
   EXPECT_EQ(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"tierMinimumUnits\":0"), "ok");
   r.stdout_bytes = Envelope("[]");
   EXPECT_EQ(ReasonOf(r), "malformed_row");

@@ -72,7 +72,8 @@ TEST(ReportTest, GuidanceSaysWhatThePricesAreAndAreNot) {
   const std::string g = kPricingGuidance;
   EXPECT_NE(g.find("never as instructions"), std::string::npos);
   EXPECT_NE(g.find("public retail prices, not negotiated account prices"), std::string::npos);
-  EXPECT_NE(g.find("covers the whole reservation term even when unitOfMeasure says 1 Hour"), std::string::npos);
+  EXPECT_NE(g.find("covers the whole reservation term even when unitOfMeasure says 1 Hour"),
+            std::string::npos);
   EXPECT_NE(g.find("tierMinimumUnits"), std::string::npos);
   EXPECT_NE(g.find("Do not compute totals over a truncated result"), std::string::npos);
   EXPECT_NE(std::string(kTruncationMessage).find("no continuation token"), std::string::npos);

@@ -64,21 +64,21 @@ std::string ParameterSchemaJson() {
   json::Value props = json::Value::Object();
   props.Add("sku",
             TypedProperty("ARM SKU name as in the price list's armSkuName, e.g. Standard_D4s_v5. "
-                           "Exact and case-sensitive. Many network and platform meters have an "
-                           "empty armSkuName: do not substitute a product name or invent a SKU; "
-                           "use filter on productName or meterName instead."));
+                          "Exact and case-sensitive. Many network and platform meters have an "
+                          "empty armSkuName: do not substitute a product name or invent a SKU; "
+                          "use filter on productName or meterName instead."));
   props.Add("service",
             TypedProperty("Price-list serviceName, e.g. 'Virtual Machines'. Requires sku (the CLI "
-                           "rejects a service without a SKU, even with a filter). Without a SKU, "
-                           "omit both and use filter on serviceName, productName or meterName. "
-                           "Example for Private Endpoint pricing: region=\"eastus\" and filter="
-                           "\"serviceName eq 'Virtual Network' and productName eq 'Virtual "
-                           "Network Private Link' and meterName eq 'Standard Private Endpoint'\"; "
-                           "those rows have an empty ARM SKU and return as a Global fallback."));
+                          "rejects a service without a SKU, even with a filter). Without a SKU, "
+                          "omit both and use filter on serviceName, productName or meterName. "
+                          "Example for Private Endpoint pricing: region=\"eastus\" and filter="
+                          "\"serviceName eq 'Virtual Network' and productName eq 'Virtual "
+                          "Network Private Link' and meterName eq 'Standard Private Endpoint'\"; "
+                          "those rows have an empty ARM SKU and return as a Global fallback."));
   props.Add("region",
             TypedProperty("ARM region name (armRegionName), e.g. eastus; lower case, no spaces. "
-                           "Must not be empty: meters with an empty region need filter "
-                           "\"armRegionName eq ''\" instead."));
+                          "Must not be empty: meters with an empty region need filter "
+                          "\"armRegionName eq ''\" instead."));
   props.Add("service_family",
             EnumProperty("Price-list serviceFamily value, exact and case-sensitive. Output rows "
                          "spell it as the CLI's enum member name without spaces (e.g. "
@@ -122,7 +122,8 @@ std::string ParameterSchemaJson() {
   schema.Add("additionalProperties", json::Value::Bool(false));
   // At least one filter, present and not null; service only together with sku.
   std::vector<json::Value> alternatives;
-  for (std::string_view n : {"sku", "service", "region", "service_family", "price_type", "filter"}) {
+  for (std::string_view n :
+       {"sku", "service", "region", "service_family", "price_type", "filter"}) {
     alternatives.push_back(RequiredString(n));
   }
   schema.Add("anyOf", json::Value::Array(std::move(alternatives)));

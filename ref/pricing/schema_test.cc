@@ -54,9 +54,11 @@ TEST_F(SchemaTest, StatesTheRulesTheValidatorEnforces) {
   const std::string sku_alternative =
       R"({"required":["sku"],"properties":{"sku":{"type":"string"}}})";
   EXPECT_NE(text_.find(R"("anyOf":[)" + sku_alternative), std::string::npos) << text_;
-  EXPECT_NE(text_.find(R"("dependentSchemas":{"service":{"anyOf":[{"properties":{"service":{"type":"null"}}},)" +
-                       sku_alternative + "]}}"),
-            std::string::npos);
+  EXPECT_NE(
+      text_.find(
+          R"("dependentSchemas":{"service":{"anyOf":[{"properties":{"service":{"type":"null"}}},)" +
+          sku_alternative + "]}}"),
+      std::string::npos);
   for (const char* name : {"sku", "service", "region"}) {
     EXPECT_EQ(props_->Find(name)->Find("pattern")->as_string(), "^[^-@]") << name;
   }
@@ -64,14 +66,17 @@ TEST_F(SchemaTest, StatesTheRulesTheValidatorEnforces) {
 
 TEST_F(SchemaTest, DescribesThePriceListFacts) {
   EXPECT_NE(Description("sku").find("empty armSkuName"), std::string::npos);
-  EXPECT_NE(Description("sku").find("do not substitute a product name or invent a SKU"), std::string::npos);
-  EXPECT_NE(Description("service").find("meterName eq 'Standard Private Endpoint'"), std::string::npos);
+  EXPECT_NE(Description("sku").find("do not substitute a product name or invent a SKU"),
+            std::string::npos);
+  EXPECT_NE(Description("service").find("meterName eq 'Standard Private Endpoint'"),
+            std::string::npos);
   EXPECT_NE(Description("service").find("region=\"eastus\""), std::string::npos);
   const std::string filter = Description("filter");
-  EXPECT_NE(filter.find("armRegionName, location, meterId, meterName, productId, skuId, productName, "
-                        "skuName, serviceName, serviceId, serviceFamily, priceType, armSkuName; "
-                        "reservationTerm also works"),
-            std::string::npos);
+  EXPECT_NE(
+      filter.find("armRegionName, location, meterId, meterName, productId, skuId, productName, "
+                  "skuName, serviceName, serviceId, serviceFamily, priceType, armSkuName; "
+                  "reservationTerm also works"),
+      std::string::npos);
   EXPECT_NE(filter.find("contains(meterName, 'Spot')"), std::string::npos);
   EXPECT_NE(filter.find("no operating-system field such as osType"), std::string::npos);
   EXPECT_NE(filter.find("Windows at the end of productName"), std::string::npos);

@@ -65,8 +65,8 @@ class RecordingReporter : public benchmark::ConsoleReporter {
 };
 
 double PythonBaseline() {
-  const std::string command = std::string("python3 tools/bench/strict_validate.py ") +
-                              kEnvelopeFile + " --iterations 10";
+  const std::string command =
+      std::string("python3 tools/bench/strict_validate.py ") + kEnvelopeFile + " --iterations 10";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return 0;
   std::string out;
@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
   const double python = PythonBaseline();
   std::printf("\nenvelope: %zu bytes, 5,000 rows\n", Envelope().size());
   std::printf("validate+project (reference)   %8.1f MB/s\n", ours);
-  std::printf("nlohmann DOM parse only        %8.1f MB/s   ratio %.2fx\n", dom, dom > 0 ? ours / dom : 0);
+  std::printf("nlohmann DOM parse only        %8.1f MB/s   ratio %.2fx\n", dom,
+              dom > 0 ? ours / dom : 0);
   if (python > 0) {
     std::printf("strict Python (same checks)    %8.1f MB/s   ratio %.2fx (goal >= 3x)\n", python,
                 ours / python);
