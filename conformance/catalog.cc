@@ -1,8 +1,7 @@
 #include "conformance/catalog.h"
 
-#include <dirent.h>
-
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -86,20 +85,17 @@ Coverage ComputeCoverage(const Catalog& catalog,
 }
 
 std::vector<std::string> TestSourceFiles() {
-  // Listed by directory so a new test file is picked up without touching this list; the
-  // directories are in the runfiles of every target that uses this library.
+  // Every test source in the runfiles (each package's test_sources filegroup is a data
+  // dependency), so a new test file is picked up without touching a list.
   std::vector<std::string> files;
-  for (const char* dir :
-       {"ref/json", "ref/pricing", "ref/status", "conformance", "conformance/properties"}) {
-    DIR* d = opendir(dir);
-    if (d == nullptr) continue;
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() > 8 && name.compare(name.size() - 8, 8, "_test.cc") == 0) {
-        files.push_back(std::string(dir) + "/" + name);
-      }
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(".", ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool test_source = name.ends_with("_test.cc") || name.ends_with("_test.sh");
+    if (test_source && it->is_regular_file(ec)) {
+      files.push_back(it->path().lexically_normal().string());
     }
-    closedir(d);
   }
   std::sort(files.begin(), files.end());
   return files;
