@@ -1,11 +1,13 @@
 // Properties of argument refusal and of the fixed argv.
-// Requirements: ARG-007, ARG-008, BOUND-015, INTRO-005, UPSTREAM-003.
+// Requirements: ARG-007, ARG-008, BOUND-015, INTRO-005, UPSTREAM-003, REGION-001, REGION-002,
+// REGION-003, REGION-004, REGION-006.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include "conformance/properties/generators.h"
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/lookup.h"
+#include "ref/pricing/region_plan.h"
 
 namespace azure_pricing::properties {
 namespace {
@@ -54,9 +56,24 @@ RC_GTEST_PROP(ArgumentProperties, BadValuesAreRefusedWithoutEcho, ()) {
   RC_ASSERT(message.find(bad) == std::string::npos);
 }
 
-// INTRO-005, ARG-007, UPSTREAM-003: every typed value is its own argv element right after its
-// option, each option once, in the fixed order; the raw filter is wrapped in parentheses and
-// otherwise untouched.
+// The region set an expanded query asks for, written out independently of the planner.
+std::string ExpectedRegionSet(const std::string& region) {
+  std::string canonical = region;
+  if (region == "eastus" || region == "WestEurope") {
+    std::transform(canonical.begin(), canonical.end(), canonical.begin(),
+                   [](char c) { return static_cast<char>(std::tolower(c)); });
+  }
+  std::string literal;
+  for (const char c : canonical) literal += c == '\'' ? std::string("''") : std::string(1, c);
+  std::string set = "(armRegionName eq '" + literal + "' or armRegionName eq 'Global'";
+  for (int i = 1; i <= 9; ++i) set += " or armRegionName eq 'Zone " + std::to_string(i) + "'";
+  return set + " or armRegionName eq 'US Gov Zone 1' or armRegionName eq 'US Gov Zone 2')";
+}
+
+// INTRO-005, ARG-007, UPSTREAM-003, REGION-001, REGION-002, REGION-006: every typed value is its
+// own argv element right after its option, each option once, in the fixed order; the raw filter
+// is wrapped in parentheses and otherwise untouched; an ARM region replaces --region with the
+// region set ANDed before the raw filter, while Global and billing-zone names stay as they are.
 RC_GTEST_PROP(ArgumentProperties, ValidArgumentsBuildTheFixedArgv, ()) {
   const Json args = *GenValidArguments();
   const StatusOr<LookupPlan> plan = PlanLookup(args.dump(), HostBounds{});
@@ -66,6 +83,9 @@ RC_GTEST_PROP(ArgumentProperties, ValidArgumentsBuildTheFixedArgv, ()) {
   RC_ASSERT(argv[0] == "/usr/local/bin/azmcp");
   RC_ASSERT(argv[1] == "pricing");
   RC_ASSERT(argv[2] == "get");
+  const std::string region = args.value("region", std::string());
+  const bool expands = !region.empty() && region != "Global" && region.rfind("Zone ", 0) != 0 &&
+                       region.rfind("US Gov Zone ", 0) != 0;
   const std::vector<std::pair<std::string, std::string>> options = {
       {"sku", "--sku"},
       {"service", "--service"},
@@ -78,7 +98,9 @@ RC_GTEST_PROP(ArgumentProperties, ValidArgumentsBuildTheFixedArgv, ()) {
   size_t last_position = 2;
   for (const auto& [name, option] : options) {
     const auto count = std::count(argv.begin(), argv.end(), option);
-    const bool present = args.contains(name) || name == "currency";
+    bool present = args.contains(name) || name == "currency";
+    if (name == "region" && expands) present = false;
+    if (name == "filter" && expands) present = true;
     RC_ASSERT(count == (present ? 1 : 0));
     if (!present) continue;
     const size_t at =
@@ -86,9 +108,16 @@ RC_GTEST_PROP(ArgumentProperties, ValidArgumentsBuildTheFixedArgv, ()) {
     RC_ASSERT(at > last_position);
     last_position = at;
     RC_ASSERT(at + 1 < argv.size());
-    std::string want = name == "currency" ? args.value("currency", std::string("USD"))
-                                          : args[name].get<std::string>();
-    if (name == "filter") want = "(" + want + ")";
+    std::string want;
+    if (name == "currency") {
+      want = args.value("currency", std::string("USD"));
+    } else if (name == "filter") {
+      const std::string raw = args.value("filter", std::string());
+      want = expands ? ExpectedRegionSet(region) + (raw.empty() ? "" : " and (" + raw + ")")
+                     : "(" + raw + ")";
+    } else {
+      want = args[name].get<std::string>();
+    }
     RC_ASSERT(argv[at + 1] == want);
     expected_size += 2;
   }
@@ -96,6 +125,42 @@ RC_GTEST_PROP(ArgumentProperties, ValidArgumentsBuildTheFixedArgv, ()) {
   RC_ASSERT(std::count(argv.begin(), argv.end(), "--include-savings-plan") == (plan_flag ? 1 : 0));
   expected_size += plan_flag ? 1 : 0;
   RC_ASSERT(argv.size() == expected_size);
+  RC_ASSERT(plan->region.expanded == expands);
+}
+
+// REGION-003, REGION-004: the armRegionName detector finds the field outside string literals,
+// in any letter case and as a whole word, and ignores it inside literals ('' escapes included).
+RC_GTEST_PROP(ArgumentProperties, ArmRegionNameDetectorIgnoresLiterals, ()) {
+  const int pieces = *rc::gen::inRange(1, 6);
+  std::string filter;
+  bool named_outside = false;
+  for (int i = 0; i < pieces; ++i) {
+    if (i > 0) filter += *rc::gen::element<std::string>(" and ", " or ");
+    const int kind = *rc::gen::inRange(0, 5);
+    const std::string field = *rc::gen::element<std::string>("armRegionName", "ARMREGIONNAME",
+                                                             "armregionname");
+    switch (kind) {
+      case 0:  // the field itself, outside any literal
+        filter += field + " eq 'eastus'";
+        named_outside = true;
+        break;
+      case 1:  // inside a literal, with escaped quotes around it
+        filter += "meterName eq '" + *rc::gen::element<std::string>("", "x''", "''") + field +
+                  *rc::gen::element<std::string>("", "''", " eq ''y''") + "'";
+        break;
+      case 2:  // a longer identifier that only contains the name
+        filter += *rc::gen::element<std::string>("x", "_", "armRegionName2") +
+                  (*rc::gen::arbitrary<bool>() ? field + "x" : "my" + field) + " eq 'a'";
+        break;
+      case 3:  // inside a function call's literal
+        filter += "contains(meterName, '" + field + "')";
+        break;
+      default:  // an unrelated predicate
+        filter += "(serviceName eq 'It''s (" + *GenSafeValue() + ")')";
+        break;
+    }
+  }
+  RC_ASSERT(FilterNamesArmRegionName(filter) == named_outside);
 }
 
 }  // namespace

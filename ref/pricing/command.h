@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ref/pricing/arguments.h"
+#include "ref/pricing/region_plan.h"
 
 namespace azure_pricing {
 
@@ -18,6 +19,9 @@ inline constexpr std::string_view kAzmcpPath = "/usr/local/bin/azmcp";
 //  "--service-family", ..., "--price-type", ..., "--currency", <c>, ["--include-savings-plan"],
 //  "--filter", "(" <raw> ")"]; options appear only when supplied, always in this order.
 std::vector<std::string> BuildArgv(const ToolArguments& args);
+// With an expanded region plan, --region is left out and the plan's filter (the region set ANDed
+// with the parenthesized raw filter) takes the raw filter's place.
+std::vector<std::string> BuildArgv(const ToolArguments& args, const RegionPlan& plan);
 
 // The complete environment of the CLI: no credentials, no inherited variables, telemetry off.
 // HOME and the .NET extraction directory point at the sandbox's own scratch space.

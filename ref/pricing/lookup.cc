@@ -3,6 +3,8 @@
 #include "ref/json/json.h"
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/command.h"
+#include "ref/pricing/selection.h"
+#include "ref/zones/zones.h"
 
 namespace azure_pricing {
 
@@ -10,7 +12,9 @@ StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBound
   if (Status s = ValidateHostBounds(bounds); !s.ok()) return s;
   StatusOr<ToolArguments> args = ParseToolArguments(arguments_json);
   if (!args.ok()) return args.status();
-  return LookupPlan{BuildArgv(*args), CliEnvironment()};
+  RegionPlan region = PlanRegion(*args, zones::ZoneTable::Bundled());
+  std::vector<std::string> argv = BuildArgv(*args, region);
+  return LookupPlan{std::move(argv), CliEnvironment(), std::move(region)};
 }
 
 std::string LookupOutcome::message() const {
@@ -40,6 +44,15 @@ LookupOutcome RunLookup(std::string_view arguments_json, const HostBounds& bound
   StatusOr<std::vector<PriceRow>> rows = ValidateCliResult(result, bounds.max_output_bytes);
   if (!rows.ok()) {
     outcome.status = rows.status();
+    return outcome;
+  }
+  if (outcome.plan->region.expanded) {
+    // Selection only after every row was validated; it sees all received rows.
+    const int64_t received = static_cast<int64_t>(rows->size());
+    Selection selection =
+        SelectRows(*rows, outcome.plan->region, received >= kCliRowCeiling);
+    outcome.report = BuildExpandedReport(std::move(selection), received,
+                                         outcome.plan->region.requested_region, bounds.max_rows);
     return outcome;
   }
   outcome.report = BuildReport(std::move(rows).value(), bounds.max_rows);

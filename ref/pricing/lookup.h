@@ -11,6 +11,7 @@
 
 #include "ref/pricing/bounds.h"
 #include "ref/pricing/envelope.h"
+#include "ref/pricing/region_plan.h"
 #include "ref/pricing/report.h"
 #include "ref/status/status.h"
 
@@ -27,6 +28,7 @@ class CliRunner {
 struct LookupPlan {
   std::vector<std::string> argv;
   std::vector<std::string> env;
+  RegionPlan region;  // expanded when the query asks for an ARM region
 };
 
 // Validation and planning only; nothing runs.

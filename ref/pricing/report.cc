@@ -33,6 +33,27 @@ Report BuildReport(std::vector<PriceRow> rows, int64_t max_rows) {
   return report;
 }
 
+Report BuildExpandedReport(Selection selection, int64_t received_rows,
+                           const std::string& requested_region, int64_t max_rows) {
+  Report report;
+  report.received_rows = received_rows;
+  report.upstream_limit_reached = received_rows >= kCliRowCeiling;
+  Report::Expansion expansion;
+  expansion.requested_region = requested_region;
+  expansion.selected_rows = static_cast<int64_t>(selection.rows.size());
+  expansion.selection_notes = std::move(selection.notes);
+  if (expansion.selected_rows > max_rows) selection.rows.resize(static_cast<size_t>(max_rows));
+  for (SelectedRow& s : selection.rows) {
+    report.prices.push_back(std::move(s.row));
+    s.row = PriceRow();
+  }
+  expansion.annotations = std::move(selection.rows);
+  report.returned_rows = static_cast<int64_t>(report.prices.size());
+  report.truncated = expansion.selected_rows > max_rows || report.upstream_limit_reached;
+  report.expansion = std::move(expansion);
+  return report;
+}
+
 void AppendRowJson(std::string& out, const PriceRow& row) {
   auto str = [&out](const char* key, const std::string& value) {
     out += key;
@@ -74,17 +95,51 @@ void AppendRowJson(std::string& out, const PriceRow& row) {
   out.push_back('}');
 }
 
+namespace {
+
+// Closes a row object that AppendRowJson wrote with the selection annotations added.
+void AppendAnnotations(std::string& out, const SelectedRow& a) {
+  out.pop_back();  // the row's closing brace
+  auto field = [&out](const char* key, const std::optional<std::string>& value) {
+    if (!value.has_value()) return;
+    out += key;
+    json::AppendQuoted(out, *value);
+  };
+  out += ",\"matched_by\":";
+  json::AppendQuoted(out, a.matched_by);
+  field(",\"zone\":", a.zone);
+  field(",\"zone_family\":", a.zone_family);
+  field(",\"zone_basis\":", a.zone_basis);
+  field(",\"zone_reference_region\":", a.zone_reference_region);
+  out.push_back('}');
+}
+
+}  // namespace
+
 std::string ReportToJson(const Report& report) {
   std::string out = "{\"prices\":[";
   for (size_t i = 0; i < report.prices.size(); ++i) {
     if (i > 0) out.push_back(',');
     AppendRowJson(out, report.prices[i]);
+    if (report.expansion) AppendAnnotations(out, report.expansion->annotations[i]);
   }
   out += "],\"returned_rows\":" + std::to_string(report.returned_rows);
   out += ",\"received_rows\":" + std::to_string(report.received_rows);
   out += report.truncated ? ",\"truncated\":true" : ",\"truncated\":false";
-  out += report.upstream_limit_reached ? ",\"upstream_limit_reached\":true}"
-                                       : ",\"upstream_limit_reached\":false}";
+  out += report.upstream_limit_reached ? ",\"upstream_limit_reached\":true"
+                                       : ",\"upstream_limit_reached\":false";
+  if (report.expansion) {
+    out += ",\"requested_region\":";
+    json::AppendQuoted(out, report.expansion->requested_region);
+    out += ",\"selected_rows\":" + std::to_string(report.expansion->selected_rows);
+    out += ",\"selection_notes\":[";
+    for (size_t i = 0; i < report.expansion->selection_notes.size(); ++i) {
+      if (i > 0) out.push_back(',');
+      json::AppendQuoted(out, report.expansion->selection_notes[i]);
+    }
+    out.push_back(']');
+  }
+  out.push_back('}');
   return out;
 }
 

@@ -3,10 +3,12 @@
 #define REF_PRICING_REPORT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ref/pricing/envelope.h"
+#include "ref/pricing/selection.h"
 
 namespace azure_pricing {
 
@@ -16,9 +18,22 @@ struct Report {
   int64_t received_rows = 0;
   bool truncated = false;
   bool upstream_limit_reached = false;  // received_rows reached the CLI's 5,000-row ceiling
+
+  // Expanded queries only (region selection); absent otherwise, keeping the original shape.
+  struct Expansion {
+    std::string requested_region;
+    int64_t selected_rows = 0;
+    std::vector<std::string> selection_notes;
+    std::vector<SelectedRow> annotations;  // parallel to prices; each row's own copy unused
+  };
+  std::optional<Expansion> expansion;
 };
 
 Report BuildReport(std::vector<PriceRow> rows, int64_t max_rows);
+// The report of an expanded query: truncation counts selected rows against max_rows, and the
+// CLI's ceiling still always truncates.
+Report BuildExpandedReport(Selection selection, int64_t received_rows,
+                           const std::string& requested_region, int64_t max_rows);
 
 // {"prices": [...], "returned_rows": N, "received_rows": N, "truncated": b,
 //  "upstream_limit_reached": b}; rows keep the CLI's key order, reservationTerm only when

@@ -1,0 +1,81 @@
+#include "ref/pricing/region_plan.h"
+
+namespace azure_pricing {
+namespace {
+
+bool IsIdentifierChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// An OData string literal: quotes doubled.
+std::string Literal(std::string_view value) {
+  std::string out = "'";
+  for (const char c : value) {
+    out.push_back(c);
+    if (c == '\'') out.push_back('\'');
+  }
+  out.push_back('\'');
+  return out;
+}
+
+}  // namespace
+
+bool FilterNamesArmRegionName(std::string_view filter) {
+  constexpr std::string_view kField = "armRegionName";
+  bool in_literal = false;
+  for (size_t i = 0; i < filter.size(); ++i) {
+    const char c = filter[i];
+    if (in_literal) {
+      if (c == '\'') {
+        if (i + 1 < filter.size() && filter[i + 1] == '\'') {
+          ++i;
+        } else {
+          in_literal = false;
+        }
+      }
+      continue;
+    }
+    if (c == '\'') {
+      in_literal = true;
+      continue;
+    }
+    if (!IsIdentifierChar(c) || (i > 0 && IsIdentifierChar(filter[i - 1]))) continue;
+    size_t end = i;
+    while (end < filter.size() && IsIdentifierChar(filter[end])) ++end;
+    if (EqualsIgnoreCase(filter.substr(i, end - i), kField)) return true;
+    i = end - 1;
+  }
+  return false;
+}
+
+RegionPlan PlanRegion(const ToolArguments& args, const zones::ZoneTable& table) {
+  RegionPlan plan;
+  if (!args.region.has_value()) return plan;
+  const std::string& region = *args.region;
+  if (region == "Global" || zones::IsBillingZone(region)) return plan;
+  if (args.filter.has_value() && FilterNamesArmRegionName(*args.filter)) return plan;
+  plan.expanded = true;
+  plan.known = table.Find(region);
+  plan.requested_region = plan.known != nullptr ? plan.known->region : region;
+  std::string set = "armRegionName eq " + Literal(plan.requested_region) +
+                    " or armRegionName eq 'Global'";
+  for (std::string_view zone : zones::kExpansionZones) {
+    set += " or armRegionName eq " + Literal(zone);
+  }
+  plan.filter = "(" + set + ")";
+  if (args.filter.has_value()) plan.filter += " and (" + *args.filter + ")";
+  return plan;
+}
+
+}  // namespace azure_pricing
