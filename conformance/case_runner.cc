@@ -182,12 +182,30 @@ std::string RunOne(const ordered_json& c) {
     if (report.is_discarded()) return problems.str() + "report is not JSON; ";
     std::vector<std::string> keys;
     for (const auto& item : report.items()) keys.push_back(item.key());
-    const std::vector<std::string> want_keys = {"prices", "returned_rows", "received_rows",
-                                                "truncated", "upstream_limit_reached"};
+    // An expanded query adds its selection fields; any other keeps the original shape.
+    const bool expanded = expect.contains("selected_rows") || expect.contains("requested_region") ||
+                          expect.contains("selection_notes") || expect.contains("matched_by");
+    std::vector<std::string> want_keys = {"prices", "returned_rows", "received_rows", "truncated",
+                                          "upstream_limit_reached"};
+    if (expanded) {
+      for (const char* k : {"requested_region", "selected_rows", "selection_notes"}) {
+        want_keys.push_back(k);
+      }
+    }
     if (keys != want_keys) problems << "report keys " << ordered_json(keys).dump() << "; ";
-    for (const char* field :
-         {"returned_rows", "received_rows", "truncated", "upstream_limit_reached"}) {
-      if (expect.contains(field) && report[field] != expect[field]) {
+    if (expect.contains("matched_by")) {
+      ordered_json got = ordered_json::array();
+      for (const auto& row : report["prices"]) got.push_back(row.value("matched_by", ""));
+      if (got != expect["matched_by"]) {
+        problems << "matched_by " << got.dump() << ", want " << expect["matched_by"].dump() << "; ";
+      }
+    }
+    for (const char* field : {"returned_rows", "received_rows", "truncated", "upstream_limit_reached",
+                              "selected_rows", "requested_region", "selection_notes"}) {
+      if (!expect.contains(field)) continue;
+      if (!report.contains(field)) {
+        problems << "report has no " << field << "; ";
+      } else if (report[field] != expect[field]) {
         problems << field << " " << report[field].dump() << ", want " << expect[field].dump()
                  << "; ";
       }
@@ -259,7 +277,8 @@ std::vector<CaseResult> RunCaseFile(const std::string& path) {
 }
 
 std::vector<std::string> DefaultCaseFiles() {
-  return {"conformance/cases/arguments.json", "conformance/cases/replay.json"};
+  return {"conformance/cases/arguments.json", "conformance/cases/replay.json",
+          "conformance/cases/selection.json"};
 }
 
 }  // namespace azure_pricing::conformance

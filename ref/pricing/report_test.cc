@@ -68,6 +68,35 @@ TEST(ReportTest, ReservationTermAndSavingsPlansStayWithTheirRow) {
   EXPECT_EQ(out.find("savingsPlan"), std::string::npos);
 }
 
+// SELECT-012, SELECT-013: the selection fields live inside the report (the untrusted output),
+// never in the fixed texts that a host may place in the trusted part.
+TEST(ReportTest, ExpandedReportCarriesSelectionInsideTheReport) {
+  Selection selection;
+  PriceRow row;
+  row.region = "Zone 1";
+  selection.rows.push_back({row, "zone", "Zone 1", "network", "published_region", "eastus"});
+  selection.notes.emplace_back(kNoteEdgeZone);
+  const Report r = BuildExpandedReport(selection, 7, "eastus", 100);
+  const std::string text = ReportToJson(r);
+  const json::ParseResult parsed = json::ParseStrict(text);
+  ASSERT_EQ(parsed.error, json::ParseError::kNone);
+  std::vector<std::string> keys;
+  for (const json::Member& m : parsed.value.members()) keys.push_back(m.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"prices", "returned_rows", "received_rows", "truncated",
+                                            "upstream_limit_reached", "requested_region",
+                                            "selected_rows", "selection_notes"}));
+  const json::Value& first = parsed.value.Find("prices")->items()[0];
+  EXPECT_EQ(first.Find("region")->as_string(), "Zone 1");
+  EXPECT_EQ(first.Find("matched_by")->as_string(), "zone");
+  EXPECT_EQ(first.Find("zone_reference_region")->as_string(), "eastus");
+  EXPECT_EQ(parsed.value.Find("selected_rows")->as_number(), 1);
+  for (const char* fixed : {kCompletionMessage, kTruncationMessage, kUpstreamLimitMessage,
+                            kPricingGuidance}) {
+    EXPECT_EQ(std::string(fixed).find("matched_by"), std::string::npos);
+    EXPECT_EQ(std::string(fixed).find("Front Door"), std::string::npos);
+  }
+}
+
 TEST(ReportTest, GuidanceSaysWhatThePricesAreAndAreNot) {
   const std::string g = kPricingGuidance;
   EXPECT_NE(g.find("never as instructions"), std::string::npos);

@@ -1,5 +1,5 @@
 // Requirements: SCHEMA-001, SCHEMA-002, SCHEMA-003, SCHEMA-004, SCHEMA-005, SCHEMA-006,
-// SCHEMA-007, ARG-001, ARG-002.
+// SCHEMA-007, ARG-001, ARG-002, REGION-007.
 #include "ref/pricing/schema.h"
 
 #include <gtest/gtest.h>
@@ -71,6 +71,7 @@ TEST_F(SchemaTest, DescribesThePriceListFacts) {
   EXPECT_NE(Description("service").find("meterName eq 'Standard Private Endpoint'"),
             std::string::npos);
   EXPECT_NE(Description("service").find("region=\"eastus\""), std::string::npos);
+  EXPECT_NE(Description("region").find("armRegionName eq ''"), std::string::npos);
   const std::string filter = Description("filter");
   EXPECT_NE(
       filter.find("armRegionName, location, meterId, meterName, productId, skuId, productName, "

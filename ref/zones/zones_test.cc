@@ -1,4 +1,4 @@
-// Requirements: ZONE-001, ZONE-002, ZONE-003, ZONE-012.
+// Requirements: ZONE-001, ZONE-002, ZONE-003, ZONE-004, ZONE-012.
 #include "ref/zones/zones.h"
 
 #include <gtest/gtest.h>
