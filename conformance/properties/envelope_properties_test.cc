@@ -1,6 +1,7 @@
 // Properties of envelope acceptance, truncation at 5,000 rows, and failing closed.
 // Requirements: BOUND-005, BOUND-006, BOUND-008, BOUND-009, BOUND-010, BOUND-013, BOUND-015,
-// BOUND-016, BOUND-017, BOUND-018, BOUND-021, BOUND-014, INTRO-006.
+// BOUND-016, BOUND-017, BOUND-018, BOUND-019, BOUND-020, BOUND-021, BOUND-022, BOUND-014,
+// INTRO-006.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -247,6 +248,44 @@ RC_GTEST_PROP(EnvelopeProperties, StreamingAndDocumentPathsAgree, ()) {
   const StatusOr<std::vector<PriceRow>> document = internal::ValidateByDocument(result);
   RC_ASSERT(accepted == document.ok());
   if (accepted) RC_ASSERT(streamed == *document);
+}
+
+}  // namespace
+}  // namespace azure_pricing::properties
+
+namespace azure_pricing::properties {
+namespace {
+
+// BOUND-019, BOUND-020, BOUND-021, BOUND-022: with selection, upstream_limit_reached depends only
+// on the rows received; truncation means max_rows cut the selected rows or the CLI hit its
+// ceiling, never that locations were left out.
+RC_GTEST_PROP(EnvelopeProperties, SelectionKeepsTruncationMeaning, ()) {
+  const int n = *rc::gen::oneOf(rc::gen::element(0, 3, 4999, 5000, 5001), rc::gen::inRange(0, 6001));
+  const int64_t max_rows = *rc::gen::inRange<int64_t>(1, 5001);
+  const std::vector<Json> templates = *rc::gen::container<std::vector<Json>>(4, GenRow());
+  std::vector<Json> rows;
+  rows.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    Json row = templates[static_cast<size_t>(i) % templates.size()];
+    row["meterId"] = "meter-" + std::to_string(i);
+    rows.push_back(std::move(row));
+  }
+  CliResult result;
+  result.stdout_bytes = PrintEnvelope(rows, 313);
+  HostBounds bounds;
+  bounds.max_rows = max_rows;
+  FixedRunner runner(result);
+  const std::string region = *rc::gen::element<std::string>("eastus", "westus", "marsnorth");
+  const LookupOutcome outcome =
+      RunLookup(R"({"sku":"Standard_D4s_v5","region":")" + region + "\"}", bounds, runner);
+  RC_ASSERT(outcome.status.ok());
+  const Report& r = *outcome.report;
+  RC_ASSERT(r.expansion.has_value());
+  RC_ASSERT(r.received_rows == n);
+  RC_ASSERT(r.upstream_limit_reached == (n >= 5000));
+  RC_ASSERT(r.expansion->selected_rows <= n);
+  RC_ASSERT(r.returned_rows == std::min<int64_t>(r.expansion->selected_rows, max_rows));
+  RC_ASSERT(r.truncated == (r.expansion->selected_rows > max_rows || n >= 5000));
 }
 
 }  // namespace
