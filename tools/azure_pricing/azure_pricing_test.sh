@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The command line as users and CI drive it: exit statuses, --json shape, --print-argv, replay,
-# usage errors. Requirements: ARG-004, ARG-007, BOUND-014, BOUND-015, UPSTREAM-002.
+# usage errors. Requirements: ARG-004, ARG-007, BOUND-014, BOUND-015, UPSTREAM-002, REGION-001,
+# SELECT-009, SELECT-012.
 set -uo pipefail
 tool="$1"
 fixtures="fixtures/azmcp-3.0.0-beta.46/cli-stdout"
@@ -38,6 +39,12 @@ check "stderr" 3 '"reason":"stderr_not_empty"' -- \
   --replay-stderr "${fixtures}/parse-error-unknown-option.stderr" --replay-exit 1 --json
 check "output budget" 3 '"reason":"output_limit"' -- \
   --args-json '{"sku":"x"}' --replay-stdout "${fixtures}/success-basic.json" --max-output-bytes 1024 --json
+check "expanded replay" 0 "requested_region=eastus selected_rows=4" -- \
+  --args-json '{"sku":"Standard_BASIC","region":"eastus"}' --replay-stdout "${fixtures}/success-basic.json"
+check "expanded replay json" 0 '"matched_by":"region"}' -- \
+  --args-json '{"sku":"Standard_BASIC","region":"eastus"}' --replay-stdout "${fixtures}/success-basic.json" --json
+check "expanded argv" 0 "\"(armRegionName eq 'eastus' or armRegionName eq 'Global' or armRegionName eq 'Zone 1'" -- \
+  --args-json '{"sku":"x","region":"EastUS"}' --print-argv
 check "print argv" 0 '"(a or b)"' -- --args-json '{"filter":"a or b"}' --print-argv
 check "print argv json" 0 '"argv":["/usr/local/bin/azmcp","pricing","get","--currency","USD","--filter","(a or b)"]' -- \
   --args-json '{"filter":"a or b"}' --print-argv --json

@@ -117,16 +117,26 @@ void PrintTable(const LookupOutcome& outcome) {
   std::cout << "\n" << outcome.message() << "\n";
   if (!outcome.report.has_value()) return;
   const Report& r = *outcome.report;
-  std::printf("%-28s %-12s %-22s %-12s %-18s %-10s %s\n", "meterName", "armSkuName", "productName",
-              "region", "priceType", "unit", "retailPrice");
+  const bool expanded = r.expansion.has_value();
+  std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s%s\n", "meterName", "armSkuName",
+              "productName", "region", "priceType", "unit", "retailPrice",
+              expanded ? "  [matched_by]" : "");
   // Row text comes from outside: never let it drive the terminal.
   auto cell = [](const std::string& s, size_t n) { return TerminalSafe(s, n - 1); };
-  for (const PriceRow& row : r.prices) {
+  for (size_t i = 0; i < r.prices.size(); ++i) {
+    const PriceRow& row = r.prices[i];
     std::string price = PriceText(row.retail_price) + " " + TerminalSafe(row.currency_code, 8);
     if (row.reservation_term) price += " per " + TerminalSafe(*row.reservation_term, 16);
-    std::printf("%-28s %-12s %-22s %-12s %-18s %-10s %s\n", cell(row.meter_name, 28).c_str(),
+    if (expanded) {
+      const SelectedRow& a = r.expansion->annotations[i];
+      price += "  [" + a.matched_by;
+      if (a.zone) price += ": " + *a.zone_family + " " + *a.zone + ", " + *a.zone_basis;
+      if (a.zone_reference_region) price += " via " + *a.zone_reference_region;
+      price += "]";
+    }
+    std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s\n", cell(row.meter_name, 28).c_str(),
                 cell(row.arm_sku_name, 12).c_str(), cell(row.product_name, 22).c_str(),
-                cell(row.region, 12).c_str(), TerminalSafe(row.price_type, 18).c_str(),
+                cell(row.region, 14).c_str(), TerminalSafe(row.price_type, 18).c_str(),
                 cell(row.unit_of_measure, 10).c_str(), price.c_str());
     for (const SavingsPlanPrice& plan : row.savings_plan) {
       std::printf("%-28s savings plan %s: %s\n", "", TerminalSafe(plan.term, 16).c_str(),
@@ -136,6 +146,14 @@ void PrintTable(const LookupOutcome& outcome) {
   std::printf("returned_rows=%lld received_rows=%lld truncated=%s upstream_limit_reached=%s\n",
               static_cast<long long>(r.returned_rows), static_cast<long long>(r.received_rows),
               r.truncated ? "true" : "false", r.upstream_limit_reached ? "true" : "false");
+  if (expanded) {
+    std::printf("requested_region=%s selected_rows=%lld\n",
+                TerminalSafe(r.expansion->requested_region, 64).c_str(),
+                static_cast<long long>(r.expansion->selected_rows));
+    for (const std::string& note : r.expansion->selection_notes) {
+      std::printf("note: %s\n", note.c_str());
+    }
+  }
 }
 
 int Main(int argc, char** argv) {
