@@ -15,7 +15,9 @@ const char kFilterCorrectionGuidance[] =
     "and, or, parentheses and contains(meterName, 'Spot') for substrings. Values are "
     "case-sensitive and quoted with single quotes. There is no operating-system field such as "
     "osType: Windows virtual-machine meters have Windows at the end of productName. skuName is a "
-    "price-list value, not a portal display name. Correct the filter and try again.";
+    "price-list value, not a portal display name. The API accepts at most 20 comparisons per "
+    "query, and a region argument that names an ARM region uses 13 of them. Correct the filter "
+    "and try again.";
 
 namespace {
 
