@@ -200,8 +200,9 @@ std::string RunOne(const ordered_json& c) {
         problems << "matched_by " << got.dump() << ", want " << expect["matched_by"].dump() << "; ";
       }
     }
-    for (const char* field : {"returned_rows", "received_rows", "truncated", "upstream_limit_reached",
-                              "selected_rows", "requested_region", "selection_notes"}) {
+    for (const char* field :
+         {"returned_rows", "received_rows", "truncated", "upstream_limit_reached", "selected_rows",
+          "requested_region", "selection_notes"}) {
       if (!expect.contains(field)) continue;
       if (!report.contains(field)) {
         problems << "report has no " << field << "; ";

@@ -137,8 +137,8 @@ RC_GTEST_PROP(ArgumentProperties, ArmRegionNameDetectorIgnoresLiterals, ()) {
   for (int i = 0; i < pieces; ++i) {
     if (i > 0) filter += *rc::gen::element<std::string>(" and ", " or ");
     const int kind = *rc::gen::inRange(0, 5);
-    const std::string field = *rc::gen::element<std::string>("armRegionName", "ARMREGIONNAME",
-                                                             "armregionname");
+    const std::string field =
+        *rc::gen::element<std::string>("armRegionName", "ARMREGIONNAME", "armregionname");
     switch (kind) {
       case 0:  // the field itself, outside any literal
         filter += field + " eq 'eastus'";

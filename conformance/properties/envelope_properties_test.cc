@@ -260,7 +260,8 @@ namespace {
 // on the rows received; truncation means max_rows cut the selected rows or the CLI hit its
 // ceiling, never that locations were left out.
 RC_GTEST_PROP(EnvelopeProperties, SelectionKeepsTruncationMeaning, ()) {
-  const int n = *rc::gen::oneOf(rc::gen::element(0, 3, 4999, 5000, 5001), rc::gen::inRange(0, 6001));
+  const int n =
+      *rc::gen::oneOf(rc::gen::element(0, 3, 4999, 5000, 5001), rc::gen::inRange(0, 6001));
   const int64_t max_rows = *rc::gen::inRange<int64_t>(1, 5001);
   const std::vector<Json> templates = *rc::gen::container<std::vector<Json>>(4, GenRow());
   std::vector<Json> rows;

@@ -34,10 +34,9 @@ rc::Gen<Json> GenValidArguments() {
     if (sku) args["sku"] = *GenSafeValue();
     if (sku && *rc::gen::arbitrary<bool>()) args["service"] = *GenSafeValue();
     if (*rc::gen::arbitrary<bool>()) {
-      args["region"] = *rc::gen::oneOf(GenSafeValue(),
-                                       rc::gen::element<std::string>("eastus", "WestEurope",
-                                                                     "Global", "Zone 3",
-                                                                     "US Gov Zone 1"));
+      args["region"] = *rc::gen::oneOf(
+          GenSafeValue(), rc::gen::element<std::string>("eastus", "WestEurope", "Global", "Zone 3",
+                                                        "US Gov Zone 1"));
     }
     if (*rc::gen::arbitrary<bool>()) {
       args["service_family"] =

@@ -16,20 +16,23 @@
 namespace azure_pricing {
 namespace {
 
-const char* const kServices[] = {"Virtual Network",          "VPN Gateway", "Bandwidth",
-                                 "Azure Front Door Service", "Content Delivery Network",
-                                 "Azure DNS",                "ExpressRoute", "Virtual Machines"};
-const char* const kLocations[] = {"eastus",  "westus", "australiaeast", "qatarcentral", "chinaeast2",
-                                  "Global",  "Zone 1", "Zone 2",        "Zone 3",       "Zone 4",
-                                  "Zone 5",  "US Gov Zone 1", "marsnorth", "usgovvirginia"};
-const char* const kRequested[] = {"eastus",     "EastUS",       "australiaeast", "qatarcentral",
-                                  "chinaeast2", "usgovvirginia", "usdodeast",    "marsnorth"};
+const char* const kServices[] = {
+    "Virtual Network",          "VPN Gateway", "Bandwidth",    "Azure Front Door Service",
+    "Content Delivery Network", "Azure DNS",   "ExpressRoute", "Virtual Machines"};
+const char* const kLocations[] = {"eastus",     "westus",       "australiaeast", "qatarcentral",
+                                  "chinaeast2", "Global",       "Zone 1",        "Zone 2",
+                                  "Zone 3",     "Zone 4",       "Zone 5",        "US Gov Zone 1",
+                                  "marsnorth",  "usgovvirginia"};
+const char* const kRequested[] = {"eastus",     "EastUS",        "australiaeast", "qatarcentral",
+                                  "chinaeast2", "usgovvirginia", "usdodeast",     "marsnorth"};
 
 rc::Gen<PriceRow> GenRow() {
   return rc::gen::exec([] {
     PriceRow r;
-    r.region = *rc::gen::elementOf(std::vector<std::string>(std::begin(kLocations), std::end(kLocations)));
-    r.service_name = *rc::gen::elementOf(std::vector<std::string>(std::begin(kServices), std::end(kServices)));
+    r.region =
+        *rc::gen::elementOf(std::vector<std::string>(std::begin(kLocations), std::end(kLocations)));
+    r.service_name =
+        *rc::gen::elementOf(std::vector<std::string>(std::begin(kServices), std::end(kServices)));
     // Few products and meters, so keys collide across locations; sometimes empty.
     r.product_name = *rc::gen::element<std::string>("P1", "P2", "");
     r.meter_name = *rc::gen::element<std::string>("M1", "M2", "");
@@ -46,7 +49,8 @@ bool Complete(const PriceRow& r) {
 }
 
 // What the requested region selects for a row's zone, computed from the table directly.
-std::optional<std::string> SelectedZone(const zones::RegionZones* known, const std::string& service) {
+std::optional<std::string> SelectedZone(const zones::RegionZones* known,
+                                        const std::string& service) {
   if (known == nullptr || service == "ExpressRoute") return std::nullopt;
   const auto family = zones::FamilyOfService(service);
   if (!family) return std::nullopt;
@@ -55,13 +59,16 @@ std::optional<std::string> SelectedZone(const zones::RegionZones* known, const s
   return a->zone;
 }
 
-bool SameRow(const PriceRow& a, const PriceRow& b) { return a.meter_id == b.meter_id && a.region == b.region; }
+bool SameRow(const PriceRow& a, const PriceRow& b) {
+  return a.meter_id == b.meter_id && a.region == b.region;
+}
 
 RC_GTEST_PROP(SelectionProperties, KeepsExactlyWhatTheRulesSay, ()) {
   const std::vector<PriceRow> rows = *rc::gen::container<std::vector<PriceRow>>(
       static_cast<size_t>(*rc::gen::inRange(0, 40)), GenRow());
   ToolArguments args;
-  args.region = *rc::gen::elementOf(std::vector<std::string>(std::begin(kRequested), std::end(kRequested)));
+  args.region =
+      *rc::gen::elementOf(std::vector<std::string>(std::begin(kRequested), std::end(kRequested)));
   const RegionPlan plan = PlanRegion(args, zones::ZoneTable::Bundled());
   RC_ASSERT(plan.expanded);
   const Selection s = SelectRows(rows, plan, false);
@@ -69,7 +76,8 @@ RC_GTEST_PROP(SelectionProperties, KeepsExactlyWhatTheRulesSay, ()) {
   auto is_requested = [&](const std::string& region) {
     return region.size() == requested.size() &&
            std::equal(region.begin(), region.end(), requested.begin(), [](char a, char b) {
-             return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+             return std::tolower(static_cast<unsigned char>(a)) ==
+                    std::tolower(static_cast<unsigned char>(b));
            });
   };
   // Independent expectation of which rows are preferred (regional or selected zone).
@@ -96,7 +104,8 @@ RC_GTEST_PROP(SelectionProperties, KeepsExactlyWhatTheRulesSay, ()) {
               zones::IsBillingZone(k.row.region));
     // Sovereign and unknown regions never select a zone.
     if (plan.known == nullptr || plan.known->cloud != "public") {
-      if (zones::IsBillingZone(k.row.region)) RC_ASSERT(plan.known != nullptr && plan.known->cloud == "usgov");
+      if (zones::IsBillingZone(k.row.region))
+        RC_ASSERT(plan.known != nullptr && plan.known->cloud == "usgov");
     }
     // Every row of a kept meter at the same location is kept too (all terms and bands).
     for (const PriceRow& r : rows) {
@@ -112,18 +121,20 @@ RC_GTEST_PROP(SelectionProperties, IndependentOfRowOrderExceptOutputOrder, ()) {
   std::vector<PriceRow> rows = *rc::gen::container<std::vector<PriceRow>>(
       static_cast<size_t>(*rc::gen::inRange(0, 30)), GenRow());
   ToolArguments args;
-  args.region = *rc::gen::elementOf(std::vector<std::string>(std::begin(kRequested), std::end(kRequested)));
+  args.region =
+      *rc::gen::elementOf(std::vector<std::string>(std::begin(kRequested), std::end(kRequested)));
   const RegionPlan plan = PlanRegion(args, zones::ZoneTable::Bundled());
   std::vector<PriceRow> shuffled = rows;
-  const std::vector<size_t> order = *rc::gen::container<std::vector<size_t>>(
-      rows.size(), rc::gen::inRange<size_t>(0, 1000000));
+  const std::vector<size_t> order =
+      *rc::gen::container<std::vector<size_t>>(rows.size(), rc::gen::inRange<size_t>(0, 1000000));
   std::vector<size_t> idx(rows.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return order[a] < order[b]; });
   for (size_t i = 0; i < idx.size(); ++i) shuffled[i] = rows[idx[i]];
   auto kept = [](const Selection& s) {
     std::multiset<std::string> ids;
-    for (const SelectedRow& r : s.rows) ids.insert(r.row.meter_id + "@" + r.row.region + "#" + r.matched_by);
+    for (const SelectedRow& r : s.rows)
+      ids.insert(r.row.meter_id + "@" + r.row.region + "#" + r.matched_by);
     return ids;
   };
   const Selection a = SelectRows(rows, plan, false);

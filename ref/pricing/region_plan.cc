@@ -7,17 +7,6 @@ bool IsIdentifierChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
 // An OData string literal: quotes doubled.
 std::string Literal(std::string_view value) {
   std::string out = "'";
@@ -53,7 +42,8 @@ bool FilterNamesArmRegionName(std::string_view filter) {
     if (!IsIdentifierChar(c) || (i > 0 && IsIdentifierChar(filter[i - 1]))) continue;
     size_t end = i;
     while (end < filter.size() && IsIdentifierChar(filter[end])) ++end;
-    if (EqualsIgnoreCase(filter.substr(i, end - i), kField)) return true;
+    // Any letter case: an ASCII case-insensitive compare, as for region names.
+    if (zones::SameRegionName(filter.substr(i, end - i), kField)) return true;
     i = end - 1;
   }
   return false;
@@ -68,8 +58,8 @@ RegionPlan PlanRegion(const ToolArguments& args, const zones::ZoneTable& table) 
   plan.expanded = true;
   plan.known = table.Find(region);
   plan.requested_region = plan.known != nullptr ? plan.known->region : region;
-  std::string set = "armRegionName eq " + Literal(plan.requested_region) +
-                    " or armRegionName eq 'Global'";
+  std::string set =
+      "armRegionName eq " + Literal(plan.requested_region) + " or armRegionName eq 'Global'";
   for (std::string_view zone : zones::kExpansionZones) {
     set += " or armRegionName eq " + Literal(zone);
   }

@@ -17,9 +17,9 @@ namespace azure_pricing {
 struct RegionPlan {
   bool expanded = false;
   // Expanded plans only:
-  std::string requested_region;                   // the canonical name when known, else as given
-  const zones::RegionZones* known = nullptr;      // nullptr for a region the mapping lacks
-  std::string filter;                             // the --filter value that replaces the raw one
+  std::string requested_region;               // the canonical name when known, else as given
+  const zones::RegionZones* known = nullptr;  // nullptr for a region the mapping lacks
+  std::string filter;                         // the --filter value that replaces the raw one
 };
 
 // True when `filter` names the armRegionName field outside OData string literals (any letter

@@ -90,8 +90,8 @@ TEST(ReportTest, ExpandedReportCarriesSelectionInsideTheReport) {
   EXPECT_EQ(first.Find("matched_by")->as_string(), "zone");
   EXPECT_EQ(first.Find("zone_reference_region")->as_string(), "eastus");
   EXPECT_EQ(parsed.value.Find("selected_rows")->as_number(), 1);
-  for (const char* fixed : {kCompletionMessage, kTruncationMessage, kUpstreamLimitMessage,
-                            kPricingGuidance}) {
+  for (const char* fixed :
+       {kCompletionMessage, kTruncationMessage, kUpstreamLimitMessage, kPricingGuidance}) {
     EXPECT_EQ(std::string(fixed).find("matched_by"), std::string::npos);
     EXPECT_EQ(std::string(fixed).find("Front Door"), std::string::npos);
   }

@@ -38,17 +38,6 @@ namespace {
 
 using MeterKey = std::tuple<std::string, std::string, std::string>;
 
-bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
 bool CompleteIdentity(const PriceRow& r) {
   return !r.service_name.empty() && !r.product_name.empty() && !r.meter_name.empty();
 }
@@ -68,7 +57,7 @@ Selection SelectRows(const std::vector<PriceRow>& rows, const RegionPlan& plan,
 
   for (size_t i = 0; i < rows.size(); ++i) {
     const PriceRow& r = rows[i];
-    if (EqualsIgnoreCase(r.region, plan.requested_region)) {
+    if (zones::SameRegionName(r.region, plan.requested_region)) {
       kinds[i] = Kind::kRegion;
     } else if (r.region == "Global") {
       kinds[i] = Kind::kGlobalCandidate;

@@ -50,7 +50,8 @@ TEST(SelectionTest, RegionalZoneAndGlobalFallback) {
       Row("eastus", "Virtual Machines", "D", "D4s v5", "r2"),  // another band of the same meter
   };
   const Selection s = SelectRows(rows, Plan("eastus"), false);
-  EXPECT_EQ(Ids(s), (std::vector<std::string>{"r1:region", "z1:zone", "g-kept:global", "r2:region"}));
+  EXPECT_EQ(Ids(s),
+            (std::vector<std::string>{"r1:region", "z1:zone", "g-kept:global", "r2:region"}));
   const SelectedRow& zone = s.rows[1];
   EXPECT_EQ(zone.row.region, "Zone 1");  // the CLI's own value is kept
   EXPECT_EQ(zone.zone, "Zone 1");
@@ -135,8 +136,7 @@ TEST(SelectionTest, GlobalVnetPeeringWithArmRegionsMatchesAsRegional) {
       Row("eastus", "Virtual Network", "Global VNet Peering", "Inbound data transfer", "p"),
       Row("Global", "Virtual Network", "Global VNet Peering", "Inbound data transfer", "g"),
   };
-  EXPECT_EQ(Ids(SelectRows(rows, Plan("EastUS"), false)),
-            (std::vector<std::string>{"p:region"}));
+  EXPECT_EQ(Ids(SelectRows(rows, Plan("EastUS"), false)), (std::vector<std::string>{"p:region"}));
 }
 
 TEST(SelectionTest, GlobalFallbackFromATruncatedResultSaysSo) {

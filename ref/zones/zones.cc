@@ -16,11 +16,6 @@ Status Malformed(std::string message) {
 
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return Lower(x) == Lower(y); });
-}
-
 // RFC 4180 records: fields separated by commas, optionally quoted with "" for a quote.
 std::optional<std::vector<std::vector<std::string>>> ReadCsv(std::string_view text) {
   std::vector<std::vector<std::string>> records;
@@ -71,11 +66,25 @@ std::optional<std::vector<std::vector<std::string>>> ReadCsv(std::string_view te
   return records;
 }
 
-constexpr std::array<std::string_view, 12> kColumns = {
-    "region",    "display_name", "geography_group", "cloud",     "network_zone", "network_basis",
-    "network_reference_region", "edge_zone", "edge_basis", "dns_zone", "dns_basis", "notes"};
+constexpr std::array<std::string_view, 12> kColumns = {"region",
+                                                       "display_name",
+                                                       "geography_group",
+                                                       "cloud",
+                                                       "network_zone",
+                                                       "network_basis",
+                                                       "network_reference_region",
+                                                       "edge_zone",
+                                                       "edge_basis",
+                                                       "dns_zone",
+                                                       "dns_basis",
+                                                       "notes"};
 
 }  // namespace
+
+bool SameRegionName(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [](char x, char y) { return Lower(x) == Lower(y); });
+}
 
 std::string_view ZoneFamilyName(ZoneFamily family) {
   switch (family) {
@@ -131,7 +140,8 @@ StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
   for (size_t r = 1; r < records->size(); ++r) {
     const std::vector<std::string>& f = (*records)[r];
     const std::string line = " (line " + std::to_string(r + 1) + ")";
-    if (f.size() != kColumns.size()) return Malformed("A zone table row has the wrong field count" + line);
+    if (f.size() != kColumns.size())
+      return Malformed("A zone table row has the wrong field count" + line);
     RegionZones z;
     z.region = f[0];
     z.display_name = f[1];
@@ -147,8 +157,9 @@ StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
     if (z.cloud != "public" && z.cloud != "usgov" && z.cloud != "china") {
       return Malformed("A region's cloud is not public, usgov or china" + line);
     }
-    auto assignment = [&](size_t zone, size_t basis, std::optional<size_t> reference)
-        -> StatusOr<std::optional<ZoneAssignment>> {
+    auto assignment =
+        [&](size_t zone, size_t basis,
+            std::optional<size_t> reference) -> StatusOr<std::optional<ZoneAssignment>> {
       if (f[zone].empty()) {
         if (!f[basis].empty() || (reference && !f[*reference].empty())) {
           return Malformed("A basis is given without a zone" + line);
@@ -183,10 +194,12 @@ StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
         return Malformed("A published network zone names another region as its reference" + line);
       }
     }
-    if (z.edge && z.edge->basis != "geography") return Malformed("An edge basis is not geography" + line);
+    if (z.edge && z.edge->basis != "geography")
+      return Malformed("An edge basis is not geography" + line);
     if (z.dns) {
       const char* want = commercial ? "uniform_commercial" : "published_region";
-      if (z.dns->basis != want) return Malformed("A DNS basis does not fit the region's cloud" + line);
+      if (z.dns->basis != want)
+        return Malformed("A DNS basis does not fit the region's cloud" + line);
     }
     // Commercial zones are "Zone N"; sovereign regions never land in them.
     for (const auto* a : {&z.network, &z.edge, &z.dns}) {
@@ -202,7 +215,8 @@ StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
     const RegionZones* ref = table.Find(z.network->reference_region);
     if (ref == nullptr || !ref->network || ref->network->basis != "published_region" ||
         ref->network->zone != z.network->zone) {
-      return Malformed("A nearest_region estimate does not borrow a published zone (" + z.region + ")");
+      return Malformed("A nearest_region estimate does not borrow a published zone (" + z.region +
+                       ")");
     }
   }
   return table;
@@ -210,7 +224,7 @@ StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
 
 const RegionZones* ZoneTable::Find(std::string_view region) const {
   for (const RegionZones& z : regions_) {
-    if (EqualsIgnoreCase(z.region, region)) return &z;
+    if (SameRegionName(z.region, region)) return &z;
   }
   return nullptr;
 }

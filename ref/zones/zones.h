@@ -18,7 +18,7 @@ inline constexpr char kMappingCheckDate[] = "2026-11-03";
 
 // The billing-zone locations an expanded query asks for, in order.
 inline constexpr std::array<std::string_view, 11> kExpansionZones = {
-    "Zone 1", "Zone 2", "Zone 3", "Zone 4", "Zone 5", "Zone 6",
+    "Zone 1", "Zone 2", "Zone 3", "Zone 4",        "Zone 5",       "Zone 6",
     "Zone 7", "Zone 8", "Zone 9", "US Gov Zone 1", "US Gov Zone 2"};
 
 enum class ZoneFamily { kNetwork, kEdge, kDns };
@@ -28,12 +28,15 @@ std::string_view ZoneFamilyName(ZoneFamily family);  // "network", "edge", "dns"
 // whose zones the mapping does not cover.
 std::optional<ZoneFamily> FamilyOfService(std::string_view service_name);
 
+// ARM region names compare without regard to ASCII letter case ("EastUS" is "eastus").
+bool SameRegionName(std::string_view a, std::string_view b);
+
 // True for the location values that name billing zones (the expansion list), exactly.
 bool IsBillingZone(std::string_view location);
 
 struct ZoneAssignment {
-  std::string zone;              // e.g. "Zone 2"
-  std::string basis;             // published_region | nearest_region | geography | uniform_commercial
+  std::string zone;   // e.g. "Zone 2"
+  std::string basis;  // published_region | nearest_region | geography | uniform_commercial
   std::string reference_region;  // network family only: whose published zone was used
 };
 

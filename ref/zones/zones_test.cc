@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <string>
 #include <iterator>
+#include <string>
 
 namespace azure_pricing::zones {
 namespace {
@@ -90,7 +90,8 @@ TEST(ZonesTest, FamiliesAndZoneNames) {
   EXPECT_EQ(FamilyOfService("virtual network"), std::nullopt);  // price-list values are exact
   EXPECT_TRUE(IsBillingZone("Zone 9"));
   EXPECT_TRUE(IsBillingZone("US Gov Zone 2"));
-  for (const char* not_a_zone : {"Global", "eastus", "1", "Zone 10", "zone 1", "DE Zone 1", "CN Zone 1"}) {
+  for (const char* not_a_zone :
+       {"Global", "eastus", "1", "Zone 10", "zone 1", "DE Zone 1", "CN Zone 1"}) {
     EXPECT_FALSE(IsBillingZone(not_a_zone)) << not_a_zone;
   }
 }
@@ -102,26 +103,34 @@ std::string Csv(const std::string& rows) {
 }
 
 TEST(ZonesTest, ParseRefusesBrokenTables) {
-  const std::string good = "eastus,East US,US,public,Zone 1,published_region,eastus,Zone 1,geography,Zone 1,uniform_commercial,\n";
+  const std::string good =
+      "eastus,East US,US,public,Zone 1,published_region,eastus,Zone 1,geography,Zone "
+      "1,uniform_commercial,\n";
   ASSERT_TRUE(ZoneTable::Parse(Csv(good)).ok());
   const char* broken[] = {
       // duplicate region
-      "eastus,East US,US,public,Zone 1,published_region,eastus,Zone 1,geography,Zone 1,uniform_commercial,\n",
+      "eastus,East US,US,public,Zone 1,published_region,eastus,Zone 1,geography,Zone "
+      "1,uniform_commercial,\n",
       // estimate borrowing from a region that is not published
-      "newregion,New,US,public,Zone 1,nearest_region,nowhere,Zone 1,geography,Zone 1,uniform_commercial,\n",
+      "newregion,New,US,public,Zone 1,nearest_region,nowhere,Zone 1,geography,Zone "
+      "1,uniform_commercial,\n",
       // estimate disagreeing with its reference's zone
-      "newregion,New,US,public,Zone 2,nearest_region,eastus,Zone 1,geography,Zone 1,uniform_commercial,\n",
+      "newregion,New,US,public,Zone 2,nearest_region,eastus,Zone 1,geography,Zone "
+      "1,uniform_commercial,\n",
       // zone outside the expansion list
-      "westus,West US,US,public,Zone 10,published_region,westus,Zone 1,geography,Zone 1,uniform_commercial,\n",
+      "westus,West US,US,public,Zone 10,published_region,westus,Zone 1,geography,Zone "
+      "1,uniform_commercial,\n",
       // sovereign region mapped by proximity
       "usdodeast,DoD,US Government,usgov,US Gov Zone 1,nearest_region,eastus,,,,,\n",
       // sovereign region mapped into commercial zones
       "chinaeast,China East,China,china,,,,Zone 2,geography,,,\n",
       // commercial DNS that is not uniform
-      "westus,West US,US,public,Zone 1,published_region,westus,Zone 1,geography,Zone 1,published_region,\n",
+      "westus,West US,US,public,Zone 1,published_region,westus,Zone 1,geography,Zone "
+      "1,published_region,\n",
       // wrong field count, and an unterminated quote
       "westus,West US,US,public\n",
-      "westus,West US,US,public,Zone 1,published_region,westus,Zone 1,geography,Zone 1,uniform_commercial,\"open\n",
+      "westus,West US,US,public,Zone 1,published_region,westus,Zone 1,geography,Zone "
+      "1,uniform_commercial,\"open\n",
   };
   for (const char* row : broken) {
     EXPECT_FALSE(ZoneTable::Parse(Csv(good + row)).ok()) << row;
@@ -130,8 +139,9 @@ TEST(ZonesTest, ParseRefusesBrokenTables) {
 }
 
 TEST(ZonesTest, QuotedFieldsWithCommasAreRead) {
-  const StatusOr<ZoneTable> t = ZoneTable::Parse(Csv(
-      "eastus,East US,US,public,Zone 1,published_region,eastus,Zone 1,geography,Zone 1,uniform_commercial,\"a, \"\"b\"\"\"\n"));
+  const StatusOr<ZoneTable> t =
+      ZoneTable::Parse(Csv("eastus,East US,US,public,Zone 1,published_region,eastus,Zone "
+                           "1,geography,Zone 1,uniform_commercial,\"a, \"\"b\"\"\"\n"));
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->regions()[0].notes, "a, \"b\"");
 }

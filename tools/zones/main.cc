@@ -106,8 +106,9 @@ int Main(int argc, char** argv) {
                   std::string(ZoneFamilyName(f)).c_str(), a ? a->zone.c_str() : "(none)",
                   Why(*z, f).c_str(), FamilyServices(f));
     }
-    std::printf("  ExpressRoute zone rows are never selected by region (they follow the peering "
-                "location).\n");
+    std::printf(
+        "  ExpressRoute zone rows are never selected by region (they follow the peering "
+        "location).\n");
     if (!z->notes.empty()) std::printf("  note: %s\n", z->notes.c_str());
     return 0;
   }
