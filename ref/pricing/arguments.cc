@@ -80,28 +80,38 @@ Status CheckTypedValue(std::string_view name, const std::string& value) {
 
 }  // namespace
 
-bool FilterStaysParenthesized(std::string_view filter) {
-  int depth = 0;
+OutsideLiterals BlankLiterals(std::string_view filter) {
+  OutsideLiterals out{std::string(filter), true};
   bool in_literal = false;
-  for (size_t i = 0; i < filter.size(); ++i) {
-    const char c = filter[i];
-    if (in_literal) {
-      if (c == '\'') {
-        if (i + 1 < filter.size() && filter[i + 1] == '\'') {
-          ++i;  // '' is a quote inside the literal
-        } else {
-          in_literal = false;
-        }
-      }
-    } else if (c == '\'') {
+  for (size_t i = 0; i < out.text.size(); ++i) {
+    if (out.text[i] != '\'') {
+      if (in_literal) out.text[i] = ' ';
+      continue;
+    }
+    out.text[i] = ' ';
+    if (!in_literal) {
       in_literal = true;
-    } else if (c == '(') {
+    } else if (i + 1 < out.text.size() && out.text[i + 1] == '\'') {
+      out.text[++i] = ' ';  // '' is a quote inside the literal
+    } else {
+      in_literal = false;
+    }
+  }
+  out.literals_closed = !in_literal;
+  return out;
+}
+
+bool FilterStaysParenthesized(std::string_view filter) {
+  const OutsideLiterals outside = BlankLiterals(filter);
+  int depth = 0;
+  for (const char c : outside.text) {
+    if (c == '(') {
       ++depth;
     } else if (c == ')' && --depth < 0) {
       return false;
     }
   }
-  return depth == 0 && !in_literal;
+  return depth == 0 && outside.literals_closed;
 }
 
 std::string_view ForbiddenCharacterReason(std::string_view text) {

@@ -87,6 +87,15 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json);
 // Validates an already parsed arguments object.
 StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments);
 
+// The filter with the contents of every OData string literal ('...' with '' escapes), quotes
+// included, blanked to spaces, so lexical checks see only what lies outside literals.
+// `literals_closed` is false when the last literal never ends.
+struct OutsideLiterals {
+  std::string text;
+  bool literals_closed = true;
+};
+OutsideLiterals BlankLiterals(std::string_view filter);
+
 // True when the filter's parentheses balance outside OData string literals ('...' with ''
 // escapes) and every literal is closed: only then does wrapping it in parentheses keep it ANDed
 // with the typed filters. A lexical scan, not a parse: fields and syntax are the API's business.

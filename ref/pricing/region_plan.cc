@@ -22,28 +22,13 @@ std::string Literal(std::string_view value) {
 
 bool FilterNamesArmRegionName(std::string_view filter) {
   constexpr std::string_view kField = "armRegionName";
-  bool in_literal = false;
-  for (size_t i = 0; i < filter.size(); ++i) {
-    const char c = filter[i];
-    if (in_literal) {
-      if (c == '\'') {
-        if (i + 1 < filter.size() && filter[i + 1] == '\'') {
-          ++i;
-        } else {
-          in_literal = false;
-        }
-      }
-      continue;
-    }
-    if (c == '\'') {
-      in_literal = true;
-      continue;
-    }
-    if (!IsIdentifierChar(c) || (i > 0 && IsIdentifierChar(filter[i - 1]))) continue;
+  const std::string outside = BlankLiterals(filter).text;
+  for (size_t i = 0; i < outside.size(); ++i) {
+    if (!IsIdentifierChar(outside[i]) || (i > 0 && IsIdentifierChar(outside[i - 1]))) continue;
     size_t end = i;
-    while (end < filter.size() && IsIdentifierChar(filter[end])) ++end;
+    while (end < outside.size() && IsIdentifierChar(outside[end])) ++end;
     // Any letter case: an ASCII case-insensitive compare, as for region names.
-    if (zones::SameRegionName(filter.substr(i, end - i), kField)) return true;
+    if (zones::SameRegionName(std::string_view(outside).substr(i, end - i), kField)) return true;
     i = end - 1;
   }
   return false;
