@@ -41,15 +41,7 @@ RC_GTEST_PROP(EnvelopeProperties, RowCountsAndTruncation, ()) {
   const int n = *GenRowCount();
   const int64_t max_rows =
       *rc::gen::oneOf(rc::gen::element<int64_t>(1, 100, 5000), rc::gen::inRange<int64_t>(1, 5001));
-  // Rows repeat a few generated templates so large envelopes stay cheap to build.
-  const std::vector<Json> templates = *rc::gen::container<std::vector<Json>>(3, GenRow());
-  std::vector<Json> rows;
-  rows.reserve(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    Json row = templates[static_cast<size_t>(i) % templates.size()];
-    row["meterId"] = "meter-" + std::to_string(i);
-    rows.push_back(std::move(row));
-  }
+  const std::vector<Json> rows = RepeatRows(*rc::gen::container<std::vector<Json>>(3, GenRow()), n);
   CliResult result;
   result.stdout_bytes = PrintEnvelope(rows, 313);
   HostBounds bounds;
@@ -263,14 +255,7 @@ RC_GTEST_PROP(EnvelopeProperties, SelectionKeepsTruncationMeaning, ()) {
   const int n =
       *rc::gen::oneOf(rc::gen::element(0, 3, 4999, 5000, 5001), rc::gen::inRange(0, 6001));
   const int64_t max_rows = *rc::gen::inRange<int64_t>(1, 5001);
-  const std::vector<Json> templates = *rc::gen::container<std::vector<Json>>(4, GenRow());
-  std::vector<Json> rows;
-  rows.reserve(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    Json row = templates[static_cast<size_t>(i) % templates.size()];
-    row["meterId"] = "meter-" + std::to_string(i);
-    rows.push_back(std::move(row));
-  }
+  const std::vector<Json> rows = RepeatRows(*rc::gen::container<std::vector<Json>>(4, GenRow()), n);
   CliResult result;
   result.stdout_bytes = PrintEnvelope(rows, 313);
   HostBounds bounds;

@@ -127,6 +127,17 @@ Json ForwardedRow(const Json& row) {
   return out;
 }
 
+std::vector<Json> RepeatRows(const std::vector<Json>& templates, int n) {
+  std::vector<Json> rows;
+  rows.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    Json row = templates[static_cast<size_t>(i) % templates.size()];
+    row["meterId"] = "meter-" + std::to_string(i);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 std::string PrintEnvelope(const std::vector<Json>& rows, int duration) {
   Json envelope = Json::object();
   envelope["status"] = 200;

@@ -35,6 +35,10 @@ rc::Gen<Json> GenRow();
 // The row as the report must forward it: unknown keys removed, order kept.
 Json ForwardedRow(const Json& row);
 
+// `n` rows cycling through `templates`, each with its own meterId, so that large envelopes stay
+// cheap to generate.
+std::vector<Json> RepeatRows(const std::vector<Json>& templates, int n);
+
 // {"status":200,"message":"Success","results":{"prices":rows},"duration":d} as the CLI prints it.
 std::string PrintEnvelope(const std::vector<Json>& rows, int duration);
 

@@ -6,21 +6,7 @@ set -uo pipefail
 tool="$1"
 fixtures="fixtures/azmcp-3.0.0-beta.46/cli-stdout"
 failures=0
-passes=0
-
-check() {  # check NAME WANT_STATUS WANT_SUBSTRING -- ARGS...
-  local name="$1" want_status="$2" want="$3"
-  shift 4
-  local out status
-  out="$("${tool}" "$@" 2>&1)"
-  status=$?
-  if [[ "${status}" != "${want_status}" || "${out}" != *"${want}"* ]]; then
-    printf 'FAIL %s: status %s (want %s), output:\n%s\n' "${name}" "${status}" "${want_status}" "${out}"
-    failures=$((failures + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
+source tools/testing/check.sh
 
 check "completed table" 0 "returned_rows=4 received_rows=4 truncated=false" -- \
   --args-json '{"sku":"Standard_BASIC","region":"eastus"}' --replay-stdout "${fixtures}/success-basic.json"
@@ -66,5 +52,4 @@ else
   passes=$((passes + 1))
 fi
 
-echo "${passes} passed, ${failures} failed"
-[[ "${failures}" == 0 ]]
+finish

@@ -3,21 +3,7 @@
 # Requirements: ZONE-001, ZONE-003, ZONE-012.
 set -uo pipefail
 tool="$1"
-passes=0
-failures=0
-check() {  # check NAME WANT_STATUS WANT_SUBSTRING -- ARGS...
-  local name="$1" want_status="$2" want="$3"
-  shift 4
-  local out status
-  out="$("${tool}" "$@" 2>&1)"
-  status=$?
-  if [[ "${status}" != "${want_status}" || "${out}" != *"${want}"* ]]; then
-    printf 'FAIL %s: status %s (want %s), output:\n%s\n' "${name}" "${status}" "${want_status}" "${out}"
-    failures=$((failures + 1))
-  else
-    passes=$((passes + 1))
-  fi
-}
+source tools/testing/check.sh
 check "table" 0 "sources checked 2026-11-03 (73 regions)" --
 check "table row" 0 "qatarcentral         public   Zone 3         nearest_region   uaecentral" --
 check "json" 0 '{"region":"eastus","display_name":"East US","geography_group":"US","cloud":"public","network":{"zone":"Zone 1","basis":"published_region","reference_region":"eastus"}' -- --json
@@ -27,5 +13,4 @@ check "explain edge" 0 "real billing follows the serving edge location" -- --reg
 check "explain sovereign" 0 '{"region":"chinaeast","network":null,"edge":null,"dns":null}' -- --region chinaeast --json
 check "unknown region" 1 "needs a mapping update or an explicit location filter" -- --region marsnorth
 check "usage" 64 "usage: zones" -- --bogus
-echo "${passes} passed, ${failures} failed"
-[[ "${failures}" == 0 ]]
+finish
