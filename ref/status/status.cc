@@ -10,6 +10,8 @@ std::string_view OutcomeName(Outcome outcome) {
       return "refused";
     case Outcome::kFailed:
       return "failed";
+    case Outcome::kBlocked:
+      return "blocked";
   }
   return "failed";
 }

@@ -17,6 +17,7 @@ enum class Outcome {
   kCompleted,
   kRefused,  // the arguments or host options were rejected before any sandbox was acquired
   kFailed,   // the CLI ran (or was meant to) and its result was not accepted
+  kBlocked,  // the host's policy middleware stopped the call before the tool body ran
 };
 
 std::string_view OutcomeName(Outcome outcome);

@@ -21,6 +21,7 @@ TEST(StatusTest, CarriesReasonAndMessage) {
   EXPECT_EQ(status.reason(), "empty_value");
   EXPECT_EQ(status.message(), "Argument 'sku' must not be empty.");
   EXPECT_EQ(OutcomeName(Outcome::kFailed), "failed");
+  EXPECT_EQ(OutcomeName(Outcome::kBlocked), "blocked");
 }
 
 TEST(StatusOrTest, HoldsValueOrStatus) {

@@ -1,0 +1,117 @@
+// An in-process sandbox backend for tests: its declarations are whatever the test says, each
+// call's exec result is scripted (output, exit code, virtual delay, faults), and it records
+// every acquire, exec, file operation and dispose so a test can assert what happened and, as
+// important, what did not (no acquisition before a refusal, no sandbox left undisposed).
+//
+// Time is virtual: a scripted delay at or past the request's timeout is a timeout, decided
+// without sleeping, so fault tests are deterministic and fast.
+//
+//   fakes::sandbox::FakeBackend backend(fakes::sandbox::PricingCapableDeclaration());
+//   backend.Script({.exec = {.stdout_bytes = envelope}});
+//   ... run the tool ...
+//   EXPECT_EQ(backend.acquisitions(), backend.disposals());
+#ifndef FAKES_SANDBOX_FAKE_BACKEND_H_
+#define FAKES_SANDBOX_FAKE_BACKEND_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ref/sandbox/backend.h"
+
+namespace fakes::sandbox {
+
+using ::sandbox::BackendDeclaration;
+using ::sandbox::ExecRequest;
+using ::sandbox::ExecResult;
+using ::sandbox::SandboxKey;
+using ::sandbox::Spec;
+
+struct ScriptedExec {
+  std::string stdout_bytes;
+  std::string stderr_bytes;
+  int exit_code = 0;
+  int64_t delay_ms = 0;          // virtual; >= the request's timeout means a timeout
+  bool exec_error = false;       // the backend itself fails to run the program
+};
+
+// What happens to one call's sandbox, from acquire to dispose.
+struct CallScript {
+  bool fail_acquire = false;
+  ScriptedExec exec;
+  bool fail_dispose = false;
+};
+
+struct AcquireRecord {
+  int sandbox_id = 0;
+  Spec spec;
+  SandboxKey key;
+};
+
+struct ExecRecord {
+  int sandbox_id = 0;
+  ExecRequest request;
+  bool bounded = false;
+};
+
+struct DisposeRecord {
+  int sandbox_id = 0;
+  bool failed = false;
+};
+
+// The smallest declaration azure_pricing_get accepts: POSIX, container isolation, EXEC and
+// EGRESS_METHODS, an enforced allowlist, the GET token, BoundedExec.
+BackendDeclaration PricingCapableDeclaration();
+
+class FakeBackend : public ::sandbox::Backend {
+ public:
+  explicit FakeBackend(BackendDeclaration declaration);
+  ~FakeBackend() override;
+
+  // Scripts are consumed one per acquire, in order; past the end every call gets `fallback`.
+  void Script(CallScript script);
+  void SetFallback(CallScript script);
+  // A backend that declares BoundedExec but whose sandboxes do not offer it.
+  void SetWithholdBoundedExec(bool withhold);
+  BackendDeclaration& mutable_declaration() { return declaration_; }
+
+  const BackendDeclaration& declaration() const override { return declaration_; }
+  azure_pricing::StatusOr<std::unique_ptr<::sandbox::Sandbox>> Acquire(
+      const Spec& spec, const SandboxKey& key) override;
+  azure_pricing::Status Dispose(std::unique_ptr<::sandbox::Sandbox> sandbox) override;
+
+  int acquisitions() const;
+  int disposals() const;
+  int live() const;  // acquired and not yet disposed
+  int file_operations() const;
+  std::vector<AcquireRecord> acquires() const;
+  std::vector<ExecRecord> execs() const;
+  std::vector<DisposeRecord> disposes() const;
+
+ private:
+  class FakeSandbox;
+  friend class FakeSandbox;
+
+  azure_pricing::StatusOr<ExecResult> RunExec(int sandbox_id, const CallScript& script,
+                                              const ExecRequest& request, bool bounded);
+  void RecordFileOperation();
+
+  BackendDeclaration declaration_;
+  mutable std::mutex mu_;
+  std::deque<CallScript> scripts_;
+  CallScript fallback_;
+  bool withhold_bounded_exec_ = false;
+  int next_id_ = 1;
+  int live_ = 0;
+  int file_operations_ = 0;
+  std::vector<AcquireRecord> acquires_;
+  std::vector<ExecRecord> execs_;
+  std::vector<DisposeRecord> disposes_;
+};
+
+}  // namespace fakes::sandbox
+
+#endif  // FAKES_SANDBOX_FAKE_BACKEND_H_

@@ -1,0 +1,87 @@
+// What a sandbox backend declares and offers: acquire a sandbox for a spec, execute in it,
+// dispose it. BoundedExec is optional in the protocol; tools that need their time and output
+// budgets enforced by the backend (azure_pricing_get does) refuse backends without it.
+#ifndef REF_SANDBOX_BACKEND_H_
+#define REF_SANDBOX_BACKEND_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ref/sandbox/spec.h"
+
+namespace sandbox {
+
+struct ExecResult {
+  std::string stdout_bytes;
+  std::string stderr_bytes;
+  int exit_code = 0;
+};
+
+struct ExecRequest {
+  std::vector<std::string> argv;  // argv[0] is the program; never a shell command line
+  std::vector<std::string> env;   // NAME=value, the whole environment of the program
+  int64_t timeout_seconds = 60;
+  int64_t max_output_bytes = 8 * 1024 * 1024;  // stdout and stderr together
+};
+
+// Reasons a bounded exec fails. Neither carries a partial result: the child tree was killed.
+inline constexpr char kExecTimeoutReason[] = "timeout";
+inline constexpr char kExecOutputLimitReason[] = "output_limit";
+
+// The budget is enforced while reading: past max_output_bytes the child tree is killed and
+// reaped and the call fails with kExecOutputLimitReason; past the timeout likewise with
+// kExecTimeoutReason. Any other failure of the backend is its own reason.
+class BoundedExec {
+ public:
+  virtual ~BoundedExec() = default;
+  virtual StatusOr<ExecResult> ExecBounded(const ExecRequest& request) = 0;
+};
+
+class Sandbox {
+ public:
+  virtual ~Sandbox() = default;
+  // Plain exec: the backend's own limits only.
+  virtual StatusOr<ExecResult> Exec(const ExecRequest& request) = 0;
+  // The optional bounded surface; nullptr when the backend does not offer it.
+  virtual BoundedExec* bounded_exec() { return nullptr; }
+  // File transfer needs FILES_IN / FILES_OUT; a spec without them never calls these.
+  virtual Status WriteFile(const std::string& path, const std::string& bytes) = 0;
+  virtual StatusOr<std::string> ReadFile(const std::string& path) = 0;
+};
+
+struct BackendDeclaration {
+  std::string name;
+  std::set<OsFamily> os_families = {OsFamily::kPosix};
+  Isolation isolation = Isolation::kNone;
+  std::set<Capability> capabilities;
+  std::set<Egress> egress_modes = {Egress::kClosed};
+  // The HTTP methods the backend can enforce per rule: unset means every valid token, a set
+  // means exactly those (the empty set: none).
+  std::optional<std::set<std::string>> egress_method_tokens;
+  bool bounded_exec = false;  // its sandboxes offer the BoundedExec surface
+};
+
+// Identifies one sandbox: who asked, in which conversation, for which call. A per-call spec
+// gets a new sandbox for every call_id.
+struct SandboxKey {
+  std::string agent_id;
+  std::string session_id;
+  std::string call_id;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const BackendDeclaration& declaration() const = 0;
+  virtual StatusOr<std::unique_ptr<Sandbox>> Acquire(const Spec& spec, const SandboxKey& key) = 0;
+  // Tears the sandbox down: every process in it is killed and nothing of it survives.
+  virtual Status Dispose(std::unique_ptr<Sandbox> sandbox) = 0;
+};
+
+}  // namespace sandbox
+
+#endif  // REF_SANDBOX_BACKEND_H_
