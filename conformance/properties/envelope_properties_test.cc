@@ -14,7 +14,7 @@ namespace {
 class FixedRunner : public CliRunner {
  public:
   explicit FixedRunner(CliResult r) : result_(std::move(r)) {}
-  CliResult Run(const std::vector<std::string>&, const std::vector<std::string>&,
+  StatusOr<CliResult> Run(const std::vector<std::string>&, const std::vector<std::string>&,
                 const HostBounds&) override {
     return result_;
   }

@@ -39,9 +39,12 @@ LookupOutcome RunLookup(std::string_view arguments_json, const HostBounds& bound
     return outcome;
   }
   outcome.plan = std::move(plan).value();
-  const CliResult result = runner.Run(outcome.plan->argv, outcome.plan->env, bounds);
-  outcome.ran_cli = true;
-  StatusOr<std::vector<PriceRow>> rows = ValidateCliResult(result, bounds.max_output_bytes);
+  const StatusOr<CliResult> result = runner.Run(outcome.plan->argv, outcome.plan->env, bounds);
+  if (!result.ok()) {
+    outcome.status = result.status();
+    return outcome;
+  }
+  StatusOr<std::vector<PriceRow>> rows = ValidateCliResult(*result, bounds.max_output_bytes);
   if (!rows.ok()) {
     outcome.status = rows.status();
     return outcome;

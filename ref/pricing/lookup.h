@@ -17,12 +17,15 @@
 
 namespace azure_pricing {
 
-// Runs the CLI once within the bounds. The sandbox layer implements this; tests script it.
+// Runs the CLI once within the bounds. The sandbox layer implements this (see host.h); tests
+// script it. An error status means there is no CLI result to judge: the sandbox was refused, could
+// not be acquired or disposed, or failed to execute.
 class CliRunner {
  public:
   virtual ~CliRunner() = default;
-  virtual CliResult Run(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                        const HostBounds& bounds) = 0;
+  virtual StatusOr<CliResult> Run(const std::vector<std::string>& argv,
+                                  const std::vector<std::string>& env,
+                                  const HostBounds& bounds) = 0;
 };
 
 struct LookupPlan {
@@ -38,7 +41,6 @@ struct LookupOutcome {
   Status status;                   // ok() when completed
   std::optional<LookupPlan> plan;  // set unless refused
   std::optional<Report> report;    // set when completed
-  bool ran_cli = false;
 
   Outcome outcome() const { return status.outcome(); }
   std::string_view reason() const { return status.ok() ? "" : status.reason(); }

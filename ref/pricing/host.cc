@@ -1,0 +1,206 @@
+#include "ref/pricing/host.h"
+
+#include <atomic>
+#include <iostream>
+#include <memory>
+#include <utility>
+
+#include "ref/pricing/lookup.h"
+#include "ref/pricing/report.h"
+#include "ref/pricing/schema.h"
+
+namespace azure_pricing {
+
+const char kExperimentalWarning[] =
+    "maf-sandbox-azure-pricing is experimental. Its API may change or be removed without "
+    "notice. This package is not yet released.";
+
+namespace {
+
+std::atomic<bool> experimental_warned{false};
+
+void WarnExperimentalOnce(Logger* logger) {
+  if (experimental_warned.exchange(true)) return;
+  if (logger != nullptr) {
+    logger->Warning(kExperimentalWarningCategory, kExperimentalWarning);
+  } else {
+    std::cerr << kExperimentalWarningCategory << ": " << kExperimentalWarning << "\n";
+  }
+}
+
+// Everything one attached tool shares between its calls: nothing of a call survives into the
+// next one except the call counter.
+struct AttachedTool {
+  sandbox::Router* router;
+  std::string agent_id;
+  CallerContext context;
+  ToolOptions options;
+  sandbox::Spec spec;
+  std::atomic<long long> calls{0};
+};
+
+// Acquire, bounded exec, dispose: one sandbox per Run, disposed on every path.
+class SandboxCliRunner : public CliRunner {
+ public:
+  SandboxCliRunner(AttachedTool& tool, sandbox::SandboxKey key)
+      : tool_(tool), key_(std::move(key)) {}
+
+  StatusOr<CliResult> Run(const std::vector<std::string>& argv,
+                          const std::vector<std::string>& env, const HostBounds& bounds) override {
+    StatusOr<sandbox::Lease> lease = tool_.router->Acquire(tool_.spec, key_);
+    if (!lease.ok()) return lease.status();
+    sandbox::BoundedExec* bounded = lease->sandbox().bounded_exec();
+    if (bounded == nullptr) {
+      (void)lease->Dispose();
+      return Status(Outcome::kRefused, kBoundedExecMissing,
+                    "The sandbox does not offer bounded execution, which this tool requires; the "
+                    "CLI was not run.");
+    }
+    sandbox::ExecRequest request;
+    request.argv = argv;
+    request.env = env;
+    request.timeout_seconds = bounds.exec_timeout_seconds;
+    request.max_output_bytes = bounds.max_output_bytes;
+    StatusOr<sandbox::ExecResult> exec = bounded->ExecBounded(request);
+    const Status disposed = lease->Dispose();
+    if (!disposed.ok()) {
+      // The result may be fine, but a sandbox that may have outlived its call is not.
+      return Status(Outcome::kFailed, sandbox::kDisposeFailed,
+                    "The sandbox could not be disposed after the lookup; the result was "
+                    "discarded.");
+    }
+    CliResult result;
+    if (!exec.ok()) {
+      if (exec.status().reason() == sandbox::kExecTimeoutReason) {
+        result.timed_out = true;
+      } else if (exec.status().reason() == sandbox::kExecOutputLimitReason) {
+        result.output_limit_exceeded = true;
+      } else {
+        return Status(Outcome::kFailed, kExecFailed,
+                      "The sandbox failed to execute the pricing CLI.");
+      }
+      return result;
+    }
+    result.stdout_bytes = std::move(exec->stdout_bytes);
+    result.stderr_bytes = std::move(exec->stderr_bytes);
+    result.exit_code = exec->exit_code;
+    return result;
+  }
+
+ private:
+  AttachedTool& tool_;
+  sandbox::SandboxKey key_;
+};
+
+bool Trusted(const std::optional<labels::ContentLabel>& label) {
+  return label.has_value() && label->integrity == labels::Integrity::kTrusted;
+}
+
+labels::FunctionResult CallTool(AttachedTool& tool, labels::InvocationContext& ctx) {
+  const long long n = ++tool.calls;
+  sandbox::SandboxKey key{tool.agent_id, tool.context.session_id,
+                          ctx.call_id.empty() ? "call-" + std::to_string(n) : ctx.call_id};
+  SandboxCliRunner runner(tool, std::move(key));
+  const LookupOutcome outcome = RunLookup(ctx.arguments, tool.options.bounds, runner);
+
+  const labels::Confidentiality host_conf =
+      tool.options.confidentiality.value_or(labels::Confidentiality::kPublic);
+  const labels::ContentLabel trusted{labels::Integrity::kTrusted, host_conf};
+  labels::FunctionResult result;
+  result.outcome = std::string(OutcomeName(outcome.outcome()));
+  result.reason = std::string(outcome.reason());
+  result.items.push_back({kCompletedItem, outcome.message(), trusted});
+  result.items.push_back({kGuidanceItem, kPricingGuidance, trusted});
+  if (outcome.report.has_value()) {
+    // The report is workload data: untrusted, unless the host vouches for the source AND the
+    // framework established trusted conversation and argument labels for this very call.
+    const bool promote = tool.options.egress_integrity == labels::Integrity::kTrusted &&
+                         Trusted(ctx.metadata.context_label) &&
+                         Trusted(ctx.metadata.argument_label);
+    const labels::ContentLabel stamp{
+        promote ? labels::Integrity::kTrusted : labels::Integrity::kUntrusted, host_conf};
+    result.items.push_back({kOutputItem, ReportToJson(*outcome.report), stamp});
+  }
+  return result;
+}
+
+}  // namespace
+
+void ResetExperimentalWarningForTest() { experimental_warned = false; }
+
+sandbox::Spec PricingSandboxSpec(const std::string& image) {
+  sandbox::Spec spec;
+  spec.os_family = sandbox::OsFamily::kPosix;
+  spec.min_isolation = sandbox::Isolation::kContainer;
+  spec.required = {sandbox::Capability::kExec};
+  spec.egress = sandbox::Egress::kAllowlist;
+  spec.egress_allow = {{kPricingHost, std::set<std::string>{"GET"}}};
+  spec.isolation_scope = sandbox::IsolationScope::kCall;
+  spec.cleanup = sandbox::Cleanup::kDispose;
+  spec.image = image;
+  return spec;
+}
+
+StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* router,
+                                                          const std::string& agent_id,
+                                                          const CallerContext& context,
+                                                          const ToolOptions& options,
+                                                          Logger* logger) {
+  WarnExperimentalOnce(logger);
+  if (router == nullptr || !router->enabled()) return std::vector<labels::Tool>{};
+  if (options.image.empty()) {
+    return Status(Outcome::kRefused, kImageRequired,
+                  "make_azure_pricing_tools needs an image that provides /usr/local/bin/azmcp.");
+  }
+  if (agent_id.empty()) {
+    return Status(Outcome::kRefused, kAgentIdRequired,
+                  "make_azure_pricing_tools needs the agent id that keys its sandboxes.");
+  }
+  if (Status s = ValidateHostBounds(options.bounds); !s.ok()) return s;
+  if (options.outbound_max_confidentiality.has_value() &&
+      !labels::ParseConfidentiality(*options.outbound_max_confidentiality).has_value()) {
+    // The policy middleware would log an unknown cap and let every call pass.
+    return Status(Outcome::kRefused, kInvalidOutboundCap,
+                  "outbound_max_confidentiality must be public, private or user_identity.");
+  }
+  sandbox::Spec spec = PricingSandboxSpec(options.image);
+  if (Status s = router->EnsureCanServe(spec); !s.ok()) return s;
+  if (!router->SelectedBackend()->declaration().bounded_exec) {
+    return Status(Outcome::kRefused, kBoundedExecMissing,
+                  "The sandbox backend does not offer bounded execution, which this tool "
+                  "requires.");
+  }
+
+  auto attached = std::make_shared<AttachedTool>();
+  attached->router = router;
+  attached->agent_id = agent_id;
+  attached->context = context;
+  attached->options = options;
+  attached->spec = std::move(spec);
+
+  labels::Tool tool;
+  tool.name = kToolName;
+  tool.description = ToolDescription();
+  tool.parameters_schema = ParameterSchemaJson();
+  // The framework sees the fixed messages as trusted; the report carries its own stamp and the
+  // tool's real claim about its workload stays "untrusted".
+  tool.additional_properties[labels::kSourceIntegrity] = "trusted";
+  tool.additional_properties[kDerivedIntegrity] = "untrusted";
+  tool.additional_properties[kIsolationScopeProperty] = "call";
+  if (options.confidentiality.has_value()) {
+    tool.additional_properties[labels::kConfidentiality] =
+        std::string(labels::Name(*options.confidentiality));
+  }
+  if (options.outbound_max_confidentiality.has_value()) {
+    tool.additional_properties[labels::kMaxAllowedConfidentiality] =
+        *options.outbound_max_confidentiality;
+  }
+  if (options.egress_integrity.has_value()) {
+    tool.additional_properties[kEgressIntegrityProperty] =
+        std::string(labels::Name(*options.egress_integrity));
+  }
+  tool.func = [attached](labels::InvocationContext& ctx) { return CallTool(*attached, ctx); };
+  return std::vector<labels::Tool>{std::move(tool)};
+}
+
+}  // namespace azure_pricing
