@@ -1,0 +1,427 @@
+#include "fakes/host/scripted_host.h"
+
+#include <memory>
+#include <utility>
+
+#include "ref/json/json.h"
+#include "ref/labels/middleware.h"
+#include "ref/pricing/host.h"
+#include "ref/sandbox/router.h"
+
+namespace fakes::host {
+
+using azure_pricing::Outcome;
+using azure_pricing::Status;
+using azure_pricing::StatusOr;
+namespace json = azure_pricing::json;
+
+namespace {
+
+Status Invalid(const std::string& what) {
+  return Status(Outcome::kRefused, "invalid_configuration", what);
+}
+
+class Config {
+ public:
+  static StatusOr<Config> Parse(const std::string& part, const std::string& text) {
+    json::ParseResult parsed = json::ParseStrict(text);
+    if (parsed.error != json::ParseError::kNone || !parsed.value.is_object()) {
+      return Invalid("the " + part + " configuration is not a JSON object");
+    }
+    return Config(part, std::move(parsed.value));
+  }
+
+  // Every key must be one of `known`.
+  Status Keys(std::initializer_list<std::string_view> known) const {
+    for (const json::Member& m : value_.members()) {
+      bool ok = false;
+      for (std::string_view k : known) ok = ok || m.key == k;
+      if (!ok) return Invalid("the " + part_ + " configuration has an unknown key: " + m.key);
+    }
+    return azure_pricing::OkStatus();
+  }
+
+  const json::Value* Get(std::string_view key) const {
+    const json::Value* v = value_.Find(key);
+    return (v == nullptr || v->is_null()) ? nullptr : v;
+  }
+
+  Status String(std::string_view key, std::optional<std::string>& out) const {
+    const json::Value* v = Get(key);
+    if (v == nullptr) return azure_pricing::OkStatus();
+    if (!v->is_string()) return WrongType(key);
+    out = v->as_string();
+    return azure_pricing::OkStatus();
+  }
+  Status Int(std::string_view key, int64_t& out) const {
+    const json::Value* v = Get(key);
+    if (v == nullptr) return azure_pricing::OkStatus();
+    if (!v->is_number() || v->as_number() != static_cast<double>(static_cast<int64_t>(v->as_number()))) {
+      return WrongType(key);
+    }
+    out = static_cast<int64_t>(v->as_number());
+    return azure_pricing::OkStatus();
+  }
+  Status Bool(std::string_view key, bool& out) const {
+    const json::Value* v = Get(key);
+    if (v == nullptr) return azure_pricing::OkStatus();
+    if (!v->is_bool()) return WrongType(key);
+    out = v->as_bool();
+    return azure_pricing::OkStatus();
+  }
+  Status Strings(std::string_view key, std::optional<std::vector<std::string>>& out) const {
+    const json::Value* v = Get(key);
+    if (v == nullptr) return azure_pricing::OkStatus();
+    if (!v->is_array()) return WrongType(key);
+    std::vector<std::string> items;
+    for (const json::Value& item : v->items()) {
+      if (!item.is_string()) return WrongType(key);
+      items.push_back(item.as_string());
+    }
+    out = std::move(items);
+    return azure_pricing::OkStatus();
+  }
+  Status WrongType(std::string_view key) const {
+    return Invalid("the " + part_ + " configuration's " + std::string(key) +
+                   " has the wrong type or value");
+  }
+  StatusOr<Config> Child(std::string_view key) const {
+    const json::Value* v = Get(key);
+    if (v == nullptr) return Config(part_ + "." + std::string(key), json::Value::Object());
+    if (!v->is_object()) return WrongType(key);
+    return Config(part_ + "." + std::string(key), *v);
+  }
+  const json::Value& value() const { return value_; }
+  const std::string& part() const { return part_; }
+
+ private:
+  Config(std::string part, json::Value value) : part_(std::move(part)), value_(std::move(value)) {}
+  std::string part_;
+  json::Value value_;
+};
+
+#define RETURN_IF_ERROR(expr)            \
+  do {                                   \
+    Status _s = (expr);                  \
+    if (!_s.ok()) return _s;             \
+  } while (false)
+
+StatusOr<labels::ContentLabel> ParseLabel(const Config& c) {
+  RETURN_IF_ERROR(c.Keys({"integrity", "confidentiality"}));
+  std::optional<std::string> integrity, confidentiality;
+  RETURN_IF_ERROR(c.String("integrity", integrity));
+  RETURN_IF_ERROR(c.String("confidentiality", confidentiality));
+  labels::ContentLabel label;
+  if (integrity) {
+    auto i = labels::ParseIntegrity(*integrity);
+    if (!i) return c.WrongType("integrity");
+    label.integrity = *i;
+  }
+  if (confidentiality) {
+    auto k = labels::ParseConfidentiality(*confidentiality);
+    if (!k) return c.WrongType("confidentiality");
+    label.confidentiality = *k;
+  }
+  return label;
+}
+
+struct HostSetup {
+  azure_pricing::ToolOptions options;
+  bool router_present = true;
+  ::sandbox::RouterOptions router;
+};
+
+StatusOr<HostSetup> ParseHost(const std::string& text) {
+  StatusOr<Config> c = Config::Parse("host", text);
+  if (!c.ok()) return c.status();
+  RETURN_IF_ERROR(c->Keys({"image", "exec_timeout_seconds", "max_output_bytes", "max_rows",
+                           "outbound_max_confidentiality", "egress_integrity", "confidentiality",
+                           "router"}));
+  HostSetup h;
+  // The harness host runs container-class backends on purpose, as a Docker host would.
+  h.router.min_isolation = ::sandbox::Isolation::kContainer;
+  std::optional<std::string> image, egress, conf;
+  h.options.image = "azure-pricing-conformance/fake-image";
+  RETURN_IF_ERROR(c->String("image", image));
+  if (image) h.options.image = *image;
+  RETURN_IF_ERROR(c->Int("exec_timeout_seconds", h.options.bounds.exec_timeout_seconds));
+  RETURN_IF_ERROR(c->Int("max_output_bytes", h.options.bounds.max_output_bytes));
+  RETURN_IF_ERROR(c->Int("max_rows", h.options.bounds.max_rows));
+  RETURN_IF_ERROR(c->String("outbound_max_confidentiality", h.options.outbound_max_confidentiality));
+  RETURN_IF_ERROR(c->String("egress_integrity", egress));
+  if (egress) {
+    h.options.egress_integrity = labels::ParseIntegrity(*egress);
+    if (!h.options.egress_integrity) return c->WrongType("egress_integrity");
+  }
+  RETURN_IF_ERROR(c->String("confidentiality", conf));
+  if (conf) {
+    h.options.confidentiality = labels::ParseConfidentiality(*conf);
+    if (!h.options.confidentiality) return c->WrongType("confidentiality");
+  }
+  StatusOr<Config> r = c->Child("router");
+  if (!r.ok()) return r.status();
+  RETURN_IF_ERROR(r->Keys({"present", "enabled", "min_isolation"}));
+  RETURN_IF_ERROR(r->Bool("present", h.router_present));
+  RETURN_IF_ERROR(r->Bool("enabled", h.router.enabled));
+  std::optional<std::string> floor;
+  RETURN_IF_ERROR(r->String("min_isolation", floor));
+  if (floor) {
+    auto iso = ::sandbox::ParseIsolation(*floor);
+    if (!iso) return r->WrongType("min_isolation");
+    h.router.min_isolation = *iso;
+  }
+  return h;
+}
+
+struct BackendSetup {
+  sandbox::BackendDeclaration declaration = sandbox::PricingCapableDeclaration();
+  bool withhold_bounded_exec = false;
+};
+
+StatusOr<BackendSetup> ParseBackend(const std::string& text) {
+  StatusOr<Config> c = Config::Parse("backend", text);
+  if (!c.ok()) return c.status();
+  RETURN_IF_ERROR(c->Keys({"name", "os_families", "isolation", "capabilities", "egress_modes",
+                           "egress_method_tokens", "bounded_exec", "withhold_bounded_exec"}));
+  BackendSetup b;
+  sandbox::BackendDeclaration& d = b.declaration;
+  std::optional<std::string> name, isolation;
+  RETURN_IF_ERROR(c->String("name", name));
+  if (name) d.name = *name;
+  RETURN_IF_ERROR(c->String("isolation", isolation));
+  if (isolation) {
+    auto iso = ::sandbox::ParseIsolation(*isolation);
+    if (!iso) return c->WrongType("isolation");
+    d.isolation = *iso;
+  }
+  std::optional<std::vector<std::string>> list;
+  RETURN_IF_ERROR(c->Strings("os_families", list));
+  if (list) {
+    d.os_families.clear();
+    for (const std::string& s : *list) {
+      auto os = ::sandbox::ParseOsFamily(s);
+      if (!os) return c->WrongType("os_families");
+      d.os_families.insert(*os);
+    }
+  }
+  list.reset();
+  RETURN_IF_ERROR(c->Strings("capabilities", list));
+  if (list) {
+    d.capabilities.clear();
+    for (const std::string& s : *list) {
+      auto cap = ::sandbox::ParseCapability(s);
+      if (!cap) return c->WrongType("capabilities");
+      d.capabilities.insert(*cap);
+    }
+  }
+  list.reset();
+  RETURN_IF_ERROR(c->Strings("egress_modes", list));
+  if (list) {
+    d.egress_modes.clear();
+    for (const std::string& s : *list) {
+      auto mode = ::sandbox::ParseEgress(s);
+      if (!mode) return c->WrongType("egress_modes");
+      d.egress_modes.insert(*mode);
+    }
+  }
+  if (const json::Value* v = c->value().Find("egress_method_tokens")) {
+    if (v->is_null()) {
+      d.egress_method_tokens.reset();
+    } else {
+      list.reset();
+      RETURN_IF_ERROR(c->Strings("egress_method_tokens", list));
+      d.egress_method_tokens = std::set<std::string>(list->begin(), list->end());
+    }
+  }
+  RETURN_IF_ERROR(c->Bool("bounded_exec", d.bounded_exec));
+  RETURN_IF_ERROR(c->Bool("withhold_bounded_exec", b.withhold_bounded_exec));
+  return b;
+}
+
+struct LabelSetup {
+  labels::ContentLabel conversation;
+  std::vector<labels::ContentLabel> arguments;
+};
+
+StatusOr<LabelSetup> ParseLabels(const std::string& text) {
+  StatusOr<Config> c = Config::Parse("labels", text);
+  if (!c.ok()) return c.status();
+  RETURN_IF_ERROR(c->Keys({"conversation", "arguments"}));
+  LabelSetup l;
+  StatusOr<Config> conv = c->Child("conversation");
+  if (!conv.ok()) return conv.status();
+  StatusOr<labels::ContentLabel> label = ParseLabel(*conv);
+  if (!label.ok()) return label.status();
+  l.conversation = *label;
+  if (const json::Value* args = c->Get("arguments")) {
+    if (!args->is_array()) return c->WrongType("arguments");
+    for (const json::Value& item : args->items()) {
+      if (!item.is_object()) return c->WrongType("arguments");
+      StatusOr<Config> one = Config::Parse("labels.arguments", json::Serialize(item));
+      if (!one.ok()) return one.status();
+      StatusOr<labels::ContentLabel> arg = ParseLabel(*one);
+      if (!arg.ok()) return arg.status();
+      l.arguments.push_back(*arg);
+    }
+  }
+  return l;
+}
+
+class CollectingLogger : public azure_pricing::Logger {
+ public:
+  explicit CollectingLogger(std::vector<std::string>* out) : out_(out) {}
+  void Warning(std::string_view category, std::string_view message) override {
+    out_->push_back(std::string(category) + ": " + std::string(message));
+  }
+
+ private:
+  std::vector<std::string>* out_;
+};
+
+void AppendLabel(std::string& out, const labels::ContentLabel& label) {
+  out += "{\"integrity\":";
+  json::AppendQuoted(out, labels::Name(label.integrity));
+  out += ",\"confidentiality\":";
+  json::AppendQuoted(out, labels::Name(label.confidentiality));
+  out += "}";
+}
+
+void AppendStrings(std::string& out, const std::vector<std::string>& items) {
+  out += "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ",";
+    json::AppendQuoted(out, items[i]);
+  }
+  out += "]";
+}
+
+}  // namespace
+
+StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
+  StatusOr<HostSetup> host = ParseHost(call.host_json);
+  if (!host.ok()) return host.status();
+  StatusOr<BackendSetup> backend_setup = ParseBackend(call.backend_json);
+  if (!backend_setup.ok()) return backend_setup.status();
+  StatusOr<LabelSetup> label_setup = ParseLabels(call.labels_json);
+  if (!label_setup.ok()) return label_setup.status();
+
+  labels::LabelTrackingFunctionMiddleware tracker;
+  tracker.JoinIntoContext(label_setup->conversation);
+  std::vector<std::unique_ptr<labels::PolicyEnforcementFunctionMiddleware>> policies;
+  std::vector<labels::FunctionMiddleware*> chain;
+  for (const std::string& name : call.middleware) {
+    if (name == "tracker") {
+      chain.push_back(&tracker);
+    } else if (name == "policy" || name == "policy-log") {
+      policies.push_back(
+          std::make_unique<labels::PolicyEnforcementFunctionMiddleware>(name == "policy"));
+      chain.push_back(policies.back().get());
+    } else {
+      return Invalid("unknown middleware " + name + " (tracker, policy, policy-log)");
+    }
+  }
+
+  sandbox::FakeBackend backend(backend_setup->declaration);
+  backend.SetWithholdBoundedExec(backend_setup->withhold_bounded_exec);
+  for (const sandbox::CallScript& s : call.scripts) backend.Script(s);
+  ::sandbox::Router router({&backend}, host->router);
+
+  CallReport report;
+  CollectingLogger logger(&report.warnings);
+  // Each scripted call is its own process as far as the warning goes.
+  azure_pricing::ResetExperimentalWarningForTest();
+  StatusOr<std::vector<labels::Tool>> tools = azure_pricing::MakeAzurePricingTools(
+      host->router_present ? &router : nullptr, "conformance-agent", {"conformance-session"},
+      host->options, &logger);
+
+  auto finish = [&]() {
+    report.sandbox_acquisitions = backend.acquisitions();
+    report.sandbox_disposals = backend.disposals();
+    report.sandbox_live = backend.live();
+    report.file_operations = backend.file_operations();
+    for (const sandbox::ExecRecord& e : backend.execs()) {
+      ++report.execs;
+      if (!e.bounded) ++report.unbounded_execs;
+      report.argv = e.request.argv;
+    }
+    for (const auto& p : policies) {
+      for (const std::string& w : p->warnings()) report.warnings.push_back(w);
+    }
+    return report;
+  };
+
+  if (!tools.ok()) {
+    report.outcome = std::string(azure_pricing::OutcomeName(tools.status().outcome()));
+    report.reason = std::string(tools.status().reason());
+    report.trusted_messages = {tools.status().message()};
+    return finish();
+  }
+  report.tools = tools->size();
+  if (tools->empty()) {
+    report.outcome = "refused";
+    report.reason = "no_tool";
+    report.trusted_messages = {
+        "make_azure_pricing_tools returned no tool: the sandbox router is disabled or absent."};
+    return finish();
+  }
+
+  labels::InvocationContext ctx;
+  ctx.arguments = call.arguments;
+  ctx.argument_labels = label_setup->arguments;
+  labels::InvokeFunction(tools->front(), ctx, chain);
+  if (ctx.blocked.has_value()) {
+    report.outcome = "blocked";
+    report.reason = "policy_violation";
+    report.violations = ctx.blocked->violations;
+    report.trusted_messages = {ctx.blocked->error};
+    return finish();
+  }
+  if (!ctx.result.has_value()) return Invalid("the tool did not run");
+  report.outcome = ctx.result->outcome;
+  report.reason = ctx.result->reason;
+  for (const labels::Content& item : ctx.result->items) {
+    if (item.name == azure_pricing::kOutputItem) {
+      report.output = item.text;
+      report.result_label = item.security_label;
+    } else {
+      report.trusted_messages.push_back(item.text);
+    }
+  }
+  return finish();
+}
+
+std::string CallReportToJson(const CallReport& r) {
+  std::string out = "{\"outcome\":";
+  json::AppendQuoted(out, r.outcome);
+  out += ",\"reason\":";
+  if (r.reason.empty()) {
+    out += "null";
+  } else {
+    json::AppendQuoted(out, r.reason);
+  }
+  out += ",\"message\":";
+  json::AppendQuoted(out, r.trusted_messages.empty() ? "" : r.trusted_messages.front());
+  if (r.output.has_value()) {
+    out += ",\"report\":";
+    out += *r.output;
+  }
+  out += ",\"result_label\":";
+  if (r.result_label.has_value()) {
+    AppendLabel(out, *r.result_label);
+  } else {
+    out += "null";
+  }
+  out += ",\"trusted_messages\":";
+  AppendStrings(out, r.trusted_messages);
+  if (!r.violations.empty()) {
+    out += ",\"violations\":";
+    AppendStrings(out, r.violations);
+  }
+  out += ",\"tools\":" + std::to_string(r.tools);
+  out += ",\"sandbox_acquisitions\":" + std::to_string(r.sandbox_acquisitions);
+  out += ",\"sandbox_disposals\":" + std::to_string(r.sandbox_disposals);
+  out += "}";
+  return out;
+}
+
+}  // namespace fakes::host

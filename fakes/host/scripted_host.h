@@ -1,0 +1,65 @@
+// A whole host on one page, for the command line and the conformance cases: a router over the
+// scripted fake backend, make_azure_pricing_tools with the host's options, the framework's
+// middleware chain with given labels, and one call of the tool. Everything is configured from
+// JSON (the same text a case file or `azure_pricing --host-json/--backend-json/--labels-json`
+// holds), and the result says what the framework and the backend saw.
+//
+// host JSON     {"image", "exec_timeout_seconds", "max_output_bytes", "max_rows",
+//                "outbound_max_confidentiality", "egress_integrity", "confidentiality",
+//                "router": {"present", "enabled", "min_isolation"}}
+// backend JSON  {"name", "os_families", "isolation", "capabilities", "egress_modes",
+//                "egress_method_tokens" (null = every token), "bounded_exec",
+//                "withhold_bounded_exec"}; absent keys keep PricingCapableDeclaration()
+// labels JSON   {"conversation": {"integrity", "confidentiality"}, "arguments": [label, ...]}
+// middleware    names in chain order: "tracker", "policy" (block_on_violation), "policy-log"
+#ifndef FAKES_HOST_SCRIPTED_HOST_H_
+#define FAKES_HOST_SCRIPTED_HOST_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fakes/sandbox/fake_backend.h"
+#include "ref/labels/labels.h"
+#include "ref/status/status.h"
+
+namespace fakes::host {
+
+struct ScriptedCall {
+  std::string arguments;              // the tool arguments as the model sent them
+  std::string host_json = "{}";
+  std::string backend_json = "{}";
+  std::string labels_json = "{}";
+  std::vector<std::string> middleware;
+  std::vector<sandbox::CallScript> scripts;  // one per acquisition; past the end: success, empty
+};
+
+struct CallReport {
+  std::string outcome;  // completed | refused | failed | blocked
+  std::string reason;   // empty when completed
+  size_t tools = 0;     // what make_azure_pricing_tools returned
+  std::vector<std::string> trusted_messages;  // the trusted part, in order
+  std::optional<std::string> output;          // the price report JSON
+  std::optional<labels::ContentLabel> result_label;  // the output's label as the host sees it
+  std::vector<std::string> violations;        // when blocked
+  std::vector<std::string> warnings;          // experimental warning, policy warnings
+  int sandbox_acquisitions = 0;
+  int sandbox_disposals = 0;
+  int sandbox_live = 0;
+  int execs = 0;
+  int unbounded_execs = 0;
+  int file_operations = 0;
+  std::vector<std::string> argv;  // of the last exec
+};
+
+// A configuration error (not JSON, unknown key or value) is an error status with reason
+// "invalid_configuration"; everything the tool does is in the report.
+azure_pricing::StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call);
+
+// {"outcome", "reason", "message", "report", "result_label", "trusted_messages",
+//  "violations", "sandbox_acquisitions", "sandbox_disposals", "tools"}
+std::string CallReportToJson(const CallReport& report);
+
+}  // namespace fakes::host
+
+#endif  // FAKES_HOST_SCRIPTED_HOST_H_

@@ -1,0 +1,73 @@
+#include "fakes/host/scripted_host.h"
+
+#include "gtest/gtest.h"
+
+namespace fakes::host {
+namespace {
+
+constexpr char kArgs[] = R"({"sku":"Standard_D4s_v5"})";
+constexpr char kEmpty[] = R"({"status":200,"message":"Success","results":{"prices":[]},"duration":1})";
+
+TEST(ScriptedHostTest, DefaultsAreAWorkingHost) {
+  ScriptedCall call;
+  call.arguments = kArgs;
+  call.scripts = {{.exec = {.stdout_bytes = kEmpty}}};
+  auto report = RunScriptedCall(call);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_EQ(report->outcome, "completed");
+  EXPECT_EQ(report->tools, 1u);
+  EXPECT_EQ(report->sandbox_acquisitions, 1);
+  EXPECT_EQ(report->sandbox_disposals, 1);
+  ASSERT_TRUE(report->result_label.has_value());
+  EXPECT_EQ(report->result_label->integrity, labels::Integrity::kUntrusted);
+  ASSERT_EQ(report->warnings.size(), 1u);  // the experimental warning
+  EXPECT_EQ(CallReportToJson(*report).rfind(R"({"outcome":"completed","reason":null,)", 0), 0u);
+}
+
+TEST(ScriptedHostTest, ConfigurationErrorsNameThePart) {
+  for (const auto& [host, backend, labels_json, middleware] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"[]", "{}", "{}", "tracker"},
+           {R"({"imag":"x"})", "{}", "{}", "tracker"},
+           {"{}", R"({"isolation":"Container"})", "{}", "tracker"},
+           {"{}", "{}", R"({"conversation":{"integrity":"TRUSTED"}})", "tracker"},
+           {"{}", "{}", "{}", "policy-enforcement"},
+           {R"({"max_rows":1.5})", "{}", "{}", "tracker"},
+       }) {
+    ScriptedCall call;
+    call.arguments = kArgs;
+    call.host_json = host;
+    call.backend_json = backend;
+    call.labels_json = labels_json;
+    call.middleware = {middleware};
+    auto report = RunScriptedCall(call);
+    ASSERT_FALSE(report.ok()) << host << backend << labels_json << middleware;
+    EXPECT_EQ(report.status().reason(), "invalid_configuration");
+  }
+}
+
+TEST(ScriptedHostTest, BlockedCallsReportViolationsAndNoAcquisition) {
+  ScriptedCall call;
+  call.arguments = kArgs;
+  call.host_json = R"({"outbound_max_confidentiality":"public","egress_integrity":"trusted"})";
+  call.labels_json = R"({"arguments":[{"confidentiality":"private"}]})";
+  call.middleware = {"tracker", "policy"};
+  auto report = RunScriptedCall(call);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->outcome, "blocked");
+  EXPECT_EQ(report->violations, std::vector<std::string>{"max_allowed_confidentiality"});
+  EXPECT_EQ(report->sandbox_acquisitions, 0);
+}
+
+TEST(ScriptedHostTest, AbsentRouterGivesNoTool) {
+  ScriptedCall call;
+  call.arguments = kArgs;
+  call.host_json = R"({"router":{"present":false}})";
+  auto report = RunScriptedCall(call);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->tools, 0u);
+  EXPECT_EQ(report->reason, "no_tool");
+}
+
+}  // namespace
+}  // namespace fakes::host
