@@ -305,6 +305,11 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   StatusOr<LabelSetup> label_setup = ParseLabels(call.labels_json);
   if (!label_setup.ok()) return label_setup.status();
 
+  azure_pricing::HostBounds& bounds = host->options.bounds;
+  if (call.max_rows) bounds.max_rows = *call.max_rows;
+  if (call.exec_timeout_seconds) bounds.exec_timeout_seconds = *call.exec_timeout_seconds;
+  if (call.max_output_bytes) bounds.max_output_bytes = *call.max_output_bytes;
+
   labels::LabelTrackingFunctionMiddleware tracker;
   tracker.JoinIntoContext(label_setup->conversation);
   std::vector<std::unique_ptr<labels::PolicyEnforcementFunctionMiddleware>> policies;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The command line as users and CI drive it: exit statuses, --json shape, --print-argv, replay,
-# usage errors. Requirements: ARG-004, ARG-007, BOUND-014, BOUND-015, UPSTREAM-002, REGION-001,
-# SELECT-009, SELECT-012.
+# usage errors, and the host side (labels, middleware, backend declarations). Requirements:
+# ARG-004, ARG-007, BOUND-014, BOUND-015, UPSTREAM-002, REGION-001, SELECT-009, SELECT-012,
+# HOST-003, HOST-010, HOST-011, POLICY-004, POLICY-005, INTEG-003, INTEG-004, INTRO-001.
 set -uo pipefail
 tool="$1"
 fixtures="fixtures/azmcp-3.0.0-beta.46/cli-stdout"
@@ -37,6 +38,35 @@ check "print argv json" 0 '"argv":["/usr/local/bin/azmcp","pricing","get","--cur
 check "print argv refused" 2 "refused (service_without_sku)" -- \
   --args-json '{"service":"Virtual Machines"}' --print-argv
 check "bad host bound" 2 "invalid_host_bounds" -- --args-json '{"sku":"x"}' --print-argv --max-rows 0
+basic=(--args-json '{"sku":"Standard_BASIC"}' --replay-stdout "${fixtures}/success-basic.json")
+check "host: one sandbox, disposed" 0 '"sandbox_acquisitions":1,"sandbox_disposals":1}' -- "${basic[@]}" --json
+check "host: report untrusted by default" 0 '"result_label":{"integrity":"untrusted","confidentiality":"public"}' -- \
+  "${basic[@]}" --json --middleware tracker,policy
+check "host: promoted with host trust and trusted labels" 0 '"result_label":{"integrity":"trusted"' -- \
+  "${basic[@]}" --json --middleware tracker,policy --host-json '{"egress_integrity":"trusted"}'
+check "host: not promoted with an untrusted argument" 0 '"result_label":{"integrity":"untrusted"' -- \
+  "${basic[@]}" --json --middleware tracker --host-json '{"egress_integrity":"trusted"}' \
+  --labels-json '{"arguments":[{"integrity":"untrusted"}]}'
+check "host: private blocked before acquisition" 4 '"violations":["max_allowed_confidentiality"],"tools":1,"sandbox_acquisitions":0' -- \
+  "${basic[@]}" --json --middleware tracker,policy \
+  --host-json '{"outbound_max_confidentiality":"public","egress_integrity":"trusted"}' \
+  --labels-json '{"conversation":{"confidentiality":"private"}}'
+check "host: blocked table" 4 "outcome: blocked (policy_violation)" -- \
+  "${basic[@]}" --middleware tracker,policy --host-json '{"outbound_max_confidentiality":"public"}' \
+  --labels-json '{"arguments":[{"confidentiality":"private"}]}'
+check "host: policy before tracker fails open" 0 '"outcome":"completed"' -- \
+  "${basic[@]}" --json --middleware policy,tracker --host-json '{"outbound_max_confidentiality":"public"}' \
+  --labels-json '{"conversation":{"confidentiality":"private"}}'
+check "host: backend without GET refused" 2 '"reason":"sandbox_egress_method_not_covered"' -- \
+  "${basic[@]}" --json --backend-json '{"egress_method_tokens":["POST"]}'
+check "host: backend without BoundedExec refused" 2 '"reason":"sandbox_bounded_exec_missing"' -- \
+  "${basic[@]}" --json --backend-json '{"bounded_exec":false}'
+check "host: disabled router, no tool" 2 '"reason":"no_tool"' -- \
+  "${basic[@]}" --json --host-json '{"router":{"enabled":false}}'
+check "host: experimental warning" 0 "warning: MafSandboxAzurePricingExperimentalWarning" -- "${basic[@]}"
+check "usage: bad host json" 64 "the host configuration has an unknown key: imag" -- \
+  "${basic[@]}" --host-json '{"imag":"x"}'
+check "usage: bad middleware" 64 "unknown middleware" -- "${basic[@]}" --middleware tracker,polcy
 check "schema" 0 '"additionalProperties":false' -- --schema
 check "usage: no mode" 64 "give exactly one of --print-argv and --replay-stdout" -- --args-json '{"sku":"x"}'
 check "usage: unknown option" 64 "unknown option --bogus" -- --bogus

@@ -4,9 +4,15 @@
 //   --replay-stdout FILE [--replay-stderr FILE] [--replay-exit N]
 //                            treat a recorded CLI result as what the sandbox returned
 //   --max-rows N --exec-timeout-seconds N --max-output-bytes N   host bounds
+//   --host-json JSON         make_azure_pricing_tools options and the router
+//   --backend-json JSON      the fake backend's declarations (for refusal tests)
+//   --labels-json JSON       the conversation's and the arguments' labels
+//   --middleware LIST        the framework chain, in order: tracker,policy (or policy-log)
 //   --json                   one JSON object on stdout instead of a table
 //   --schema                 print the tool's parameter schema and exit
-// Exit status: 0 completed (or planned), 2 refused, 3 failed, 64 usage error.
+// Replay runs the whole host: make_azure_pricing_tools over a router whose scripted fake backend
+// serves the recorded CLI result, behind the given middleware.
+// Exit status: 0 completed (or planned), 2 refused, 3 failed, 4 blocked, 64 usage error.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +25,9 @@
 #include <string_view>
 #include <vector>
 
+#include "fakes/host/scripted_host.h"
 #include "ref/json/json.h"
+#include "ref/labels/labels.h"
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/schema.h"
@@ -33,14 +41,24 @@ constexpr char kUsage[] =
     "usage: azure_pricing --args-json JSON [--print-argv | --replay-stdout FILE\n"
     "                     [--replay-stderr FILE] [--replay-exit N]] [--json]\n"
     "                     [--max-rows N] [--exec-timeout-seconds N] [--max-output-bytes N]\n"
+    "                     [--host-json JSON] [--backend-json JSON] [--labels-json JSON]\n"
+    "                     [--middleware tracker,policy]\n"
     "       azure_pricing --schema\n"
     "Runs the reference azure_pricing_get on arguments as a model sends them.\n"
     "  --print-argv      validate and plan only: print the argv, or the refusal\n"
-    "  --replay-stdout   process a recorded CLI stdout as if the sandbox returned it\n"
+    "  --replay-stdout   run the tool in a host whose fake sandbox returns this recorded stdout\n"
     "  --replay-stderr   the recorded stderr (default: empty)\n"
     "  --replay-exit     the recorded exit code (default: 0)\n"
-    "  --json            one JSON object: outcome, reason, message, report\n"
-    "Exit status: 0 completed, 2 refused, 3 failed, 64 usage error.\n";
+    "  --host-json       {image, exec_timeout_seconds, max_output_bytes, max_rows,\n"
+    "                    outbound_max_confidentiality, egress_integrity, confidentiality,\n"
+    "                    router: {present, enabled, min_isolation}}\n"
+    "  --backend-json    {name, os_families, isolation, capabilities, egress_modes,\n"
+    "                    egress_method_tokens, bounded_exec, withhold_bounded_exec}\n"
+    "  --labels-json     {conversation: {integrity, confidentiality}, arguments: [label...]}\n"
+    "  --middleware      comma-separated chain: tracker, policy (blocks), policy-log (logs)\n"
+    "  --json            one JSON object: outcome, reason, message, report, result_label,\n"
+    "                    trusted_messages, sandbox_acquisitions, sandbox_disposals\n"
+    "Exit status: 0 completed, 2 refused, 3 failed, 4 blocked, 64 usage error.\n";
 
 int Usage(const std::string& problem) {
   std::cerr << "azure_pricing: " << problem << "\n" << kUsage;
@@ -74,25 +92,6 @@ std::optional<int64_t> ParseInt(std::string_view text) {
   return negative ? -value : value;
 }
 
-// Serves one recorded CLI result, as the sandbox would have returned it.
-class ReplayRunner : public CliRunner {
- public:
-  explicit ReplayRunner(CliResult result) : result_(std::move(result)) {}
-  CliResult Run(const std::vector<std::string>&, const std::vector<std::string>&,
-                const HostBounds& bounds) override {
-    CliResult r = result_;
-    // A real bounded exec stops reading at the budget; the recording may be larger.
-    if (static_cast<int64_t>(r.stdout_bytes.size() + r.stderr_bytes.size()) >
-        bounds.max_output_bytes) {
-      r.output_limit_exceeded = true;
-    }
-    return r;
-  }
-
- private:
-  CliResult result_;
-};
-
 int ExitCodeFor(Outcome outcome) {
   switch (outcome) {
     case Outcome::kCompleted:
@@ -101,6 +100,8 @@ int ExitCodeFor(Outcome outcome) {
       return 2;
     case Outcome::kFailed:
       return 3;
+    case Outcome::kBlocked:
+      return 4;
   }
   return 3;
 }
@@ -111,56 +112,93 @@ std::string PriceText(double value) {
   return s;
 }
 
-void PrintTable(const LookupOutcome& outcome) {
-  std::cout << "outcome: " << OutcomeName(outcome.outcome());
-  if (!outcome.status.ok()) std::cout << " (" << outcome.reason() << ")";
-  std::cout << "\n" << outcome.message() << "\n";
-  if (!outcome.report.has_value()) return;
-  const Report& r = *outcome.report;
-  const bool expanded = r.expansion.has_value();
-  std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s%s\n", "meterName", "armSkuName",
-              "productName", "region", "priceType", "unit", "retailPrice",
-              expanded ? "  [matched_by]" : "");
-  // Row text comes from outside: never let it drive the terminal.
-  auto cell = [](const std::string& s, size_t n) { return TerminalSafe(s, n - 1); };
-  for (size_t i = 0; i < r.prices.size(); ++i) {
-    const PriceRow& row = r.prices[i];
-    std::string price = PriceText(row.retail_price) + " " + TerminalSafe(row.currency_code, 8);
-    if (row.reservation_term) price += " per " + TerminalSafe(*row.reservation_term, 16);
+std::string Text(const json::Value* v) {
+  if (v == nullptr || v->is_null()) return "";
+  if (v->is_string()) return v->as_string();
+  if (v->is_number()) return PriceText(v->as_number());
+  if (v->is_bool()) return v->as_bool() ? "true" : "false";
+  return json::Serialize(*v);
+}
+
+// The report as a person reads it. Every cell comes from outside, so none may drive the terminal.
+void PrintTable(const fakes::host::CallReport& call) {
+  std::cout << "outcome: " << call.outcome;
+  if (!call.reason.empty()) std::cout << " (" << call.reason << ")";
+  std::cout << "\n";
+  if (!call.trusted_messages.empty()) std::cout << call.trusted_messages.front() << "\n";
+  if (!call.violations.empty()) {
+    std::cout << "violations:";
+    for (const std::string& v : call.violations) std::cout << " " << v;
+    std::cout << "\n";
+  }
+  if (call.output.has_value()) {
+    const json::ParseResult parsed = json::ParseStrict(*call.output);
+    const json::Value& r = parsed.value;
+    const json::Value* prices = r.Find("prices");
+    const bool expanded = r.Find("requested_region") != nullptr;
+    std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s%s\n", "meterName", "armSkuName",
+                "productName", "region", "priceType", "unit", "retailPrice",
+                expanded ? "  [matched_by]" : "");
+    auto cell = [](const json::Value& row, const char* key, size_t n) {
+      return TerminalSafe(Text(row.Find(key)), n - 1);
+    };
+    for (const json::Value& row : prices != nullptr ? prices->items() : std::vector<json::Value>{}) {
+      std::string price = Text(row.Find("retailPrice")) + " " + cell(row, "currencyCode", 9);
+      if (row.Find("reservationTerm")) price += " per " + cell(row, "reservationTerm", 17);
+      if (expanded) {
+        price += "  [" + cell(row, "matched_by", 8);
+        if (row.Find("zone")) {
+          price += ": " + cell(row, "zone_family", 9) + " " + cell(row, "zone", 16) + ", " +
+                   cell(row, "zone_basis", 20);
+        }
+        if (row.Find("zone_reference_region")) {
+          price += " via " + cell(row, "zone_reference_region", 32);
+        }
+        price += "]";
+      }
+      std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s\n", cell(row, "meterName", 28).c_str(),
+                  cell(row, "armSkuName", 12).c_str(), cell(row, "productName", 22).c_str(),
+                  cell(row, "region", 14).c_str(), cell(row, "priceType", 19).c_str(),
+                  cell(row, "unitOfMeasure", 10).c_str(), price.c_str());
+      if (const json::Value* plans = row.Find("savingsPlan")) {
+        for (const json::Value& plan : plans->items()) {
+          std::printf("%-28s savings plan %s: %s\n", "", cell(plan, "term", 17).c_str(),
+                      Text(plan.Find("retailPrice")).c_str());
+        }
+      }
+    }
+    std::printf("returned_rows=%s received_rows=%s truncated=%s upstream_limit_reached=%s\n",
+                Text(r.Find("returned_rows")).c_str(), Text(r.Find("received_rows")).c_str(),
+                Text(r.Find("truncated")).c_str(), Text(r.Find("upstream_limit_reached")).c_str());
     if (expanded) {
-      const SelectedRow& a = r.expansion->annotations[i];
-      price += "  [" + a.matched_by;
-      if (a.zone) price += ": " + *a.zone_family + " " + *a.zone + ", " + *a.zone_basis;
-      if (a.zone_reference_region) price += " via " + *a.zone_reference_region;
-      price += "]";
-    }
-    std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s\n", cell(row.meter_name, 28).c_str(),
-                cell(row.arm_sku_name, 12).c_str(), cell(row.product_name, 22).c_str(),
-                cell(row.region, 14).c_str(), TerminalSafe(row.price_type, 18).c_str(),
-                cell(row.unit_of_measure, 10).c_str(), price.c_str());
-    for (const SavingsPlanPrice& plan : row.savings_plan) {
-      std::printf("%-28s savings plan %s: %s\n", "", TerminalSafe(plan.term, 16).c_str(),
-                  PriceText(plan.retail_price).c_str());
+      std::printf("requested_region=%s selected_rows=%s\n",
+                  TerminalSafe(Text(r.Find("requested_region")), 64).c_str(),
+                  Text(r.Find("selected_rows")).c_str());
+      if (const json::Value* notes = r.Find("selection_notes")) {
+        for (const json::Value& note : notes->items()) {
+          std::printf("note: %s\n", Text(&note).c_str());
+        }
+      }
     }
   }
-  std::printf("returned_rows=%lld received_rows=%lld truncated=%s upstream_limit_reached=%s\n",
-              static_cast<long long>(r.returned_rows), static_cast<long long>(r.received_rows),
-              r.truncated ? "true" : "false", r.upstream_limit_reached ? "true" : "false");
-  if (expanded) {
-    std::printf("requested_region=%s selected_rows=%lld\n",
-                TerminalSafe(r.expansion->requested_region, 64).c_str(),
-                static_cast<long long>(r.expansion->selected_rows));
-    for (const std::string& note : r.expansion->selection_notes) {
-      std::printf("note: %s\n", note.c_str());
-    }
+  if (call.result_label.has_value()) {
+    std::printf("report label: %s/%s\n",
+                std::string(labels::Name(call.result_label->integrity)).c_str(),
+                std::string(labels::Name(call.result_label->confidentiality)).c_str());
   }
+  std::printf("sandboxes: %d acquired, %d disposed\n", call.sandbox_acquisitions,
+              call.sandbox_disposals);
 }
 
 int Main(int argc, char** argv) {
   std::optional<std::string> args_json, replay_stdout, replay_stderr;
+  std::optional<std::string> host_json, backend_json, labels_json, middleware;
   int replay_exit = 0;
   bool print_argv = false, as_json = false;
   HostBounds bounds;
+  struct {
+    bool max_rows = false, exec_timeout_seconds = false, max_output_bytes = false;
+  } bounds_given;
   std::vector<std::string_view> args(argv + 1, argv + argc);
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
@@ -194,12 +232,23 @@ int Main(int argc, char** argv) {
       replay_exit = static_cast<int>(n);
     } else if (a == "--max-rows") {
       if (!number(bounds.max_rows)) return Usage("--max-rows needs an integer");
+      bounds_given.max_rows = true;
     } else if (a == "--exec-timeout-seconds") {
       if (!number(bounds.exec_timeout_seconds)) {
         return Usage("--exec-timeout-seconds needs an integer");
       }
+      bounds_given.exec_timeout_seconds = true;
     } else if (a == "--max-output-bytes") {
       if (!number(bounds.max_output_bytes)) return Usage("--max-output-bytes needs an integer");
+      bounds_given.max_output_bytes = true;
+    } else if (a == "--host-json") {
+      if (!value(host_json)) return Usage("--host-json needs a value");
+    } else if (a == "--backend-json") {
+      if (!value(backend_json)) return Usage("--backend-json needs a value");
+    } else if (a == "--labels-json") {
+      if (!value(labels_json)) return Usage("--labels-json needs a value");
+    } else if (a == "--middleware") {
+      if (!value(middleware)) return Usage("--middleware needs a list");
     } else if (a == "--print-argv") {
       print_argv = true;
     } else if (a == "--json") {
@@ -252,24 +301,46 @@ int Main(int argc, char** argv) {
     return plan.ok() ? 0 : ExitCodeFor(plan.status().outcome());
   }
 
-  CliResult recorded;
+  fakes::host::ScriptedCall call;
+  call.arguments = *args_json;
+  if (host_json) call.host_json = *host_json;
+  if (backend_json) call.backend_json = *backend_json;
+  if (labels_json) call.labels_json = *labels_json;
+  if (middleware) {
+    size_t start = 0;
+    while (start <= middleware->size()) {
+      size_t end = middleware->find(',', start);
+      if (end == std::string::npos) end = middleware->size();
+      if (end > start) call.middleware.push_back(middleware->substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  if (bounds_given.max_rows) call.max_rows = bounds.max_rows;
+  if (bounds_given.exec_timeout_seconds) call.exec_timeout_seconds = bounds.exec_timeout_seconds;
+  if (bounds_given.max_output_bytes) call.max_output_bytes = bounds.max_output_bytes;
+  fakes::sandbox::CallScript script;
   std::optional<std::string> out = ReadFile(*replay_stdout);
   if (!out) return Usage("cannot read --replay-stdout file");
-  recorded.stdout_bytes = std::move(*out);
+  script.exec.stdout_bytes = std::move(*out);
   if (replay_stderr) {
     std::optional<std::string> err = ReadFile(*replay_stderr);
     if (!err) return Usage("cannot read --replay-stderr file");
-    recorded.stderr_bytes = std::move(*err);
+    script.exec.stderr_bytes = std::move(*err);
   }
-  recorded.exit_code = replay_exit;
-  ReplayRunner runner(std::move(recorded));
-  const LookupOutcome outcome = RunLookup(*args_json, bounds, runner);
+  script.exec.exit_code = replay_exit;
+  call.scripts = {script};
+  StatusOr<fakes::host::CallReport> report = fakes::host::RunScriptedCall(call);
+  if (!report.ok()) return Usage(report.status().message());
+  for (const std::string& w : report->warnings) std::cerr << "warning: " << w << "\n";
   if (as_json) {
-    std::cout << OutcomeToJson(outcome) << "\n";
+    std::cout << fakes::host::CallReportToJson(*report) << "\n";
   } else {
-    PrintTable(outcome);
+    PrintTable(*report);
   }
-  return ExitCodeFor(outcome.outcome());
+  if (report->outcome == "completed") return 0;
+  if (report->outcome == "refused") return 2;
+  if (report->outcome == "blocked") return 4;
+  return 3;
 }
 
 }  // namespace
