@@ -4,9 +4,11 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <algorithm>
 #include <set>
 #include <sstream>
 
+#include "fakes/host/scripted_host.h"
 #include "ref/pricing/lookup.h"
 
 namespace azure_pricing::conformance {
@@ -19,20 +21,6 @@ std::optional<std::string> ReadFile(const std::string& path) {
   if (!in) return std::nullopt;
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
-
-class ScriptedRunner : public CliRunner {
- public:
-  explicit ScriptedRunner(CliResult result) : result_(std::move(result)) {}
-  CliResult Run(const std::vector<std::string>&, const std::vector<std::string>&,
-                const HostBounds&) override {
-    ++runs;
-    return result_;
-  }
-  int runs = 0;
-
- private:
-  CliResult result_;
-};
 
 // Collects every string inside a JSON value (the arguments a model sent, or a CLI envelope).
 void CollectStrings(const ordered_json& v, std::vector<std::string>& out) {
@@ -132,10 +120,10 @@ std::string RunOne(const ordered_json& c) {
   }
 
   const ordered_json& cli = c["cli"];
-  CliResult result;
+  fakes::sandbox::CallScript script;
   for (const auto& [name, out] :
-       {std::pair<std::string, std::string*>{"stdout", &result.stdout_bytes},
-        std::pair<std::string, std::string*>{"stderr", &result.stderr_bytes}}) {
+       {std::pair<std::string, std::string*>{"stdout", &script.exec.stdout_bytes},
+        std::pair<std::string, std::string*>{"stderr", &script.exec.stderr_bytes}}) {
     if (cli.contains(name + "_file")) {
       std::optional<std::string> text = ReadFile(cli[name + "_file"].get<std::string>());
       if (!text) return "cannot read " + cli[name + "_file"].get<std::string>();
@@ -144,31 +132,97 @@ std::string RunOne(const ordered_json& c) {
       *out = cli[name].get<std::string>();
     }
   }
-  result.exit_code = cli.value("exit_code", 0);
-  result.timed_out = cli.value("timed_out", false);
-  result.output_limit_exceeded = cli.value("output_limit_exceeded", false);
+  script.exec.exit_code = cli.value("exit_code", 0);
+  // A timeout is a delay past the host's time limit; an overflow is more output than its budget.
+  if (cli.value("timed_out", false)) script.exec.delay_ms = 601'000;
+  if (cli.value("output_limit_exceeded", false)) {
+    script.exec.stderr_bytes.append(static_cast<size_t>(bounds.max_output_bytes) + 1, 'x');
+  }
+  script.exec.delay_ms = std::max<int64_t>(script.exec.delay_ms, cli.value("delay_ms", 0));
+  script.exec.exec_error = cli.value("exec_error", false);
+  script.fail_acquire = cli.value("fail_acquire", false);
+  script.fail_dispose = cli.value("fail_dispose", false);
   // What the CLI said must not come back either.
-  const ordered_json envelope = ordered_json::parse(result.stdout_bytes, nullptr, false);
+  const ordered_json envelope = ordered_json::parse(script.exec.stdout_bytes, nullptr, false);
   if (envelope.is_discarded()) {
-    CollectLines(result.stdout_bytes, inputs);
+    CollectLines(script.exec.stdout_bytes, inputs);
   } else {
     CollectStrings(envelope, inputs);
   }
-  CollectLines(result.stderr_bytes, inputs);
+  if (!cli.value("output_limit_exceeded", false)) CollectLines(script.exec.stderr_bytes, inputs);
 
-  ScriptedRunner runner(result);
-  const LookupOutcome outcome = RunLookup(args_text, bounds, runner);
-  const std::string got = std::string(OutcomeName(outcome.outcome()));
+  fakes::host::ScriptedCall call;
+  call.arguments = args_text;
+  if (c.contains("host")) call.host_json = c["host"].dump();
+  if (c.contains("backend")) call.backend_json = c["backend"].dump();
+  if (c.contains("labels")) call.labels_json = c["labels"].dump();
+  if (c.contains("middleware")) {
+    for (const auto& m : c["middleware"]) call.middleware.push_back(m.get<std::string>());
+  }
+  call.scripts = {script};
+  azure_pricing::StatusOr<fakes::host::CallReport> ran = fakes::host::RunScriptedCall(call);
+  if (!ran.ok()) return "case configuration: " + ran.status().message();
+  const fakes::host::CallReport& got_report = *ran;
+  const std::string got = got_report.outcome;
+  const std::string message =
+      got_report.trusted_messages.empty() ? "" : got_report.trusted_messages.front();
   if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";
-  if (expect.contains("reason") &&
-      std::string(outcome.reason()) != expect["reason"].get<std::string>()) {
-    problems << "reason " << outcome.reason() << ", want " << expect["reason"].get<std::string>()
+  if (expect.contains("reason") && got_report.reason != expect["reason"].get<std::string>()) {
+    problems << "reason " << got_report.reason << ", want " << expect["reason"].get<std::string>()
              << "; ";
   }
-  if (outcome.outcome() == Outcome::kRefused && runner.runs != 0) {
-    problems << "refused after running the CLI; ";
+  if ((got == "refused" || got == "blocked") && got_report.execs != 0) {
+    problems << got << " after running the CLI; ";
   }
-  const std::string message = outcome.message();
+  // Every acquired sandbox is disposed, whatever happened, and every exec is bounded.
+  if (got_report.sandbox_acquisitions != got_report.sandbox_disposals) {
+    problems << "acquired " << got_report.sandbox_acquisitions << " sandboxes, disposed "
+             << got_report.sandbox_disposals << "; ";
+  }
+  if (got_report.unbounded_execs != 0) problems << "ran the CLI without BoundedExec; ";
+  if (got_report.file_operations != 0) problems << "moved files in or out of the sandbox; ";
+  for (const char* field : {"sandbox_acquisitions", "sandbox_disposals"}) {
+    if (!expect.contains(field)) continue;
+    const int value = std::string(field) == "sandbox_acquisitions"
+                          ? got_report.sandbox_acquisitions
+                          : got_report.sandbox_disposals;
+    if (value != expect[field].get<int>()) {
+      problems << field << " " << value << ", want " << expect[field].dump() << "; ";
+    }
+  }
+  if (expect.contains("tools") && static_cast<int>(got_report.tools) != expect["tools"].get<int>()) {
+    problems << "tools " << got_report.tools << ", want " << expect["tools"].dump() << "; ";
+  }
+  if (expect.contains("violations") && ordered_json(got_report.violations) != expect["violations"]) {
+    problems << "violations " << ordered_json(got_report.violations).dump() << ", want "
+             << expect["violations"].dump() << "; ";
+  }
+  if (expect.contains("result_label")) {
+    ordered_json label = nullptr;
+    if (got_report.result_label.has_value()) {
+      label = {{"integrity", std::string(labels::Name(got_report.result_label->integrity))},
+               {"confidentiality",
+                std::string(labels::Name(got_report.result_label->confidentiality))}};
+    }
+    if (label != expect["result_label"]) {
+      problems << "result_label " << label.dump() << ", want " << expect["result_label"].dump()
+               << "; ";
+    }
+  }
+  if (expect.contains("trusted_messages_contain")) {
+    std::string all;
+    for (const std::string& m : got_report.trusted_messages) all += m + "\n";
+    for (const auto& part : expect["trusted_messages_contain"]) {
+      if (all.find(part.get<std::string>()) == std::string::npos) {
+        problems << "trusted messages lack \"" << part.get<std::string>() << "\"; ";
+      }
+    }
+  }
+  // Refusal and failure text must not echo input. (The standing guidance that follows it is fixed
+  // prose that may share words such as "Reservation" with the rows.)
+  if (got != "completed") {
+    if (std::string echo = EchoProblem(message, inputs); !echo.empty()) problems << echo << "; ";
+  }
   if (expect.contains("message_contains")) {
     for (const auto& part : expect["message_contains"]) {
       if (message.find(part.get<std::string>()) == std::string::npos) {
@@ -176,9 +230,8 @@ std::string RunOne(const ordered_json& c) {
       }
     }
   }
-  if (!outcome.status.ok()) problems << EchoProblem(message, inputs);
-  if (outcome.report.has_value()) {
-    const ordered_json report = ordered_json::parse(ReportToJson(*outcome.report), nullptr, false);
+  if (got_report.output.has_value()) {
+    const ordered_json report = ordered_json::parse(*got_report.output, nullptr, false);
     if (report.is_discarded()) return problems.str() + "report is not JSON; ";
     std::vector<std::string> keys;
     for (const auto& item : report.items()) keys.push_back(item.key());
@@ -279,7 +332,7 @@ std::vector<CaseResult> RunCaseFile(const std::string& path) {
 
 std::vector<std::string> DefaultCaseFiles() {
   return {"conformance/cases/arguments.json", "conformance/cases/replay.json",
-          "conformance/cases/selection.json"};
+          "conformance/cases/selection.json", "conformance/cases/host.json"};
 }
 
 }  // namespace azure_pricing::conformance

@@ -96,7 +96,8 @@ const labels::Content* Item(const labels::InvocationContext& ctx, std::string_vi
 }
 
 TEST(MakeToolsTest, ReturnsTheOneToolWithTheFixedSpec) {
-  // HOST-001, HOST-002, HOST-006, HOST-007, HOST-009
+  // HOST-001, HOST-002, HOST-006, HOST-007, HOST-009, HOST-018 (the spec names the one
+  // destination, so a host can decide where its policy permits attaching the tool)
   Fixture f;
   EXPECT_EQ(f.tool.name, "azure_pricing_get");
   EXPECT_FALSE(f.tool.description.empty());
