@@ -1,0 +1,108 @@
+// A stateful model of one attached tool over a sequence of calls with scripted backend faults
+// (rc::state): no sandbox outlives its call, every call gets a sandbox no earlier call had, the
+// counts match the model, and no state carries between calls: each call ends exactly as the same
+// call would on a freshly attached tool. Requirements: INTRO-003, INTRO-004, INTRO-007.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+#include <rapidcheck/state.h>
+
+#include <set>
+
+#include "conformance/properties/host_generators.h"
+#include "fakes/sandbox/fake_backend.h"
+#include "ref/labels/middleware.h"
+#include "ref/pricing/host.h"
+
+namespace azure_pricing::properties {
+namespace {
+
+class NullLogger : public Logger {
+ public:
+  void Warning(std::string_view, std::string_view) override {}
+};
+
+ToolOptions Options() {
+  ToolOptions o;
+  o.image = "example.invalid/azmcp";
+  o.bounds.exec_timeout_seconds = 5;
+  o.bounds.max_output_bytes = 4096;
+  return o;
+}
+
+struct Attached {
+  Attached()
+      : backend(fakes::sandbox::PricingCapableDeclaration()), router({&backend}, [] {
+          sandbox::RouterOptions o;
+          o.min_isolation = sandbox::Isolation::kContainer;
+          return o;
+        }()) {
+    NullLogger logger;
+    auto made = MakeAzurePricingTools(&router, "agent", {"session"}, Options(), &logger);
+    tool = made->front();
+  }
+  labels::FunctionResult Call(const std::string& args) {
+    labels::InvocationContext ctx;
+    ctx.arguments = args;
+    labels::InvokeFunction(tool, ctx, {});
+    return *ctx.result;
+  }
+  fakes::sandbox::FakeBackend backend;
+  sandbox::Router router;
+  labels::Tool tool;
+  std::set<int> seen_sandboxes;
+};
+
+struct Model {
+  int calls = 0;
+  int acquisitions = 0;
+};
+
+struct CallTool : rc::state::Command<Model, Attached> {
+  fakes::sandbox::CallScript script = *GenCallScript();
+  bool valid_arguments = *rc::gen::weightedElement<bool>({{4, true}, {1, false}});
+
+  std::string Arguments() const {
+    return valid_arguments ? R"({"sku":"Standard_D2s_v5"})" : R"({"currency":"USD"})";
+  }
+
+  void apply(Model& m) const override {
+    ++m.calls;
+    if (valid_arguments && !script.fail_acquire) ++m.acquisitions;
+  }
+
+  void run(const Model& before, Attached& sut) const override {
+    sut.backend.SetFallback(script);  // this call's behaviour, whether or not it acquires
+    const labels::FunctionResult got = sut.Call(Arguments());
+    Model after = before;
+    apply(after);
+    RC_ASSERT(sut.backend.live() == 0);
+    RC_ASSERT(sut.backend.acquisitions() == after.acquisitions);
+    RC_ASSERT(sut.backend.disposals() == after.acquisitions);
+    if (after.acquisitions > before.acquisitions) {
+      const int id = sut.backend.acquires().back().sandbox_id;
+      RC_ASSERT(sut.seen_sandboxes.insert(id).second);
+    }
+    // A fresh tool given the same call ends the same way: nothing carried over.
+    Attached fresh;
+    fresh.backend.SetFallback(script);
+    const labels::FunctionResult alone = fresh.Call(Arguments());
+    RC_ASSERT(got.outcome == alone.outcome);
+    RC_ASSERT(got.reason == alone.reason);
+    RC_ASSERT(got.items.size() == alone.items.size());
+    for (size_t i = 0; i < got.items.size(); ++i) RC_ASSERT(got.items[i].text == alone.items[i].text);
+  }
+
+  void show(std::ostream& os) const override {
+    os << "CallTool(valid_arguments=" << valid_arguments << ", script=";
+    fakes::sandbox::showValue(script, os);
+    os << ")";
+  }
+};
+
+RC_GTEST_PROP(HostState, SequencesOfCallsKeepTheModel, ()) {
+  Attached sut;
+  rc::state::check(Model{}, sut, rc::state::gen::execOneOfWithArgs<CallTool>());
+}
+
+}  // namespace
+}  // namespace azure_pricing::properties
