@@ -42,6 +42,7 @@ struct Attached {
   }
   labels::FunctionResult Call(const std::string& args) {
     labels::InvocationContext ctx;
+    ctx.call_id = "call_same";  // a host that reuses call ids
     ctx.arguments = args;
     labels::InvokeFunction(tool, ctx, {});
     return *ctx.result;
@@ -49,7 +50,7 @@ struct Attached {
   fakes::sandbox::FakeBackend backend;
   sandbox::Router router;
   labels::Tool tool;
-  std::set<int> seen_sandboxes;
+  std::set<std::string> seen_keys;
 };
 
 struct Model {
@@ -79,8 +80,10 @@ struct CallTool : rc::state::Command<Model, Attached> {
     RC_ASSERT(sut.backend.acquisitions() == after.acquisitions);
     RC_ASSERT(sut.backend.disposals() == after.acquisitions);
     if (after.acquisitions > before.acquisitions) {
-      const int id = sut.backend.acquires().back().sandbox_id;
-      RC_ASSERT(sut.seen_sandboxes.insert(id).second);
+      // The tool's job: a key no earlier call had, even though every call here reuses the same
+      // framework call id.
+      const std::string key = sut.backend.acquires().back().key.call_id;
+      RC_ASSERT(sut.seen_keys.insert(key).second);
     }
     // A fresh tool given the same call ends the same way: nothing carried over.
     Attached fresh;
@@ -88,6 +91,8 @@ struct CallTool : rc::state::Command<Model, Attached> {
     const labels::FunctionResult alone = fresh.Call(Arguments());
     RC_ASSERT(got.outcome == alone.outcome);
     RC_ASSERT(got.reason == alone.reason);
+    // Acquisition is attempted exactly when the arguments were valid.
+    RC_ASSERT(fresh.backend.acquire_attempts() == (valid_arguments ? 1 : 0));
     RC_ASSERT(got.items.size() == alone.items.size());
     for (size_t i = 0; i < got.items.size(); ++i) RC_ASSERT(got.items[i].text == alone.items[i].text);
   }

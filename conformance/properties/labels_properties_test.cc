@@ -11,6 +11,36 @@ namespace {
 
 using labels::ContentLabel;
 
+// The order, written from the ranks (trusted < untrusted; public < private < user_identity)
+// rather than taken from the library.
+int IntegrityRank(labels::Integrity i) { return i == labels::Integrity::kTrusted ? 0 : 1; }
+int ConfidentialityRank(labels::Confidentiality c) {
+  switch (c) {
+    case labels::Confidentiality::kPublic:
+      return 0;
+    case labels::Confidentiality::kPrivate:
+      return 1;
+    case labels::Confidentiality::kUserIdentity:
+      return 2;
+  }
+  return 3;
+}
+bool Below(const ContentLabel& a, const ContentLabel& b) {
+  return IntegrityRank(a.integrity) <= IntegrityRank(b.integrity) &&
+         ConfidentialityRank(a.confidentiality) <= ConfidentialityRank(b.confidentiality);
+}
+
+RC_GTEST_PROP(LabelJoin, IsTheLeastUpperBound, ()) {
+  const ContentLabel a = *GenLabel();
+  const ContentLabel b = *GenLabel();
+  const ContentLabel c = *GenLabel();
+  const ContentLabel ab = labels::Join(a, b);
+  RC_ASSERT(Below(a, ab));
+  RC_ASSERT(Below(b, ab));
+  if (Below(a, c) && Below(b, c)) RC_ASSERT(Below(ab, c));
+  RC_ASSERT(labels::FlowsTo(a, b) == Below(a, b));
+}
+
 RC_GTEST_PROP(LabelJoin, Commutative, ()) {
   const ContentLabel a = *GenLabel();
   const ContentLabel b = *GenLabel();
@@ -29,20 +59,17 @@ RC_GTEST_PROP(LabelJoin, Idempotent, ()) {
   RC_ASSERT(labels::Join(a, a) == a);
 }
 
-RC_GTEST_PROP(LabelJoin, UpperBoundAndMonotone, ()) {
+RC_GTEST_PROP(LabelJoin, Monotone, ()) {
   const ContentLabel a = *GenLabel();
   const ContentLabel b = *GenLabel();
   const ContentLabel c = *GenLabel();
-  const ContentLabel ab = labels::Join(a, b);
-  RC_ASSERT(labels::FlowsTo(a, ab));
-  RC_ASSERT(labels::FlowsTo(b, ab));
   // a <= b implies a v c <= b v c
-  if (labels::FlowsTo(a, b)) RC_ASSERT(labels::FlowsTo(labels::Join(a, c), labels::Join(b, c)));
+  if (Below(a, b)) RC_ASSERT(Below(labels::Join(a, c), labels::Join(b, c)));
 }
 
 RC_GTEST_PROP(LabelJoin, EmptyJoinIsBottom, ()) {
   const ContentLabel a = *GenLabel();
-  RC_ASSERT(labels::FlowsTo(labels::JoinAll({}), a));
+  RC_ASSERT(Below(labels::JoinAll({}), a));
   RC_ASSERT(labels::JoinAll({a}) == a);
 }
 

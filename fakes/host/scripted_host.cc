@@ -56,7 +56,9 @@ class Config {
   Status Int(std::string_view key, int64_t& out) const {
     const json::Value* v = Get(key);
     if (v == nullptr) return azure_pricing::OkStatus();
-    if (!v->is_number() || v->as_number() != static_cast<double>(static_cast<int64_t>(v->as_number()))) {
+    // Range first: casting an out-of-range double is undefined.
+    if (!v->is_number() || !(v->as_number() >= -9.0e15 && v->as_number() <= 9.0e15) ||
+        v->as_number() != static_cast<double>(static_cast<int64_t>(v->as_number()))) {
       return WrongType(key);
     }
     out = static_cast<int64_t>(v->as_number());

@@ -31,7 +31,7 @@ struct ScriptedCall {
   std::string backend_json = "{}";
   std::string labels_json = "{}";
   std::vector<std::string> middleware;
-  std::vector<sandbox::CallScript> scripts;  // one per acquisition; past the end: success, empty
+  std::vector<sandbox::CallScript> scripts;  // one per acquisition; past the end: exit 0 with empty output
   // Applied over the host JSON's bounds (the command line's --max-rows and friends).
   std::optional<int64_t> max_rows, exec_timeout_seconds, max_output_bytes;
 };

@@ -72,6 +72,7 @@ void FakeBackend::SetWithholdBoundedExec(bool withhold) {
 StatusOr<std::unique_ptr<::sandbox::Sandbox>> FakeBackend::Acquire(const Spec& spec,
                                                                    const SandboxKey& key) {
   std::lock_guard<std::mutex> lock(mu_);
+  ++acquire_attempts_;
   CallScript script = fallback_;
   if (!scripts_.empty()) {
     script = std::move(scripts_.front());
@@ -128,6 +129,10 @@ void FakeBackend::RecordFileOperation() {
   ++file_operations_;
 }
 
+int FakeBackend::acquire_attempts() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return acquire_attempts_;
+}
 int FakeBackend::acquisitions() const {
   std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(acquires_.size());

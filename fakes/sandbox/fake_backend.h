@@ -83,9 +83,12 @@ class FakeBackend : public ::sandbox::Backend {
       const Spec& spec, const SandboxKey& key) override;
   azure_pricing::Status Dispose(std::unique_ptr<::sandbox::Sandbox> sandbox) override;
 
+  int acquire_attempts() const;  // including the ones scripted to fail
   int acquisitions() const;
-  int disposals() const;
-  int live() const;  // acquired and not yet disposed
+  int disposals() const;  // Dispose calls, including the ones scripted to fail
+  // Acquired and not yet handed to Dispose. A sandbox whose dispose was scripted to fail counts
+  // as handed back: the tool did its part, and the failure is in disposes().
+  int live() const;
   int file_operations() const;
   std::vector<AcquireRecord> acquires() const;
   std::vector<ExecRecord> execs() const;
@@ -106,6 +109,7 @@ class FakeBackend : public ::sandbox::Backend {
   bool withhold_bounded_exec_ = false;
   int next_id_ = 1;
   int live_ = 0;
+  int acquire_attempts_ = 0;
   int file_operations_ = 0;
   std::vector<AcquireRecord> acquires_;
   std::vector<ExecRecord> execs_;

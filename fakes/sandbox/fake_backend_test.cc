@@ -58,6 +58,7 @@ TEST(FakeBackendTest, FaultsAreRecorded) {
   auto sandbox = backend.Acquire({}, {"a", "s", "2"});
   ASSERT_TRUE(sandbox.ok());
   EXPECT_EQ(backend.Dispose(std::move(*sandbox)).reason(), "fake_dispose_failed");
+  EXPECT_EQ(backend.acquire_attempts(), 2);
   EXPECT_EQ(backend.acquisitions(), 1);
   ASSERT_EQ(backend.disposes().size(), 1u);
   EXPECT_TRUE(backend.disposes()[0].failed);

@@ -39,6 +39,11 @@ struct AttachedTool {
   std::atomic<long long> calls{0};
 };
 
+Status DisposeFailed() {
+  return Status(Outcome::kFailed, sandbox::kDisposeFailed,
+                "The sandbox could not be disposed after the call; any result was discarded.");
+}
+
 // Acquire, bounded exec, dispose: one sandbox per Run, disposed on every path.
 class SandboxCliRunner : public CliRunner {
  public:
@@ -51,7 +56,7 @@ class SandboxCliRunner : public CliRunner {
     if (!lease.ok()) return lease.status();
     sandbox::BoundedExec* bounded = lease->sandbox().bounded_exec();
     if (bounded == nullptr) {
-      (void)lease->Dispose();
+      if (!lease->Dispose().ok()) return DisposeFailed();
       return Status(Outcome::kRefused, kBoundedExecMissing,
                     "The sandbox does not offer bounded execution, which this tool requires; the "
                     "CLI was not run.");
@@ -63,12 +68,8 @@ class SandboxCliRunner : public CliRunner {
     request.max_output_bytes = bounds.max_output_bytes;
     StatusOr<sandbox::ExecResult> exec = bounded->ExecBounded(request);
     const Status disposed = lease->Dispose();
-    if (!disposed.ok()) {
-      // The result may be fine, but a sandbox that may have outlived its call is not.
-      return Status(Outcome::kFailed, sandbox::kDisposeFailed,
-                    "The sandbox could not be disposed after the lookup; the result was "
-                    "discarded.");
-    }
+    // The result may be fine, but a sandbox that may have outlived its call is not.
+    if (!disposed.ok()) return DisposeFailed();
     CliResult result;
     if (!exec.ok()) {
       if (exec.status().reason() == sandbox::kExecTimeoutReason) {
@@ -98,8 +99,10 @@ bool Trusted(const std::optional<labels::ContentLabel>& label) {
 
 labels::FunctionResult CallTool(AttachedTool& tool, labels::InvocationContext& ctx) {
   const long long n = ++tool.calls;
+  // The framework's call id names the call; the counter keeps two calls that reuse an id (a
+  // retry, a careless host) from ever sharing a sandbox key.
   sandbox::SandboxKey key{tool.agent_id, tool.context.session_id,
-                          ctx.call_id.empty() ? "call-" + std::to_string(n) : ctx.call_id};
+                          (ctx.call_id.empty() ? "call" : ctx.call_id) + "#" + std::to_string(n)};
   SandboxCliRunner runner(tool, std::move(key));
   const LookupOutcome outcome = RunLookup(ctx.arguments, tool.options.bounds, runner);
 

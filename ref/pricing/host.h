@@ -86,6 +86,8 @@ inline constexpr char kCompletedItem[] = "completed";
 inline constexpr char kGuidanceItem[] = "guidance";
 inline constexpr char kOutputItem[] = "output";
 
+// The router and its backends must outlive every copy of the returned tool: the tool holds the
+// router by pointer, as a host holds its configured router for the agent's lifetime.
 StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* router,
                                                           const std::string& agent_id,
                                                           const CallerContext& context,

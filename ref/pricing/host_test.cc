@@ -210,6 +210,30 @@ TEST(ToolCallTest, OneFreshSandboxOneBoundedExecAndDisposalPerCall) {
   EXPECT_EQ(f.backend.live(), 0);
 }
 
+TEST(ToolCallTest, ReusedCallIdsStillGetTheirOwnSandboxKey) {
+  // INTRO-004
+  Fixture f;
+  for (int i = 0; i < 2; ++i) {
+    labels::InvocationContext ctx;
+    ctx.call_id = "call_1";
+    ctx.arguments = kArgs;
+    labels::InvokeFunction(f.tool, ctx, {});
+  }
+  const auto acquires = f.backend.acquires();
+  ASSERT_EQ(acquires.size(), 2u);
+  EXPECT_NE(acquires[0].key.call_id, acquires[1].key.call_id);
+  EXPECT_EQ(acquires[0].key.call_id.rfind("call_1", 0), 0u);
+}
+
+TEST(ToolCallTest, ADisposeFailureWinsOverTheBoundedExecRefusal) {
+  Fixture f;
+  f.backend.SetWithholdBoundedExec(true);
+  f.backend.Script({.fail_dispose = true});
+  labels::InvocationContext ctx = f.Call({});
+  EXPECT_EQ(ctx.result->reason, sandbox::kDisposeFailed);
+  EXPECT_EQ(ctx.result->outcome, "failed");
+}
+
 TEST(ToolCallTest, RefusedArgumentsNeverAcquire) {
   // INTRO-004 (no acquisition before validation)
   Fixture f;
@@ -365,6 +389,34 @@ TEST(ResultTest, HostConfidentialityIsNeverLowered) {
     EXPECT_EQ(item.security_label->confidentiality, Confidentiality::kPrivate) << item.name;
   }
   EXPECT_EQ(ctx.metadata.result_label->confidentiality, Confidentiality::kPrivate);
+}
+
+TEST(PolicyTest, AnUntrustedReportTaintsTheConversationForTheNextCall) {
+  // POLICY-003, INTEG-003: the framework joins each result into the conversation. An untrusted
+  // report makes the conversation untrusted, and this tool does not accept untrusted input, so
+  // the next call is blocked (hosts hide untrusted results or allow the tool explicitly). A
+  // promoted report leaves the conversation trusted.
+  for (bool host_trusts : {false, true}) {
+    ToolOptions options = Options();
+    if (host_trusts) options.egress_integrity = Integrity::kTrusted;
+    Fixture f(options);
+    labels::LabelTrackingFunctionMiddleware tracker;
+    labels::PolicyEnforcementFunctionMiddleware policy(true);
+    labels::InvocationContext first = f.Call({&tracker, &policy});
+    ASSERT_TRUE(first.result.has_value());
+    labels::InvocationContext second = f.Call({&tracker, &policy});
+    EXPECT_EQ(second.blocked.has_value(), !host_trusts);
+    if (!host_trusts) {
+      EXPECT_EQ(second.blocked->violations, std::vector<std::string>{"untrusted_context"});
+    }
+    EXPECT_EQ(f.backend.acquisitions(), host_trusts ? 2 : 1);
+    // Allowing the tool explicitly lets the second call through, still untrusted.
+    labels::PolicyEnforcementFunctionMiddleware allowing(true, {"azure_pricing_get"});
+    labels::InvocationContext third = f.Call({&tracker, &allowing});
+    EXPECT_FALSE(third.blocked.has_value());
+    EXPECT_EQ(Item(third, kOutputItem)->security_label->integrity,
+              host_trusts ? Integrity::kTrusted : Integrity::kUntrusted);
+  }
 }
 
 TEST(PolicyTest, CapIsWrittenOnlyWhenAsked) {

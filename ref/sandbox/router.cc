@@ -107,7 +107,7 @@ StatusOr<Lease> Router::Acquire(const Spec& spec, const SandboxKey& key) {
   if (Status s = EnsureCanServe(spec); !s.ok()) return s;
   Backend* backend = Select();
   StatusOr<std::unique_ptr<Sandbox>> sandbox = backend->Acquire(spec, key);
-  if (!sandbox.ok()) {
+  if (!sandbox.ok() || *sandbox == nullptr) {
     return Status(Outcome::kFailed, kAcquireFailed,
                   "The sandbox backend could not provide a sandbox for this call.");
   }

@@ -15,7 +15,7 @@ namespace azure_pricing {
 // Which way a call ended when it did not complete.
 enum class Outcome {
   kCompleted,
-  kRefused,  // the arguments or host options were rejected before any sandbox was acquired
+  kRefused,  // the arguments, host options or sandbox were rejected before the CLI could run
   kFailed,   // the CLI ran (or was meant to) and its result was not accepted
   kBlocked,  // the host's policy middleware stopped the call before the tool body ran
 };

@@ -66,6 +66,8 @@ check "host: disabled router, no tool" 2 '"reason":"no_tool"' -- \
 check "host: experimental warning" 0 "warning: MafSandboxAzurePricingExperimentalWarning" -- "${basic[@]}"
 check "usage: bad host json" 64 "the host configuration has an unknown key: imag" -- \
   "${basic[@]}" --host-json '{"imag":"x"}'
+check "usage: host flags without replay" 64 "the host flags need --replay-stdout" -- \
+  --args-json '{"sku":"x"}' --print-argv --middleware tracker
 check "usage: bad middleware" 64 "unknown middleware" -- "${basic[@]}" --middleware tracker,polcy
 check "schema" 0 '"additionalProperties":false' -- --schema
 check "usage: no mode" 64 "give exactly one of --print-argv and --replay-stdout" -- --args-json '{"sku":"x"}'

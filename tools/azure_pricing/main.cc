@@ -262,6 +262,9 @@ int Main(int argc, char** argv) {
     return Usage("give exactly one of --print-argv and --replay-stdout");
   }
   if (replay_stderr && !replay_stdout) return Usage("--replay-stderr needs --replay-stdout");
+  if (print_argv && (host_json || backend_json || labels_json || middleware)) {
+    return Usage("--print-argv plans only; the host flags need --replay-stdout");
+  }
 
   if (print_argv) {
     StatusOr<LookupPlan> plan = PlanLookup(*args_json, bounds);
