@@ -1,10 +1,10 @@
 #include "conformance/case_runner.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -183,26 +183,27 @@ std::string RunOne(const ordered_json& c) {
   if (got_report.file_operations != 0) problems << "moved files in or out of the sandbox; ";
   for (const char* field : {"sandbox_acquisitions", "sandbox_disposals"}) {
     if (!expect.contains(field)) continue;
-    const int value = std::string(field) == "sandbox_acquisitions"
-                          ? got_report.sandbox_acquisitions
-                          : got_report.sandbox_disposals;
+    const int value = std::string(field) == "sandbox_acquisitions" ? got_report.sandbox_acquisitions
+                                                                   : got_report.sandbox_disposals;
     if (value != expect[field].get<int>()) {
       problems << field << " " << value << ", want " << expect[field].dump() << "; ";
     }
   }
-  if (expect.contains("tools") && static_cast<int>(got_report.tools) != expect["tools"].get<int>()) {
+  if (expect.contains("tools") &&
+      static_cast<int>(got_report.tools) != expect["tools"].get<int>()) {
     problems << "tools " << got_report.tools << ", want " << expect["tools"].dump() << "; ";
   }
-  if (expect.contains("violations") && ordered_json(got_report.violations) != expect["violations"]) {
+  if (expect.contains("violations") &&
+      ordered_json(got_report.violations) != expect["violations"]) {
     problems << "violations " << ordered_json(got_report.violations).dump() << ", want "
              << expect["violations"].dump() << "; ";
   }
   if (expect.contains("result_label")) {
     ordered_json label = nullptr;
     if (got_report.result_label.has_value()) {
-      label = {{"integrity", std::string(labels::Name(got_report.result_label->integrity))},
-               {"confidentiality",
-                std::string(labels::Name(got_report.result_label->confidentiality))}};
+      label = {
+          {"integrity", std::string(labels::Name(got_report.result_label->integrity))},
+          {"confidentiality", std::string(labels::Name(got_report.result_label->confidentiality))}};
     }
     if (label != expect["result_label"]) {
       problems << "result_label " << label.dump() << ", want " << expect["result_label"].dump()

@@ -15,7 +15,7 @@ class FixedRunner : public CliRunner {
  public:
   explicit FixedRunner(CliResult r) : result_(std::move(r)) {}
   StatusOr<CliResult> Run(const std::vector<std::string>&, const std::vector<std::string>&,
-                const HostBounds&) override {
+                          const HostBounds&) override {
     return result_;
   }
 

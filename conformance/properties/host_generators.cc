@@ -15,7 +15,9 @@ rc::Gen<labels::Confidentiality> GenConfidentiality() {
 
 rc::Gen<labels::ContentLabel> GenLabel() {
   return rc::gen::apply(
-      [](labels::Integrity i, labels::Confidentiality c) { return labels::ContentLabel{i, c}; },
+      [](labels::Integrity i, labels::Confidentiality c) {
+        return labels::ContentLabel{i, c};
+      },
       GenIntegrity(), GenConfidentiality());
 }
 
@@ -28,7 +30,8 @@ rc::Gen<std::vector<Middleware>> GenChain() {
       if (*rc::gen::arbitrary<bool>()) chain.push_back(m);
     }
     // A random order of the chosen ones.
-    const auto order = *rc::gen::container<std::vector<int>>(chain.size(), rc::gen::arbitrary<int>());
+    const auto order =
+        *rc::gen::container<std::vector<int>>(chain.size(), rc::gen::arbitrary<int>());
     std::vector<std::pair<int, Middleware>> keyed;
     for (size_t i = 0; i < chain.size(); ++i) keyed.emplace_back(order[i], chain[i]);
     std::stable_sort(keyed.begin(), keyed.end(),

@@ -18,9 +18,8 @@ namespace azure_pricing::properties {
 // Unset or a value, half and half.
 template <typename T>
 rc::Gen<std::optional<T>> GenOptional(rc::Gen<T> gen) {
-  return rc::gen::exec([gen] {
-    return *rc::gen::arbitrary<bool>() ? std::optional<T>(*gen) : std::optional<T>();
-  });
+  return rc::gen::exec(
+      [gen] { return *rc::gen::arbitrary<bool>() ? std::optional<T>(*gen) : std::optional<T>(); });
 }
 
 rc::Gen<labels::Integrity> GenIntegrity();

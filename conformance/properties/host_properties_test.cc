@@ -31,8 +31,7 @@ class NullLogger : public Logger {
 
 struct Host {
   explicit Host(const ToolOptions& options)
-      : backend(fakes::sandbox::PricingCapableDeclaration()),
-        router({&backend}, [] {
+      : backend(fakes::sandbox::PricingCapableDeclaration()), router({&backend}, [] {
           sandbox::RouterOptions o;
           o.min_isolation = sandbox::Isolation::kContainer;
           return o;
@@ -61,8 +60,8 @@ RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   const auto host_conf = *GenOptional(GenConfidentiality());
   const auto cap = *GenOptional(GenConfidentiality());
   const ContentLabel conversation = *GenLabel();
-  const auto argument_labels = *rc::gen::container<std::vector<ContentLabel>>(
-      *rc::gen::inRange<size_t>(0, 4), GenLabel());
+  const auto argument_labels =
+      *rc::gen::container<std::vector<ContentLabel>>(*rc::gen::inRange<size_t>(0, 4), GenLabel());
   const std::vector<Middleware> chain = *GenChain();
 
   ToolOptions options = BaseOptions();
@@ -78,7 +77,8 @@ RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   labels::PolicyEnforcementFunctionMiddleware policy_log(false);
   std::vector<labels::FunctionMiddleware*> middleware;
   for (Middleware m : chain) {
-    middleware.push_back(m == Middleware::kTracker  ? static_cast<labels::FunctionMiddleware*>(&tracker)
+    middleware.push_back(m == Middleware::kTracker
+                             ? static_cast<labels::FunctionMiddleware*>(&tracker)
                          : m == Middleware::kPolicy ? &policy
                                                     : &policy_log);
   }
@@ -118,8 +118,8 @@ RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   RC_ASSERT(host.backend.acquisitions() == 1);
   const labels::Content& output = ctx.result->items.back();
   RC_ASSERT(output.name == std::string(kOutputItem));
-  const bool want_trusted = egress == Integrity::kTrusted && has_tracker && conversation_trusted &&
-                            arguments_trusted;
+  const bool want_trusted =
+      egress == Integrity::kTrusted && has_tracker && conversation_trusted && arguments_trusted;
   RC_ASSERT((output.security_label->integrity == Integrity::kTrusted) == want_trusted);
   const Confidentiality host_floor = host_conf.value_or(Confidentiality::kPublic);
   RC_ASSERT(output.security_label->confidentiality >= host_floor);

@@ -94,7 +94,8 @@ struct CallTool : rc::state::Command<Model, Attached> {
     // Acquisition is attempted exactly when the arguments were valid.
     RC_ASSERT(fresh.backend.acquire_attempts() == (valid_arguments ? 1 : 0));
     RC_ASSERT(got.items.size() == alone.items.size());
-    for (size_t i = 0; i < got.items.size(); ++i) RC_ASSERT(got.items[i].text == alone.items[i].text);
+    for (size_t i = 0; i < got.items.size(); ++i)
+      RC_ASSERT(got.items[i].text == alone.items[i].text);
   }
 
   void show(std::ostream& os) const override {

@@ -102,10 +102,10 @@ class Config {
   json::Value value_;
 };
 
-#define RETURN_IF_ERROR(expr)            \
-  do {                                   \
-    Status _s = (expr);                  \
-    if (!_s.ok()) return _s;             \
+#define RETURN_IF_ERROR(expr) \
+  do {                        \
+    Status _s = (expr);       \
+    if (!_s.ok()) return _s;  \
   } while (false)
 
 StatusOr<labels::ContentLabel> ParseLabel(const Config& c) {
@@ -136,9 +136,9 @@ struct HostSetup {
 StatusOr<HostSetup> ParseHost(const std::string& text) {
   StatusOr<Config> c = Config::Parse("host", text);
   if (!c.ok()) return c.status();
-  RETURN_IF_ERROR(c->Keys({"image", "exec_timeout_seconds", "max_output_bytes", "max_rows",
-                           "outbound_max_confidentiality", "egress_integrity", "confidentiality",
-                           "router"}));
+  RETURN_IF_ERROR(
+      c->Keys({"image", "exec_timeout_seconds", "max_output_bytes", "max_rows",
+               "outbound_max_confidentiality", "egress_integrity", "confidentiality", "router"}));
   HostSetup h;
   // The harness host runs container-class backends on purpose, as a Docker host would.
   h.router.min_isolation = ::sandbox::Isolation::kContainer;
@@ -149,7 +149,8 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   RETURN_IF_ERROR(c->Int("exec_timeout_seconds", h.options.bounds.exec_timeout_seconds));
   RETURN_IF_ERROR(c->Int("max_output_bytes", h.options.bounds.max_output_bytes));
   RETURN_IF_ERROR(c->Int("max_rows", h.options.bounds.max_rows));
-  RETURN_IF_ERROR(c->String("outbound_max_confidentiality", h.options.outbound_max_confidentiality));
+  RETURN_IF_ERROR(
+      c->String("outbound_max_confidentiality", h.options.outbound_max_confidentiality));
   RETURN_IF_ERROR(c->String("egress_integrity", egress));
   if (egress) {
     h.options.egress_integrity = labels::ParseIntegrity(*egress);

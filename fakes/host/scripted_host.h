@@ -26,25 +26,26 @@
 namespace fakes::host {
 
 struct ScriptedCall {
-  std::string arguments;              // the tool arguments as the model sent them
+  std::string arguments;  // the tool arguments as the model sent them
   std::string host_json = "{}";
   std::string backend_json = "{}";
   std::string labels_json = "{}";
   std::vector<std::string> middleware;
-  std::vector<sandbox::CallScript> scripts;  // one per acquisition; past the end: exit 0 with empty output
+  std::vector<sandbox::CallScript>
+      scripts;  // one per acquisition; past the end: exit 0 with empty output
   // Applied over the host JSON's bounds (the command line's --max-rows and friends).
   std::optional<int64_t> max_rows, exec_timeout_seconds, max_output_bytes;
 };
 
 struct CallReport {
-  std::string outcome;  // completed | refused | failed | blocked
-  std::string reason;   // empty when completed
-  size_t tools = 0;     // what make_azure_pricing_tools returned
-  std::vector<std::string> trusted_messages;  // the trusted part, in order
-  std::optional<std::string> output;          // the price report JSON
+  std::string outcome;                               // completed | refused | failed | blocked
+  std::string reason;                                // empty when completed
+  size_t tools = 0;                                  // what make_azure_pricing_tools returned
+  std::vector<std::string> trusted_messages;         // the trusted part, in order
+  std::optional<std::string> output;                 // the price report JSON
   std::optional<labels::ContentLabel> result_label;  // the output's label as the host sees it
-  std::vector<std::string> violations;        // when blocked
-  std::vector<std::string> warnings;          // experimental warning, policy warnings
+  std::vector<std::string> violations;               // when blocked
+  std::vector<std::string> warnings;                 // experimental warning, policy warnings
   int sandbox_acquisitions = 0;
   int sandbox_disposals = 0;
   int sandbox_live = 0;

@@ -6,7 +6,8 @@ namespace fakes::host {
 namespace {
 
 constexpr char kArgs[] = R"({"sku":"Standard_D4s_v5"})";
-constexpr char kEmpty[] = R"({"status":200,"message":"Success","results":{"prices":[]},"duration":1})";
+constexpr char kEmpty[] =
+    R"({"status":200,"message":"Success","results":{"prices":[]},"duration":1})";
 
 TEST(ScriptedHostTest, DefaultsAreAWorkingHost) {
   ScriptedCall call;

@@ -34,8 +34,8 @@ struct ScriptedExec {
   std::string stdout_bytes;
   std::string stderr_bytes;
   int exit_code = 0;
-  int64_t delay_ms = 0;          // virtual; >= the request's timeout means a timeout
-  bool exec_error = false;       // the backend itself fails to run the program
+  int64_t delay_ms = 0;     // virtual; >= the request's timeout means a timeout
+  bool exec_error = false;  // the backend itself fails to run the program
 };
 
 // What happens to one call's sandbox, from acquire to dispose.

@@ -37,7 +37,8 @@ TEST(FakeBackendTest, ServesScriptsInOrderThenTheFallback) {
 TEST(FakeBackendTest, BoundedExecEnforcesTimeAndBudgetWithoutPartialResults) {
   FakeBackend backend(PricingCapableDeclaration());
   backend.Script({.exec = {.stdout_bytes = "x", .delay_ms = 2000}});
-  backend.Script({.exec = {.stdout_bytes = std::string(600, 'a'), .stderr_bytes = std::string(600, 'b')}});
+  backend.Script(
+      {.exec = {.stdout_bytes = std::string(600, 'a'), .stderr_bytes = std::string(600, 'b')}});
   backend.Script({.exec = {.stdout_bytes = std::string(1024, 'a')}});
   auto run = [&]() {
     auto sandbox = backend.Acquire({}, {"a", "s", "c"});
@@ -47,7 +48,7 @@ TEST(FakeBackendTest, BoundedExecEnforcesTimeAndBudgetWithoutPartialResults) {
   };
   EXPECT_EQ(run().status().reason(), ::sandbox::kExecTimeoutReason);
   EXPECT_EQ(run().status().reason(), ::sandbox::kExecOutputLimitReason);  // combined budget
-  EXPECT_TRUE(run().ok());  // exactly at the budget
+  EXPECT_TRUE(run().ok());                                                // exactly at the budget
 }
 
 TEST(FakeBackendTest, FaultsAreRecorded) {

@@ -20,7 +20,8 @@ ContentLabel JoinAll(const std::vector<ContentLabel>& labels) {
 }
 
 bool FlowsTo(const ContentLabel& a, const ContentLabel& b) {
-  const bool integrity_ok = a.integrity == Integrity::kTrusted || b.integrity == Integrity::kUntrusted;
+  const bool integrity_ok =
+      a.integrity == Integrity::kTrusted || b.integrity == Integrity::kUntrusted;
   return integrity_ok && a.confidentiality <= b.confidentiality;
 }
 

@@ -72,8 +72,8 @@ void LabelTrackingFunctionMiddleware::Process(InvocationContext& context,
   // than the fallback, never the other way round.
   std::vector<ContentLabel> item_labels;
   for (Content& item : context.result->items) {
-    item.security_label = item.security_label.has_value() ? Join(fallback, *item.security_label)
-                                                          : fallback;
+    item.security_label =
+        item.security_label.has_value() ? Join(fallback, *item.security_label) : fallback;
     item_labels.push_back(*item.security_label);
   }
   const ContentLabel result_label = item_labels.empty() ? fallback : JoinAll(item_labels);

@@ -63,7 +63,7 @@ struct BlockedCall {
 struct InvocationContext {
   const Tool* function = nullptr;
   std::string call_id;
-  std::string arguments;                     // JSON text as the model sent it
+  std::string arguments;                      // JSON text as the model sent it
   std::vector<ContentLabel> argument_labels;  // labels the framework holds for argument values
 
   // Published by the label tracker; absent when it has not run (yet).

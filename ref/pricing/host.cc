@@ -50,8 +50,8 @@ class SandboxCliRunner : public CliRunner {
   SandboxCliRunner(AttachedTool& tool, sandbox::SandboxKey key)
       : tool_(tool), key_(std::move(key)) {}
 
-  StatusOr<CliResult> Run(const std::vector<std::string>& argv,
-                          const std::vector<std::string>& env, const HostBounds& bounds) override {
+  StatusOr<CliResult> Run(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                          const HostBounds& bounds) override {
     StatusOr<sandbox::Lease> lease = tool_.router->Acquire(tool_.spec, key_);
     if (!lease.ok()) return lease.status();
     sandbox::BoundedExec* bounded = lease->sandbox().bounded_exec();

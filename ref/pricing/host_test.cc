@@ -253,9 +253,11 @@ TEST(ToolCallTest, EveryFaultStillDisposesAndFailsClosed) {
   std::vector<Case> cases = {
       {{.exec = {.stdout_bytes = Envelope(1), .delay_ms = 60'000}}, "failed", "timeout"},
       {{.exec = {.stdout_bytes = Envelope(1), .stderr_bytes = std::string(9 << 20, 'x')}},
-       "failed", "output_limit"},
+       "failed",
+       "output_limit"},
       {{.exec = {.exec_error = true}}, "failed", kExecFailed},
-      {{.exec = {.stdout_bytes = Envelope(1)}, .fail_dispose = true}, "failed",
+      {{.exec = {.stdout_bytes = Envelope(1)}, .fail_dispose = true},
+       "failed",
        sandbox::kDisposeFailed},
       {{.fail_acquire = true}, "failed", sandbox::kAcquireFailed},
   };

@@ -54,19 +54,20 @@ Status Router::EnsureCanServe(const Spec& spec) const {
   if (d.os_families.count(spec.os_family) == 0) {
     return Refuse(kOsFamilyUnsupported,
                   "The sandbox backend does not serve the operating-system family the tool "
-                  "needs (" + std::string(Name(spec.os_family)) + ").");
+                  "needs (" +
+                      std::string(Name(spec.os_family)) + ").");
   }
   if (d.isolation < options_.min_isolation) {
-    return Refuse(kBackendNotPermitted,
-                  "The sandbox backend's isolation (" + std::string(Name(d.isolation)) +
-                      ") is below the host's floor (" +
-                      std::string(Name(options_.min_isolation)) + ").");
+    return Refuse(kBackendNotPermitted, "The sandbox backend's isolation (" +
+                                            std::string(Name(d.isolation)) +
+                                            ") is below the host's floor (" +
+                                            std::string(Name(options_.min_isolation)) + ").");
   }
   if (d.isolation < spec.min_isolation) {
-    return Refuse(kIsolationBelowSpec,
-                  "The sandbox backend's isolation (" + std::string(Name(d.isolation)) +
-                      ") is below what the tool requires (" +
-                      std::string(Name(spec.min_isolation)) + ").");
+    return Refuse(kIsolationBelowSpec, "The sandbox backend's isolation (" +
+                                           std::string(Name(d.isolation)) +
+                                           ") is below what the tool requires (" +
+                                           std::string(Name(spec.min_isolation)) + ").");
   }
   for (Capability c : RequiredCapabilities(spec)) {
     if (options_.denied_capabilities.count(c) != 0) {
@@ -94,9 +95,8 @@ Status Router::EnsureCanServe(const Spec& spec) const {
     for (const std::string& m : *rule.methods) {
       if (d.egress_method_tokens->count(m) == 0) {
         // The method is one of the spec's fixed tokens, so naming it echoes nothing of a caller.
-        return Refuse(kEgressMethodNotCovered,
-                      "The sandbox backend cannot enforce the " + m +
-                          " method limit of the tool's egress rule.");
+        return Refuse(kEgressMethodNotCovered, "The sandbox backend cannot enforce the " + m +
+                                                   " method limit of the tool's egress rule.");
       }
     }
   }

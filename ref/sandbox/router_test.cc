@@ -99,9 +99,7 @@ TEST(RouterTest, RefusalTable) {
        },
        kEgressMethodsNotSupported},
       {"host denies EXEC",
-       [](BackendDeclaration&, RouterOptions& o) {
-         o.denied_capabilities = {Capability::kExec};
-       },
+       [](BackendDeclaration&, RouterOptions& o) { o.denied_capabilities = {Capability::kExec}; },
        kCapabilityDenied},
       {"allowlist not enforced",
        [](BackendDeclaration& d, RouterOptions&) {

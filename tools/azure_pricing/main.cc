@@ -142,7 +142,8 @@ void PrintTable(const fakes::host::CallReport& call) {
     auto cell = [](const json::Value& row, const char* key, size_t n) {
       return TerminalSafe(Text(row.Find(key)), n - 1);
     };
-    for (const json::Value& row : prices != nullptr ? prices->items() : std::vector<json::Value>{}) {
+    for (const json::Value& row :
+         prices != nullptr ? prices->items() : std::vector<json::Value>{}) {
       std::string price = Text(row.Find("retailPrice")) + " " + cell(row, "currencyCode", 9);
       if (row.Find("reservationTerm")) price += " per " + cell(row, "reservationTerm", 17);
       if (expanded) {
