@@ -1,0 +1,58 @@
+// The fake prices.azure.com request handler, without sockets: a catalog of price items and the
+// answer to one `GET /api/retail/prices?...` as the real API gives it (DESIGN.md, "The upstream
+// API contract"): api-version handling, currencyCode, savingsPlan only on the 2023 preview,
+// primary meters only before it, meterRegion='primary', pages of 1,000 with an absolute
+// NextPageLink (`:443`, the original query, `$skip`) and a per-page Count, the OData subset of
+// odata.h, and the recorded 400/404 bodies. Equality on the common fields is answered from
+// indexes, so a 1,000,000-item catalog answers an indexed query in milliseconds.
+#ifndef FAKES_PRICES_SERVER_PRICE_API_H_
+#define FAKES_PRICES_SERVER_PRICE_API_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fakes::prices {
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json; charset=utf-8";
+  std::string body;
+};
+
+class Catalog {
+ public:
+  Catalog();
+  ~Catalog();
+  Catalog(Catalog&&) noexcept;
+  Catalog& operator=(Catalog&&) noexcept;
+
+  // A JSON page ({"Items": [...]}, any other keys ignored) or JSON Lines of items. Appends;
+  // false (with `error` set) when the text is neither.
+  bool Add(std::string_view text, std::string* error);
+  size_t size() const;
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+inline constexpr int kPageSize = 1000;
+inline constexpr size_t kMaxUrlLength = 2048;
+inline constexpr char kPublicBase[] = "https://prices.azure.com:443/api/retail/prices";
+
+// `target` is the request target as sent: "/api/retail/prices?currencyCode=USD&$filter=...".
+HttpResponse HandlePrices(const Catalog& catalog, std::string_view target);
+
+// Percent-decoding of one query component ('+' stays '+', as the API's own links never use it).
+std::string PercentDecode(std::string_view text);
+
+}  // namespace fakes::prices
+
+#endif  // FAKES_PRICES_SERVER_PRICE_API_H_
