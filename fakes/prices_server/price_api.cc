@@ -108,7 +108,9 @@ struct Catalog::Impl {
         auto r = Candidates(*e.right);
         if (!l) return r;
         if (!r) return l;
-        return l->size() <= r->size() ? l : r;
+        std::vector<uint32_t> both;
+        std::set_intersection(l->begin(), l->end(), r->begin(), r->end(), std::back_inserter(both));
+        return both;
       }
       case Expr::Kind::kOr: {
         auto l = Candidates(*e.left);
@@ -239,10 +241,16 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target) {
     }
     matched.push_back(id);
   };
+  // One match past this page is enough to know there is a next one; a $skip past the end still
+  // counts every match for the API's error message.
+  const size_t enough = static_cast<size_t>(skip) + kPageSize + 1;
   if (candidates) {
-    for (uint32_t id : *candidates) consider(id);
+    for (uint32_t id : *candidates) {
+      consider(id);
+      if (matched.size() >= enough) break;
+    }
   } else {
-    for (uint32_t id = 0; id < c.items.size(); ++id) consider(id);
+    for (uint32_t id = 0; id < c.items.size() && matched.size() < enough; ++id) consider(id);
   }
   if (skip > 0 && skip > static_cast<int64_t>(matched.size())) {
     return Error(400, "Skip value " + std::to_string(skip) + " is greater than the total count " +
