@@ -1,0 +1,72 @@
+// The GET-only, TLS-intercepting egress proxy as a running server: CONNECT only to the allowed
+// host (policy.h decides), TLS terminated with a leaf for that host signed by a per-run egress CA
+// (whose PEM is what sandboxes get as SSL_CERT_FILE), one request per tunnel checked against
+// policy.h, then forwarded to the real host with full certificate verification (or to the
+// upstream a test configures) and the response passed back unchanged: redirects are never
+// followed. Every decision is one log line: `decision=<reason> ...`.
+//
+//   fakes::egress::ProxyOptions options;
+//   options.upstream_host = "127.0.0.1"; options.upstream_port = fake_port;
+//   options.upstream_ca_file = fake_ca;  // verification stays on
+//   fakes::egress::EgressProxy proxy(options);
+//   if (!proxy.Start()) ...;  // proxy.port(), proxy.egress_ca_pem()
+#ifndef FAKES_EGRESS_PROXY_PROXY_H_
+#define FAKES_EGRESS_PROXY_PROXY_H_
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fakes::egress {
+
+struct ProxyOptions {
+  std::string listen_host = "127.0.0.1";
+  int listen_port = 0;
+  std::string allowed_host = "prices.azure.com";
+  // Where the allowed host is reached; empty means the allowed host itself on 443.
+  std::string upstream_host;
+  int upstream_port = 443;
+  // CA bundle that verifies the upstream; empty means the system's. Never "no verification".
+  std::string upstream_ca_file;
+  int max_tunnels = 16;
+  int idle_timeout_ms = 10'000;
+  std::function<void(const std::string&)> log;  // one line per decision; stderr when unset
+};
+
+class EgressProxy {
+ public:
+  explicit EgressProxy(ProxyOptions options);
+  ~EgressProxy();
+  EgressProxy(const EgressProxy&) = delete;
+  EgressProxy& operator=(const EgressProxy&) = delete;
+
+  bool Start();  // binds, makes the egress CA and leaf, starts accepting
+  void Stop();
+  int port() const { return port_; }
+  const std::string& egress_ca_pem() const { return ca_pem_; }
+
+ private:
+  struct Tls;
+  void AcceptLoop();
+  void Serve(int fd);
+  void Log(const std::string& line);
+
+  ProxyOptions options_;
+  std::unique_ptr<Tls> tls_;
+  std::string ca_pem_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> tunnels_{0};
+  std::thread acceptor_;
+  std::mutex mu_;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace fakes::egress
+
+#endif  // FAKES_EGRESS_PROXY_PROXY_H_

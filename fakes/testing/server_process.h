@@ -1,0 +1,34 @@
+// Test helper: runs //fakes/prices_server:prices_server as a child process over HTTPS on a free
+// loopback port, with a small catalog, and stops it on destruction.
+#ifndef FAKES_TESTING_SERVER_PROCESS_H_
+#define FAKES_TESTING_SERVER_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <string>
+
+namespace fakes::testing {
+
+class PricesServerProcess {
+ public:
+  // `catalog_jsonl` is written to TEST_TMPDIR; the binary is found in the test's runfiles.
+  explicit PricesServerProcess(const std::string& catalog_jsonl);
+  ~PricesServerProcess();
+  PricesServerProcess(const PricesServerProcess&) = delete;
+  PricesServerProcess& operator=(const PricesServerProcess&) = delete;
+
+  int port() const { return port_; }
+  const std::string& ca_file() const { return ca_; }
+  // GET /_admin/requests, as JSON text (verified TLS to the fake).
+  std::string RequestLog() const;
+  bool AddFaults(const std::string& json) const;
+
+ private:
+  pid_t pid_ = 0;
+  int port_ = 0;
+  std::string ca_;
+};
+
+}  // namespace fakes::testing
+
+#endif  // FAKES_TESTING_SERVER_PROCESS_H_
