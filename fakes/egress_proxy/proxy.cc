@@ -11,6 +11,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstring>
 #include <iostream>
 
@@ -129,6 +130,9 @@ void EgressProxy::Log(const std::string& line) {
 }
 
 bool EgressProxy::Start() {
+  // OpenSSL writes to sockets without MSG_NOSIGNAL; a client that hangs up mid-handshake must
+  // not kill the process hosting the proxy.
+  signal(SIGPIPE, SIG_IGN);
   auto ca = tls::MakeCa("azure-pricing-conformance egress CA");
   if (!ca) return false;
   auto leaf = tls::IssueLeaf(*ca, {options_.allowed_host}, {});

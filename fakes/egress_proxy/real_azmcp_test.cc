@@ -1,0 +1,157 @@
+// The real azmcp 3.0.0-beta.46 (the npm tarball tools/bazel caches, named by AZURE_PRICING_AZMCP)
+// through the GET-only egress proxy to the fake price API: the lookup succeeds with the injected
+// SSL_CERT_FILE, the CLI's telemetry is refused at CONNECT without breaking it, the upstream sees
+// only the one GET, and without the egress CA the CLI refuses the proxy (verification stays on).
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fakes/egress_proxy/proxy.h"
+#include "fakes/testing/server_process.h"
+#include "gtest/gtest.h"
+
+extern char** environ;
+
+namespace fakes::egress {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr char kCatalog[] =
+    R"({"currencyCode":"USD","tierMinimumUnits":0.0,"retailPrice":0.192,"unitPrice":0.192,)"
+    R"("armRegionName":"westeurope","location":"EU West","effectiveStartDate":"2024-01-01T00:00:00Z",)"
+    R"("meterId":"m-1","meterName":"D4s v5","productId":"P","skuId":"P/1","productName":)"
+    R"("Virtual Machines Dsv5 Series","skuName":"D4s v5","serviceName":"Virtual Machines",)"
+    R"("serviceId":"S","serviceFamily":"Compute","unitOfMeasure":"1 Hour","type":"Consumption",)"
+    R"("isPrimaryMeterRegion":true,"armSkuName":"Standard_D4s_v5"})"
+    "\n";
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+CliRun RunCli(const std::string& azmcp, const std::vector<std::string>& env) {
+  const std::string dir = std::getenv("TEST_TMPDIR");
+  const std::string out = dir + "/cli.out", err = dir + "/cli.err";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> args = {azmcp,      "pricing",   "get", "--sku", "Standard_D4s_v5",
+                                   "--region", "westeurope"};
+  std::vector<char*> argv, envp;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_copy = env;
+  for (std::string& e : env_copy) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  CliRun run;
+  if (posix_spawn(&pid, azmcp.c_str(), &actions, nullptr, argv.data(), envp.data()) == 0) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  run.out = Slurp(out);
+  run.err = Slurp(err);
+  return run;
+}
+
+class RealCliTest : public ::testing::Test {
+ protected:
+  RealCliTest() : upstream_(kCatalog) {}
+  void SetUp() override {
+    const char* azmcp = std::getenv("AZURE_PRICING_AZMCP");
+    ASSERT_TRUE(azmcp != nullptr && access(azmcp, X_OK) == 0)
+        << "AZURE_PRICING_AZMCP does not name the real azmcp. Run the tests through tools/bazel, "
+           "which installs @azure/mcp-linux-x64@3.0.0-beta.46 and sets it.";
+    azmcp_ = azmcp;
+    ProxyOptions options;
+    options.upstream_host = "127.0.0.1";
+    options.upstream_port = upstream_.port();
+    options.upstream_ca_file = upstream_.ca_file();
+    options.log = [this](const std::string& l) {
+      std::lock_guard<std::mutex> lock(mu_);
+      log_.push_back(l);
+    };
+    proxy_ = std::make_unique<EgressProxy>(options);
+    ASSERT_TRUE(proxy_->Start());
+    const std::string dir = std::getenv("TEST_TMPDIR");
+    ca_file_ = dir + "/egress-ca.pem";
+    std::ofstream(ca_file_) << proxy_->egress_ca_pem();
+    home_ = dir + "/home";
+    mkdir(home_.c_str(), 0700);
+  }
+
+  std::vector<std::string> Env(bool with_ca) const {
+    std::vector<std::string> env = {
+        "HOME=" + home_, "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+        "HTTPS_PROXY=http://127.0.0.1:" + std::to_string(proxy_->port())};
+    if (with_ca) env.push_back("SSL_CERT_FILE=" + ca_file_);
+    return env;  // telemetry left on: the proxy must refuse it without breaking the lookup
+  }
+
+  std::vector<std::string> Log() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return log_;
+  }
+
+  fakes::testing::PricesServerProcess upstream_;
+  std::unique_ptr<EgressProxy> proxy_;
+  std::string azmcp_, ca_file_, home_;
+  std::mutex mu_;
+  std::vector<std::string> log_;
+};
+
+TEST_F(RealCliTest, LookupSucceedsThroughTheProxyAndTelemetryIsRefused) {
+  CliRun run = RunCli(azmcp_, Env(/*with_ca=*/true));
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_EQ(run.err, "");
+  Json envelope = Json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(envelope.is_discarded()) << run.out;
+  EXPECT_EQ(envelope["status"], 200);
+  ASSERT_EQ(envelope["results"]["prices"].size(), 1u);
+  EXPECT_EQ(envelope["results"]["prices"][0]["meterId"], "m-1");
+  Json requests = Json::parse(upstream_.RequestLog());
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0]["method"], "GET");
+  EXPECT_EQ(requests[0]["target"],
+            "/api/retail/prices?currencyCode=USD&$filter=armSkuName%20eq%20%27Standard_D4s_v5%27"
+            "%20and%20armRegionName%20eq%20%27westeurope%27");
+  bool forwarded = false;
+  for (const std::string& line : Log()) {
+    forwarded = forwarded || line.find("decision=request_forwarded") != std::string::npos;
+    // Anything else the CLI tried (its telemetry) was refused at CONNECT.
+    EXPECT_TRUE(line.find("decision=request_forwarded") != std::string::npos ||
+                line.find("decision=host_not_allowed stage=connect") != std::string::npos)
+        << line;
+  }
+  EXPECT_TRUE(forwarded);
+}
+
+TEST_F(RealCliTest, WithoutTheEgressCaTheCliRefusesTheProxy) {
+  CliRun run = RunCli(azmcp_, Env(/*with_ca=*/false));
+  EXPECT_NE(run.exit_code, 0);
+  Json requests = Json::parse(upstream_.RequestLog());
+  EXPECT_EQ(requests.size(), 0u);
+}
+
+}  // namespace
+}  // namespace fakes::egress
