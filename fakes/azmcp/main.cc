@@ -1,0 +1,445 @@
+// azmcp (fake): `azmcp pricing get` of Azure MCP 3.0.0-beta.46 as observed on the real binary
+// (DESIGN.md, "The real CLI contract"; /fixtures/azmcp-3.0.0-beta.46): options and validation
+// messages, filter composition (fixed clause order, " and " joins, no parentheses, quote doubling,
+// percent-encoding), api-version only with savings plans, NextPageLink followed verbatim with a
+// silent stop at 5,000 rows, the projection, error envelopes and exit codes, and retries (5xx and
+// network errors 3 times, 429 after Retry-After, 400/404 never). It honours HTTPS_PROXY and
+// SSL_CERT_FILE and always verifies certificates. --refuse-foreign-next-page (a switch of this
+// fake, not of the real CLI) selects the later behaviour of refusing a NextPageLink to another
+// host.
+#include <httplib.h>
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fakes/azmcp/dotnet_json.h"
+#include "fakes/azmcp/help_text.h"
+
+namespace fakes::azmcp {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kMaxRows = 5000;
+constexpr int kMaxTries = 4;
+constexpr char kMitigate[] =
+    ". To mitigate this issue, please refer to the troubleshooting guidelines here at "
+    "https://aka.ms/azmcp/troubleshooting.";
+
+// The CLI's ServiceFamily enum: price-list value -> member name.
+constexpr std::array<std::pair<const char*, const char*>, 26> kFamilies = {{
+    {"Analytics", "Analytics"},
+    {"Azure Arc", "AzureArc"},
+    {"Azure Communication Services", "AzureCommunicationServices"},
+    {"Azure Security", "AzureSecurity"},
+    {"Azure Stack", "AzureStack"},
+    {"Compute", "Compute"},
+    {"Containers", "Containers"},
+    {"Data", "Data"},
+    {"Databases", "Databases"},
+    {"Developer Tools", "DeveloperTools"},
+    {"Dynamics", "Dynamics"},
+    {"Gaming", "Gaming"},
+    {"Integration", "Integration"},
+    {"Internet Of Things", "InternetOfThings"},
+    {"Management and Governance", "ManagementAndGovernance"},
+    {"Microsoft Syntex", "MicrosoftSyntex"},
+    {"Mixed Reality", "MixedReality"},
+    {"Networking", "Networking"},
+    {"Other", "Other"},
+    {"Power Platform", "PowerPlatform"},
+    {"Quantum Computing", "QuantumComputing"},
+    {"Security", "Security"},
+    {"Storage", "Storage"},
+    {"Telecommunications", "Telecommunications"},
+    {"Web", "Web"},
+    {"Windows Virtual Desktop", "WindowsVirtualDesktop"},
+}};
+
+struct Options {
+  std::string sku, service, region, service_family, price_type, filter;
+  std::optional<std::string> currency;
+  bool include_savings_plan = false;
+  bool refuse_foreign_next_page = false;
+};
+
+struct Failure {
+  int status;
+  std::string message;  // without the mitigation sentence
+  std::string type;     // results.type; empty for validation errors (no results)
+};
+
+int Emit(const Json& envelope) {
+  std::cout << WriteIndented(envelope) << "\n";
+  return envelope["status"].get<int>() >= 200 && envelope["status"].get<int>() < 300 ? 0 : 1;
+}
+
+int64_t Millis(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+}
+
+int EmitFailure(const Failure& f, Clock::time_point start) {
+  Json env = Json::object();
+  env["status"] = f.status;
+  if (f.type.empty()) {
+    env["message"] = f.message;
+  } else {
+    env["message"] = f.message + kMitigate;
+    env["results"] = {{"message", f.message}, {"type", f.type}};
+  }
+  env["duration"] = Millis(start);
+  return Emit(env);
+}
+
+// Uri.EscapeDataString: everything but unreserved characters, upper-case hex.
+std::string Escape(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string Quoted(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\'') out.push_back('\'');
+    out.push_back(c);
+  }
+  return "'" + out + "'";
+}
+
+std::string ReasonPhrase(int status) {
+  switch (status) {
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 408:
+      return "Request Timeout";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
+    default:
+      return "";
+  }
+}
+
+struct Url {
+  std::string host;
+  int port = 443;
+  std::string path_and_query;
+};
+
+std::optional<Url> ParseHttpsUrl(const std::string& url) {
+  const std::string scheme = "https://";
+  if (url.rfind(scheme, 0) != 0) return std::nullopt;
+  const size_t slash = url.find('/', scheme.size());
+  std::string authority = url.substr(
+      scheme.size(), slash == std::string::npos ? std::string::npos : slash - scheme.size());
+  Url u;
+  u.path_and_query = slash == std::string::npos ? "/" : url.substr(slash);
+  const size_t colon = authority.rfind(':');
+  if (colon != std::string::npos) {
+    u.port = std::atoi(authority.c_str() + colon + 1);
+    authority = authority.substr(0, colon);
+  }
+  u.host = authority;
+  return u;
+}
+
+struct Fetched {
+  bool network_error = false;
+  std::string network_message;
+  int status = 0;
+  std::string body;
+  std::string retry_after;
+};
+
+Fetched FetchOnce(const Url& url) {
+  httplib::SSLClient client(url.host, url.port);
+  client.enable_server_certificate_verification(true);
+  const char* ca = std::getenv("SSL_CERT_FILE");
+  client.set_ca_cert_path(ca != nullptr ? ca : "/etc/ssl/certs/ca-certificates.crt");
+  const char* proxy = std::getenv("HTTPS_PROXY");
+  if (proxy == nullptr) proxy = std::getenv("https_proxy");
+  if (proxy != nullptr) {
+    std::optional<Url> p;
+    std::string text = proxy;
+    if (text.rfind("http://", 0) == 0) text = text.substr(7);
+    const size_t colon = text.rfind(':');
+    if (colon != std::string::npos) {
+      client.set_proxy(text.substr(0, colon), std::atoi(text.c_str() + colon + 1));
+    }
+  }
+  client.set_connection_timeout(100);
+  client.set_read_timeout(100);
+  httplib::Headers headers = {
+      {"Accept", "application/json"},
+      {"User-Agent", "Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (fake; azure-pricing-conformance)"}};
+  Fetched f;
+  auto res = client.Get(url.path_and_query, headers);
+  if (!res) {
+    f.network_error = true;
+    f.network_message = "An error occurred while sending the request.";
+    return f;
+  }
+  f.status = res->status;
+  f.body = res->body;
+  f.retry_after = res->get_header_value("Retry-After");
+  return f;
+}
+
+// One logical request with the CLI's retry policy.
+std::optional<Failure> Fetch(const Url& url, std::string& body) {
+  std::vector<std::string> network_errors;
+  for (int attempt = 1; attempt <= kMaxTries; ++attempt) {
+    Fetched f = FetchOnce(url);
+    if (f.network_error) {
+      network_errors.push_back(f.network_message);
+    } else if (f.status == 200) {
+      body = std::move(f.body);
+      return std::nullopt;
+    } else if (f.status != 429 && f.status < 500) {
+      return Failure{500,
+                     "Service request failed.\nStatus: " + std::to_string(f.status) + " (" +
+                         ReasonPhrase(f.status) + ")\n",
+                     "ClientResultException"};
+    }
+    if (attempt == kMaxTries) {
+      if (!f.network_error) {
+        return Failure{500,
+                       "Service request failed.\nStatus: " + std::to_string(f.status) + " (" +
+                           ReasonPhrase(f.status) + ")\n",
+                       "ClientResultException"};
+      }
+      break;
+    }
+    int delay_ms = 50;
+    if (!f.network_error && f.status == 429 && !f.retry_after.empty()) {
+      delay_ms = std::atoi(f.retry_after.c_str()) * 1000;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  }
+  std::string message = "Retry failed after " + std::to_string(kMaxTries) + " tries.";
+  for (const std::string& e : network_errors) message += " (" + e + ")";
+  return Failure{500, message, "AggregateException"};
+}
+
+const char* FamilyMember(const std::string& value) {
+  for (const auto& [name, member] : kFamilies) {
+    if (value == name) return member;
+  }
+  return nullptr;
+}
+
+// The whole page is mapped before any row counts; a value outside the enums fails the command.
+std::optional<Failure> MapPage(const Json& page, Json& rows, std::string& next) {
+  next.clear();
+  if (!page.is_object()) return Failure{500, "The response is not a JSON object.", "JsonException"};
+  std::vector<Json> mapped;
+  for (const Json& item : page.value("Items", Json::array())) {
+    const std::string family = item.value("serviceFamily", "");
+    const char* member = FamilyMember(family);
+    if (member == nullptr) {
+      return Failure{
+          400, "Unknown ServiceFamily value. (Parameter 'value')\nActual value was " + family + ".",
+          "ArgumentOutOfRangeException"};
+    }
+    const std::string type = item.value("type", "");
+    if (type != "Consumption" && type != "Reservation" && type != "DevTestConsumption") {
+      return Failure{400,
+                     "Unknown PriceType value. (Parameter 'value')\nActual value was " + type + ".",
+                     "ArgumentOutOfRangeException"};
+    }
+    Json row = Json::object();
+    row["armSkuName"] = item.value("armSkuName", "");
+    row["skuName"] = item.value("skuName", "");
+    row["productName"] = item.value("productName", "");
+    row["serviceName"] = item.value("serviceName", "");
+    row["serviceFamily"] = member;
+    row["region"] = item.value("armRegionName", "");
+    row["location"] = item.value("location", "");
+    row["retailPrice"] = item.value("retailPrice", 0.0);
+    row["unitPrice"] = item.value("unitPrice", 0.0);
+    row["currencyCode"] = item.value("currencyCode", "");
+    row["unitOfMeasure"] = item.value("unitOfMeasure", "");
+    row["priceType"] = type;
+    if (item.contains("reservationTerm") && item["reservationTerm"].is_string()) {
+      row["reservationTerm"] = item["reservationTerm"];
+    }
+    row["effectiveStartDate"] = FormatDate(item.value("effectiveStartDate", ""));
+    row["meterName"] = item.value("meterName", "");
+    row["meterId"] = item.value("meterId", "");
+    row["isPrimaryMeterRegion"] = item.value("isPrimaryMeterRegion", false);
+    if (item.contains("savingsPlan") && item["savingsPlan"].is_array() &&
+        !item["savingsPlan"].empty()) {
+      Json plans = Json::array();
+      for (const Json& p : item["savingsPlan"]) {
+        plans.push_back({{"term", p.value("term", "")},
+                         {"unitPrice", p.value("unitPrice", 0.0)},
+                         {"retailPrice", p.value("retailPrice", 0.0)}});
+      }
+      row["savingsPlan"] = plans;
+    }
+    // Doubles stay doubles even when the upstream wrote an integer.
+    for (const char* k : {"retailPrice", "unitPrice"}) row[k] = row[k].get<double>();
+    mapped.push_back(std::move(row));
+  }
+  for (Json& r : mapped) rows.push_back(std::move(r));
+  if (page.contains("NextPageLink") && page["NextPageLink"].is_string()) {
+    next = page["NextPageLink"].get<std::string>();
+  }
+  return std::nullopt;
+}
+
+int PricingGet(const Options& o, Clock::time_point start) {
+  if (o.sku.empty() && o.service.empty() && o.region.empty() && o.service_family.empty() &&
+      o.price_type.empty() && o.filter.empty()) {
+    return EmitFailure({400,
+                        "At least one filter is required. Specify --sku, --service, --region, "
+                        "--service-family, --price-type, or --filter.",
+                        ""},
+                       start);
+  }
+  if (!o.service.empty() && o.sku.empty()) {
+    return EmitFailure(
+        {400,
+         "When querying by service '" + o.service +
+             "', you must also specify --sku to narrow results. Ask the user which specific SKU "
+             "they want pricing for. Examples: --sku Standard_D4s_v5 (for VMs), --sku Standard_LRS "
+             "(for Storage), --sku GP_Gen5_2 (for SQL).",
+         ""},
+        start);
+  }
+  std::vector<std::string> clauses;
+  if (!o.sku.empty()) clauses.push_back("armSkuName eq " + Quoted(o.sku));
+  if (!o.service.empty()) clauses.push_back("serviceName eq " + Quoted(o.service));
+  if (!o.region.empty()) clauses.push_back("armRegionName eq " + Quoted(o.region));
+  if (!o.service_family.empty()) clauses.push_back("serviceFamily eq " + Quoted(o.service_family));
+  if (!o.price_type.empty()) clauses.push_back("priceType eq " + Quoted(o.price_type));
+  if (!o.filter.empty()) clauses.push_back(o.filter);
+  std::string filter;
+  for (size_t i = 0; i < clauses.size(); ++i) filter += (i > 0 ? " and " : "") + clauses[i];
+  std::string url = "https://prices.azure.com/api/retail/prices?";
+  if (o.include_savings_plan) url += "api-version=2023-01-01-preview&";
+  url += "currencyCode=" + Escape(o.currency.value_or("USD")) + "&$filter=" + Escape(filter);
+
+  Json rows = Json::array();
+  while (!url.empty()) {
+    std::optional<Url> parsed = ParseHttpsUrl(url);
+    if (!parsed)
+      return EmitFailure(
+          {500, "The request URI is not a valid absolute HTTPS URI.", "UriFormatException"}, start);
+    if (o.refuse_foreign_next_page && parsed->host != "prices.azure.com") {
+      return EmitFailure(
+          {500, "The URI '" + url + "' is not a valid pricing domain.", "SecurityException"},
+          start);
+    }
+    std::string body;
+    if (std::optional<Failure> f = Fetch(*parsed, body)) return EmitFailure(*f, start);
+    Json page = Json::parse(body, nullptr, false);
+    if (page.is_discarded()) {
+      return EmitFailure({500, "The response body is not valid JSON.", "JsonException"}, start);
+    }
+    std::string next;
+    if (std::optional<Failure> f = MapPage(page, rows, next)) return EmitFailure(*f, start);
+    if (static_cast<int>(rows.size()) >= kMaxRows) {
+      while (static_cast<int>(rows.size()) > kMaxRows) rows.erase(rows.size() - 1);
+      break;  // the silent cap
+    }
+    url = next;
+  }
+  Json env = Json::object();
+  env["status"] = 200;
+  env["message"] = "Success";
+  env["results"] = {{"prices", rows}};
+  env["duration"] = Millis(start);
+  return Emit(env);
+}
+
+int Main(int argc, char** argv) {
+  const Clock::time_point start = Clock::now();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() < 2 || args[0] != "pricing" || args[1] != "get") {
+    std::cerr << "azmcp (fake): only `azmcp pricing get` is implemented\n";
+    return 1;
+  }
+  Options o;
+  std::vector<std::string> unrecognized;
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto take = [&](std::string& out) {
+      if (i + 1 < args.size()) {
+        out = args[++i];
+        return true;
+      }
+      return false;
+    };
+    std::string v;
+    if (a == "--sku") {
+      take(o.sku);
+    } else if (a == "--service") {
+      take(o.service);
+    } else if (a == "--region") {
+      take(o.region);
+    } else if (a == "--service-family") {
+      take(o.service_family);
+    } else if (a == "--price-type") {
+      take(o.price_type);
+    } else if (a == "--filter") {
+      take(o.filter);
+    } else if (a == "--currency") {
+      if (take(v)) o.currency = v;
+    } else if (a == "--include-savings-plan") {
+      o.include_savings_plan = true;
+      if (i + 1 < args.size() && (args[i + 1] == "true" || args[i + 1] == "false")) {
+        o.include_savings_plan = args[++i] == "true";
+      }
+    } else if (a == "--refuse-foreign-next-page") {
+      o.refuse_foreign_next_page = true;
+    } else {
+      unrecognized.push_back(a);
+    }
+  }
+  if (!unrecognized.empty()) {
+    for (const std::string& u : unrecognized) {
+      std::cerr << "Unrecognized command or argument '" << u << "'.\n";
+    }
+    std::cerr << "\n";
+    std::cout << kPricingGetHelp;
+    return 1;
+  }
+  return PricingGet(o, start);
+}
+
+}  // namespace
+}  // namespace fakes::azmcp
+
+int main(int argc, char** argv) { return fakes::azmcp::Main(argc, argv); }
