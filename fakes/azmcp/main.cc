@@ -7,11 +7,19 @@
 // SSL_CERT_FILE and always verifies certificates. --refuse-foreign-next-page (a switch of this
 // fake, not of the real CLI) selects the later behaviour of refusing a NextPageLink to another
 // host.
-#include <httplib.h>
+#include <netdb.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -182,37 +190,138 @@ struct Fetched {
   std::string retry_after;
 };
 
+int Dial(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0) return -1;
+  int fd = -1;
+  for (addrinfo* a = res; a != nullptr; a = a->ai_next) {
+    fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    if (fd < 0) continue;
+    timeval tv{100, 0};  // .NET's default network timeout per try
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
+    close(fd);
+    fd = -1;
+  }
+  freeaddrinfo(res);
+  return fd;
+}
+
+// One HTTPS GET, through HTTPS_PROXY when set, certificates always verified (SSL_CERT_FILE or the
+// system store). Written on sockets and OpenSSL so proxy refusals and broken responses surface
+// the way .NET reports them.
 Fetched FetchOnce(const Url& url) {
-  httplib::SSLClient client(url.host, url.port);
-  client.enable_server_certificate_verification(true);
-  const char* ca = std::getenv("SSL_CERT_FILE");
-  client.set_ca_cert_path(ca != nullptr ? ca : "/etc/ssl/certs/ca-certificates.crt");
-  const char* proxy = std::getenv("HTTPS_PROXY");
-  if (proxy == nullptr) proxy = std::getenv("https_proxy");
-  if (proxy != nullptr) {
-    std::optional<Url> p;
-    std::string text = proxy;
+  Fetched f;
+  auto fail = [&f](std::string message) {
+    f.network_error = true;
+    f.network_message = std::move(message);
+    return f;
+  };
+  const char* proxy_env = std::getenv("HTTPS_PROXY");
+  if (proxy_env == nullptr) proxy_env = std::getenv("https_proxy");
+  std::string proxy_host;
+  int proxy_port = 0;
+  if (proxy_env != nullptr && *proxy_env != '\0') {
+    std::string text = proxy_env;
     if (text.rfind("http://", 0) == 0) text = text.substr(7);
+    if (!text.empty() && text.back() == '/') text.pop_back();
     const size_t colon = text.rfind(':');
-    if (colon != std::string::npos) {
-      client.set_proxy(text.substr(0, colon), std::atoi(text.c_str() + colon + 1));
+    proxy_host = text.substr(0, colon);
+    proxy_port = colon == std::string::npos ? 80 : std::atoi(text.c_str() + colon + 1);
+  }
+  const int fd = proxy_host.empty() ? Dial(url.host, url.port) : Dial(proxy_host, proxy_port);
+  if (fd < 0) return fail("An error occurred while sending the request.");
+  if (!proxy_host.empty()) {
+    const std::string authority = url.host + ":" + std::to_string(url.port);
+    const std::string connect_req =
+        "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
+    send(fd, connect_req.data(), connect_req.size(), MSG_NOSIGNAL);
+    std::string reply;
+    char c;
+    while (reply.find("\r\n\r\n") == std::string::npos && recv(fd, &c, 1, 0) == 1)
+      reply.push_back(c);
+    const int status = reply.size() > 12 ? std::atoi(reply.c_str() + 9) : 0;
+    if (status != 200) {
+      close(fd);
+      // .NET's message, stray quote included.
+      return fail("The proxy tunnel request to proxy 'http://" + proxy_host + ":" +
+                  std::to_string(proxy_port) + "/' failed with status code '" +
+                  std::to_string(status) + "'.\"");
     }
   }
-  client.set_connection_timeout(100);
-  client.set_read_timeout(100);
-  httplib::Headers headers = {
-      {"Accept", "application/json"},
-      {"User-Agent", "Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (fake; azure-pricing-conformance)"}};
-  Fetched f;
-  auto res = client.Get(url.path_and_query, headers);
-  if (!res) {
-    f.network_error = true;
-    f.network_message = "An error occurred while sending the request.";
-    return f;
+  SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
+  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
+  const char* ca = std::getenv("SSL_CERT_FILE");
+  if (ca != nullptr) {
+    SSL_CTX_load_verify_locations(ctx, ca, nullptr);
+  } else {
+    SSL_CTX_set_default_verify_paths(ctx);
   }
-  f.status = res->status;
-  f.body = res->body;
-  f.retry_after = res->get_header_value("Retry-After");
+  SSL* ssl = SSL_new(ctx);
+  SSL_set_fd(ssl, fd);
+  SSL_set_tlsext_host_name(ssl, url.host.c_str());
+  SSL_set1_host(ssl, url.host.c_str());
+  auto cleanup = [&] {
+    SSL_free(ssl);
+    SSL_CTX_free(ctx);
+    close(fd);
+  };
+  if (SSL_connect(ssl) != 1) {
+    cleanup();
+    return fail("The SSL connection could not be established, see inner exception.");
+  }
+  const std::string request = "GET " + url.path_and_query + " HTTP/1.1\r\nHost: " + url.host +
+                              "\r\nAccept: application/json\r\nUser-Agent: "
+                              "Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (fake)\r\n"
+                              "Connection: close\r\n\r\n";
+  SSL_write(ssl, request.data(), static_cast<int>(request.size()));
+  std::string raw;
+  char buf[16384];
+  int n;
+  while ((n = SSL_read(ssl, buf, sizeof buf)) > 0) raw.append(buf, static_cast<size_t>(n));
+  cleanup();
+  const size_t head_end = raw.find("\r\n\r\n");
+  if (head_end == std::string::npos || raw.size() < 12) {
+    return fail(raw.empty() ? "An error occurred while sending the request."
+                            : "The response ended prematurely. (ResponseEnded)");
+  }
+  f.status = std::atoi(raw.c_str() + 9);
+  std::string lower_head = raw.substr(0, head_end);
+  for (char& ch : lower_head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  auto header = [&](const std::string& name) -> std::optional<std::string> {
+    const size_t at = lower_head.find("\r\n" + name + ":");
+    if (at == std::string::npos) return std::nullopt;
+    size_t v = at + name.size() + 3;
+    while (v < lower_head.size() && lower_head[v] == ' ') ++v;
+    const size_t e = lower_head.find("\r\n", v);
+    return raw.substr(v, (e == std::string::npos ? lower_head.size() : e) - v);
+  };
+  f.body = raw.substr(head_end + 4);
+  if (std::optional<std::string> length = header("content-length")) {
+    const size_t want = static_cast<size_t>(std::atoll(length->c_str()));
+    if (f.body.size() < want) return fail("The response ended prematurely. (ResponseEnded)");
+    f.body.resize(want);
+  } else if (std::optional<std::string> te = header("transfer-encoding");
+             te && te->find("chunked") != std::string::npos) {
+    std::string decoded;
+    size_t pos = 0;
+    for (;;) {
+      const size_t line_end = f.body.find("\r\n", pos);
+      if (line_end == std::string::npos)
+        return fail("The response ended prematurely. (ResponseEnded)");
+      const size_t size = std::strtoul(f.body.substr(pos, line_end - pos).c_str(), nullptr, 16);
+      if (size == 0) break;
+      if (line_end + 2 + size > f.body.size())
+        return fail("The response ended prematurely. (ResponseEnded)");
+      decoded += f.body.substr(line_end + 2, size);
+      pos = line_end + 2 + size + 2;
+    }
+    f.body = std::move(decoded);
+  }
+  f.retry_after = header("retry-after").value_or("");
   return f;
 }
 
@@ -386,6 +495,7 @@ int PricingGet(const Options& o, Clock::time_point start) {
 
 int Main(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
+  signal(SIGPIPE, SIG_IGN);  // a server that hangs up is a network error, not a crash
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() < 2 || args[0] != "pricing" || args[1] != "get") {
     std::cerr << "azmcp (fake): only `azmcp pricing get` is implemented\n";

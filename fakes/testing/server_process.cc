@@ -72,4 +72,12 @@ bool PricesServerProcess::AddFaults(const std::string& json) const {
   return res && res->status == 200;
 }
 
+bool PricesServerProcess::Reset() const {
+  httplib::SSLClient client("127.0.0.1", port_);
+  client.set_ca_cert_path(ca_.c_str());
+  client.enable_server_certificate_verification(true);
+  auto res = client.Post("/_admin/reset", "", "application/json");
+  return res && res->status == 200;
+}
+
 }  // namespace fakes::testing

@@ -22,6 +22,8 @@ class PricesServerProcess {
   // GET /_admin/requests, as JSON text (verified TLS to the fake).
   std::string RequestLog() const;
   bool AddFaults(const std::string& json) const;
+  // Clears the request log and any queued faults.
+  bool Reset() const;
 
  private:
   pid_t pid_ = 0;
