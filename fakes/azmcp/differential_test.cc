@@ -12,12 +12,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fakes/egress_proxy/proxy.h"
@@ -53,6 +53,9 @@ struct Scenario {
   std::string name;
   std::vector<std::string> args;
   std::string faults;  // JSON array for the fake API, queued before each binary runs
+  // Known differences must stay true, as in protobuf's conformance failure lists: a listed
+  // scenario whose stdout starts to match fails too, so the list never goes stale.
+  std::string known_difference;
 };
 
 class DifferentialTest : public ::testing::Test {
@@ -206,8 +209,24 @@ TEST_F(DifferentialTest, FakeMatchesTheRealCli) {
       {"service family member names", {"--service-family", "Networking", "--sku", ""}, ""},
       {"reservation terms", {"--price-type", "Reservation", "--sku", "Standard_D16s_v5"}, ""},
       {"devtest", {"--price-type", "DevTestConsumption", "--region", "eastus"}, ""},
+      {"duplicate keys in a page",
+       {"--sku", "x"},
+       R"([{"body":"{\"Items\":[],\"Items\":[],\"NextPageLink\":null,\"Count\":0}"}])"},
+      {"truncated body then success", {"--sku", "Standard_D8s_v5"}, R"([{"truncate":10}])"},
+      {"NaN in a page",
+       {"--sku", "x"},
+       R"([{"body":"{\"Items\":[{\"serviceFamily\":\"Compute\",\"type\":\"Consumption\",\"retailPrice\":NaN}],\"NextPageLink\":null}"}])",
+       "System.Text.Json's parse-error text (\"'N' is an invalid start of a value. LineNumber: 0 | "
+       "BytePositionInLine: 72.\") is not reproduced; the fake fails with its own message"},
+      {"invalid UTF-8 in an unknown field",
+       {"--sku", "x"},
+       R"([{"body_hex":"7b 22 49 74 65 6d 73 22 3a 5b 5d 2c 22 78 22 3a 22 c3 28 22 7d"}])",
+       "the real CLI skips unknown fields without validating them and succeeds; the fake "
+       "rejects the whole page"},
   };
-  ASSERT_GE(scenarios.size(), 40u);
+  int matching = 0;
+  for (const Scenario& s : scenarios) matching += s.known_difference.empty();
+  ASSERT_GE(matching, 40);
   for (const Scenario& s : scenarios) {
     SCOPED_TRACE(s.name);
     const auto start = std::chrono::steady_clock::now();
@@ -216,6 +235,11 @@ TEST_F(DifferentialTest, FakeMatchesTheRealCli) {
     std::printf("scenario %-45s %6.1f s\n", s.name.c_str(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     std::fflush(stdout);
+    if (!s.known_difference.empty()) {
+      EXPECT_NE(got.out, want.out) << "listed as a known difference but now matches: remove it";
+      EXPECT_EQ(got.requests, want.requests);
+      continue;
+    }
     EXPECT_EQ(got.exit_code, want.exit_code);
     EXPECT_EQ(got.out, want.out);
     EXPECT_EQ(got.err, want.err);
