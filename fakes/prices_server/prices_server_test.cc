@@ -1,93 +1,27 @@
 // The fake price API as a real HTTPS server: started as a process, queried with certificate
 // verification against the CA it wrote, with faults set through its admin API.
 #include <httplib.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
-
-extern char** environ;
 
 namespace fakes::prices {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-class ServerProcess {
- public:
-  explicit ServerProcess(const std::string& binary) {
-    const std::string dir = std::getenv("TEST_TMPDIR");
-    std::ofstream(dir + "/catalog.jsonl")
-        << R"({"serviceName":"Bandwidth","type":"Consumption","isPrimaryMeterRegion":true})"
-        << "\n"
-        << R"({"serviceName":"Virtual Machines","type":"Consumption","isPrimaryMeterRegion":true})"
-        << "\n";
-    int fds[2];
-    EXPECT_EQ(pipe(fds), 0);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    posix_spawn_file_actions_addclose(&actions, fds[0]);
-    std::vector<std::string> args = {
-        binary,     "--catalog", dir + "/catalog.jsonl", "--tls-listen", "127.0.0.1:0",
-        "--ca-dir", dir};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    EXPECT_EQ(posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
-    close(fds[1]);
-    FILE* out = fdopen(fds[0], "r");
-    char line[512];
-    while (fgets(line, sizeof line, out) != nullptr) {
-      std::string l(line);
-      if (l.rfind("https ", 0) == 0) {
-        // https https://127.0.0.1:PORT DIR/ca.pem
-        const size_t colon = l.find(':', 14);
-        const size_t space = l.find(' ', colon);
-        port_ = std::stoi(l.substr(colon + 1, space - colon - 1));
-        ca_ = l.substr(space + 1, l.size() - space - 2);
-      }
-      if (l == "ready\n") break;
-    }
-    fclose(out);
-  }
-  ~ServerProcess() {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-  }
-  std::unique_ptr<httplib::SSLClient> Client() const {
-    auto client = std::make_unique<httplib::SSLClient>("127.0.0.1", port_);
-    client->set_ca_cert_path(ca_.c_str());
-    client->enable_server_certificate_verification(true);
-    return client;
-  }
-  int port() const { return port_; }
-
- private:
-  pid_t pid_ = 0;
-  int port_ = 0;
-  std::string ca_;
-};
-
-std::string Binary() {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  return std::string(srcdir) + "/" + workspace + "/fakes/prices_server/prices_server";
-}
+constexpr char kCatalog[] =
+    R"({"serviceName":"Bandwidth","type":"Consumption","isPrimaryMeterRegion":true})"
+    "\n"
+    R"({"serviceName":"Virtual Machines","type":"Consumption","isPrimaryMeterRegion":true})"
+    "\n";
 
 TEST(PricesServerTest, AnswersOverVerifiedTlsAndRecordsRequests) {
-  ServerProcess server(Binary());
+  fakes::testing::PricesServerProcess server(kCatalog);
   ASSERT_GT(server.port(), 0);
   std::unique_ptr<httplib::SSLClient> owned = server.Client();
   httplib::SSLClient& client = *owned;
@@ -107,7 +41,7 @@ TEST(PricesServerTest, AnswersOverVerifiedTlsAndRecordsRequests) {
 }
 
 TEST(PricesServerTest, AClientWithoutTheCaRefusesTheServer) {
-  ServerProcess server(Binary());
+  fakes::testing::PricesServerProcess server(kCatalog);
   httplib::SSLClient client("127.0.0.1", server.port());
   client.set_ca_cert_path("/etc/ssl/certs/ca-certificates.crt");
   client.enable_server_certificate_verification(true);
@@ -116,7 +50,7 @@ TEST(PricesServerTest, AClientWithoutTheCaRefusesTheServer) {
 }
 
 TEST(PricesServerTest, FaultsApplyInOrderThenTheServerRecovers) {
-  ServerProcess server(Binary());
+  fakes::testing::PricesServerProcess server(kCatalog);
   std::unique_ptr<httplib::SSLClient> owned = server.Client();
   httplib::SSLClient& client = *owned;
   auto set = client.Post("/_admin/faults",

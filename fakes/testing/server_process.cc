@@ -56,27 +56,25 @@ PricesServerProcess::~PricesServerProcess() {
   waitpid(pid_, &status, 0);
 }
 
+std::unique_ptr<httplib::SSLClient> PricesServerProcess::Client() const {
+  auto client = std::make_unique<httplib::SSLClient>("127.0.0.1", port_);
+  client->set_ca_cert_path(ca_.c_str());
+  client->enable_server_certificate_verification(true);
+  return client;
+}
+
 std::string PricesServerProcess::RequestLog() const {
-  httplib::SSLClient client("127.0.0.1", port_);
-  client.set_ca_cert_path(ca_.c_str());
-  client.enable_server_certificate_verification(true);
-  auto res = client.Get("/_admin/requests");
+  auto res = Client()->Get("/_admin/requests");
   return res ? res->body : "";
 }
 
 bool PricesServerProcess::AddFaults(const std::string& json) const {
-  httplib::SSLClient client("127.0.0.1", port_);
-  client.set_ca_cert_path(ca_.c_str());
-  client.enable_server_certificate_verification(true);
-  auto res = client.Post("/_admin/faults", json, "application/json");
+  auto res = Client()->Post("/_admin/faults", json, "application/json");
   return res && res->status == 200;
 }
 
 bool PricesServerProcess::Reset() const {
-  httplib::SSLClient client("127.0.0.1", port_);
-  client.set_ca_cert_path(ca_.c_str());
-  client.enable_server_certificate_verification(true);
-  auto res = client.Post("/_admin/reset", "", "application/json");
+  auto res = Client()->Post("/_admin/reset", "", "application/json");
   return res && res->status == 200;
 }
 

@@ -5,7 +5,12 @@
 
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
+
+namespace httplib {
+class SSLClient;
+}  // namespace httplib
 
 namespace fakes::testing {
 
@@ -18,6 +23,8 @@ class PricesServerProcess {
   PricesServerProcess& operator=(const PricesServerProcess&) = delete;
 
   int port() const { return port_; }
+  // A client that verifies the server against the CA file it wrote (include <httplib.h>).
+  std::unique_ptr<httplib::SSLClient> Client() const;
   const std::string& ca_file() const { return ca_; }
   // GET /_admin/requests, as JSON text (verified TLS to the fake).
   std::string RequestLog() const;
