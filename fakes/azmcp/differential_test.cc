@@ -2,30 +2,23 @@
 // proxy to the same fake price API: identical stdout apart from `duration`, identical stderr and
 // exit codes, identical upstream request sequences. The real binary comes from
 // AZURE_PRICING_AZMCP (tools/bazel installs it); without it the test fails and says so.
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "fakes/egress_proxy/proxy.h"
 #include "fakes/prices_server/catalog_generator.h"
+#include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
-
-extern char** environ;
 
 namespace fakes::azmcp {
 namespace {
@@ -37,11 +30,6 @@ struct Outcome {
   std::string out, err;
   std::vector<std::string> requests;  // method + target, in order
 };
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 std::string Catalog() {
   std::string text;
@@ -83,46 +71,19 @@ class DifferentialTest : public ::testing::Test {
     if (!s.faults.empty()) {
       EXPECT_TRUE(upstream_->AddFaults(s.faults));
     }
-    const std::string out = dir_ + "/out", err = dir_ + "/err";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::vector<std::string> args = {binary, "pricing", "get"};
     args.insert(args.end(), s.args.begin(), s.args.end());
-    std::vector<std::string> env = {
-        "HOME=" + dir_ + "/home",
-        "PATH=/usr/bin:/bin",
-        "LANG=C.UTF-8",
-        "HTTPS_PROXY=http://127.0.0.1:" + std::to_string(proxy_->port()),
-        "SSL_CERT_FILE=" + dir_ + "/egress-ca.pem",
-        "AZURE_MCP_COLLECT_TELEMETRY=false",
-        "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"};
-    std::vector<char*> argv, envp;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (std::string& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
+    const fakes::testing::ProgramRun run = fakes::testing::RunProgram(
+        args, {"HOME=" + dir_ + "/home", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+               "HTTPS_PROXY=http://127.0.0.1:" + std::to_string(proxy_->port()),
+               "SSL_CERT_FILE=" + dir_ + "/egress-ca.pem", "AZURE_MCP_COLLECT_TELEMETRY=false",
+               "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"});
+    // A hung CLI fails its scenario instead of the whole suite.
+    if (run.timed_out) ADD_FAILURE() << binary << " did not finish within 60 s";
     Outcome o;
-    pid_t pid = 0;
-    if (posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), envp.data()) == 0) {
-      // A hung CLI fails its scenario instead of the whole suite.
-      int status = 0;
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-      while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > deadline) {
-          kill(pid, SIGKILL);
-          waitpid(pid, &status, 0);
-          ADD_FAILURE() << binary << " did not finish within 60 s";
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-      o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    o.out = std::regex_replace(Slurp(out), std::regex("\"duration\": [0-9]+"), "\"duration\": N");
-    o.err = Slurp(err);
+    o.exit_code = run.exit_code;
+    o.out = std::regex_replace(run.out, std::regex("\"duration\": [0-9]+"), "\"duration\": N");
+    o.err = run.err;
     for (const Json& r : Json::parse(upstream_->RequestLog())) {
       o.requests.push_back(r["method"].get<std::string>() + " " + r["target"].get<std::string>());
     }

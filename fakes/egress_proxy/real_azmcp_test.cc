@@ -2,25 +2,20 @@
 // through the GET-only egress proxy to the fake price API: the lookup succeeds with the injected
 // SSL_CERT_FILE, the CLI's telemetry is refused at CONNECT without breaking it, the upstream sees
 // only the one GET, and without the egress CA the CLI refuses the proxy (verification stays on).
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "fakes/egress_proxy/proxy.h"
+#include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
-
-extern char** environ;
 
 namespace fakes::egress {
 namespace {
@@ -36,42 +31,9 @@ constexpr char kCatalog[] =
     R"("isPrimaryMeterRegion":true,"armSkuName":"Standard_D4s_v5"})"
     "\n";
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-CliRun RunCli(const std::string& azmcp, const std::vector<std::string>& env) {
-  const std::string dir = std::getenv("TEST_TMPDIR");
-  const std::string out = dir + "/cli.out", err = dir + "/cli.err";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> args = {azmcp,      "pricing",   "get", "--sku", "Standard_D4s_v5",
-                                   "--region", "westeurope"};
-  std::vector<char*> argv, envp;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_copy = env;
-  for (std::string& e : env_copy) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  pid_t pid = 0;
-  CliRun run;
-  if (posix_spawn(&pid, azmcp.c_str(), &actions, nullptr, argv.data(), envp.data()) == 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  run.out = Slurp(out);
-  run.err = Slurp(err);
-  return run;
+fakes::testing::ProgramRun RunCli(const std::string& azmcp, const std::vector<std::string>& env) {
+  return fakes::testing::RunProgram(
+      {azmcp, "pricing", "get", "--sku", "Standard_D4s_v5", "--region", "westeurope"}, env);
 }
 
 class RealCliTest : public ::testing::Test {
@@ -121,7 +83,7 @@ class RealCliTest : public ::testing::Test {
 };
 
 TEST_F(RealCliTest, LookupSucceedsThroughTheProxyAndTelemetryIsRefused) {
-  CliRun run = RunCli(azmcp_, Env(/*with_ca=*/true));
+  fakes::testing::ProgramRun run = RunCli(azmcp_, Env(/*with_ca=*/true));
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_EQ(run.err, "");
   Json envelope = Json::parse(run.out, nullptr, false);
@@ -147,7 +109,7 @@ TEST_F(RealCliTest, LookupSucceedsThroughTheProxyAndTelemetryIsRefused) {
 }
 
 TEST_F(RealCliTest, WithoutTheEgressCaTheCliRefusesTheProxy) {
-  CliRun run = RunCli(azmcp_, Env(/*with_ca=*/false));
+  fakes::testing::ProgramRun run = RunCli(azmcp_, Env(/*with_ca=*/false));
   EXPECT_NE(run.exit_code, 0);
   Json requests = Json::parse(upstream_.RequestLog());
   EXPECT_EQ(requests.size(), 0u);
