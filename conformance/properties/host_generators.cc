@@ -99,6 +99,38 @@ bool ScriptSucceeds(const fakes::sandbox::CallScript& s) {
          s.exec.stdout_bytes == SuccessEnvelope();
 }
 
+ToolOptions PropertyToolOptions() {
+  ToolOptions o;
+  o.image = "example.invalid/azmcp";
+  o.bounds.exec_timeout_seconds = 5;
+  o.bounds.max_output_bytes = 4096;
+  return o;
+}
+
+namespace {
+
+class NullLogger : public Logger {
+ public:
+  void Warning(std::string_view, std::string_view) override {}
+};
+
+sandbox::RouterOptions ContainerFloor() {
+  sandbox::RouterOptions o;
+  o.min_isolation = sandbox::Isolation::kContainer;
+  return o;
+}
+
+}  // namespace
+
+PricingHost::PricingHost(const ToolOptions& options)
+    : backend(fakes::sandbox::PricingCapableDeclaration()), router({&backend}, ContainerFloor()) {
+  NullLogger logger;
+  auto made = MakeAzurePricingTools(&router, "agent", {"session"}, options, &logger);
+  RC_ASSERT(made.ok());
+  RC_ASSERT(made->size() == 1u);
+  tool = made->front();
+}
+
 }  // namespace azure_pricing::properties
 
 namespace labels {

@@ -12,6 +12,9 @@
 
 #include "fakes/sandbox/fake_backend.h"
 #include "ref/labels/labels.h"
+#include "ref/labels/tool.h"
+#include "ref/pricing/host.h"
+#include "ref/sandbox/router.h"
 
 namespace azure_pricing::properties {
 
@@ -38,8 +41,19 @@ std::string SuccessEnvelope();
 // stderr, a non-JSON stdout), and independently a failing dispose.
 rc::Gen<fakes::sandbox::CallScript> GenCallScript();
 
-// True when the script lets a lookup complete.
+// True when the script lets a lookup complete (under PropertyToolOptions()).
 bool ScriptSucceeds(const fakes::sandbox::CallScript& script);
+
+// The host options the fault scripts are sized for: a 5 s timeout and a 4 KiB output budget.
+ToolOptions PropertyToolOptions();
+
+// One attached azure_pricing_get over the fake backend, behind a container-floor router.
+struct PricingHost {
+  explicit PricingHost(const ToolOptions& options = PropertyToolOptions());
+  fakes::sandbox::FakeBackend backend;
+  sandbox::Router router;
+  labels::Tool tool;
+};
 
 }  // namespace azure_pricing::properties
 

@@ -24,37 +24,6 @@ using labels::Integrity;
 
 constexpr char kArgs[] = R"({"sku":"Standard_D2s_v5","filter":"armRegionName eq 'westeurope'"})";
 
-class NullLogger : public Logger {
- public:
-  void Warning(std::string_view, std::string_view) override {}
-};
-
-struct Host {
-  explicit Host(const ToolOptions& options)
-      : backend(fakes::sandbox::PricingCapableDeclaration()), router({&backend}, [] {
-          sandbox::RouterOptions o;
-          o.min_isolation = sandbox::Isolation::kContainer;
-          return o;
-        }()) {
-    NullLogger logger;
-    auto made = MakeAzurePricingTools(&router, "agent", {"session"}, options, &logger);
-    RC_ASSERT(made.ok());
-    RC_ASSERT(made->size() == 1u);
-    tool = made->front();
-  }
-  fakes::sandbox::FakeBackend backend;
-  sandbox::Router router;
-  labels::Tool tool;
-};
-
-ToolOptions BaseOptions() {
-  ToolOptions o;
-  o.image = "example.invalid/azmcp";
-  o.bounds.exec_timeout_seconds = 5;
-  o.bounds.max_output_bytes = 4096;
-  return o;
-}
-
 RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   const auto egress = *GenOptional(GenIntegrity());
   const auto host_conf = *GenOptional(GenConfidentiality());
@@ -64,11 +33,11 @@ RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
       *rc::gen::container<std::vector<ContentLabel>>(*rc::gen::inRange<size_t>(0, 4), GenLabel());
   const std::vector<Middleware> chain = *GenChain();
 
-  ToolOptions options = BaseOptions();
+  ToolOptions options = PropertyToolOptions();
   options.egress_integrity = egress;
   options.confidentiality = host_conf;
   if (cap) options.outbound_max_confidentiality = std::string(labels::Name(*cap));
-  Host host(options);
+  PricingHost host(options);
   host.backend.SetFallback({.exec = {.stdout_bytes = SuccessEnvelope()}});
 
   labels::LabelTrackingFunctionMiddleware tracker;
@@ -139,10 +108,10 @@ RC_GTEST_PROP(HostLabels, PrivateInputWithPublicCapIsAlwaysBlocked, ()) {
   const bool private_conversation = *rc::gen::arbitrary<bool>();
   const Confidentiality level =
       *rc::gen::element(Confidentiality::kPrivate, Confidentiality::kUserIdentity);
-  ToolOptions options = BaseOptions();
+  ToolOptions options = PropertyToolOptions();
   options.egress_integrity = egress;
   options.outbound_max_confidentiality = "public";
-  Host host(options);
+  PricingHost host(options);
   labels::LabelTrackingFunctionMiddleware tracker;
   labels::PolicyEnforcementFunctionMiddleware policy(true);
   labels::InvocationContext ctx;
@@ -160,7 +129,7 @@ RC_GTEST_PROP(HostLabels, PrivateInputWithPublicCapIsAlwaysBlocked, ()) {
 RC_GTEST_PROP(HostFaults, EveryAcquiredSandboxIsDisposedAndFaultsFailClosed, ()) {
   const auto scripts = *rc::gen::container<std::vector<fakes::sandbox::CallScript>>(
       *rc::gen::inRange<size_t>(1, 6), GenCallScript());
-  Host host(BaseOptions());
+  PricingHost host(PropertyToolOptions());
   for (const auto& s : scripts) host.backend.Script(s);
   for (const auto& s : scripts) {
     const int before = host.backend.acquisitions();

@@ -16,30 +16,8 @@
 namespace azure_pricing::properties {
 namespace {
 
-class NullLogger : public Logger {
- public:
-  void Warning(std::string_view, std::string_view) override {}
-};
-
-ToolOptions Options() {
-  ToolOptions o;
-  o.image = "example.invalid/azmcp";
-  o.bounds.exec_timeout_seconds = 5;
-  o.bounds.max_output_bytes = 4096;
-  return o;
-}
-
-struct Attached {
-  Attached()
-      : backend(fakes::sandbox::PricingCapableDeclaration()), router({&backend}, [] {
-          sandbox::RouterOptions o;
-          o.min_isolation = sandbox::Isolation::kContainer;
-          return o;
-        }()) {
-    NullLogger logger;
-    auto made = MakeAzurePricingTools(&router, "agent", {"session"}, Options(), &logger);
-    tool = made->front();
-  }
+// The system under test: one attached tool, called the way a host that reuses call ids would.
+struct Attached : PricingHost {
   labels::FunctionResult Call(const std::string& args) {
     labels::InvocationContext ctx;
     ctx.call_id = "call_same";  // a host that reuses call ids
@@ -47,9 +25,6 @@ struct Attached {
     labels::InvokeFunction(tool, ctx, {});
     return *ctx.result;
   }
-  fakes::sandbox::FakeBackend backend;
-  sandbox::Router router;
-  labels::Tool tool;
   std::set<std::string> seen_keys;
 };
 
