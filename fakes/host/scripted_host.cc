@@ -1,6 +1,7 @@
 #include "fakes/host/scripted_host.h"
 
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "ref/json/json.h"
@@ -81,6 +82,19 @@ class Config {
       items.push_back(item.as_string());
     }
     out = std::move(items);
+    return azure_pricing::OkStatus();
+  }
+  // A list of names replacing `out` when present; every name must parse.
+  template <typename T, typename Parse>
+  Status EnumSet(std::string_view key, Parse parse, std::set<T>& out) const {
+    std::optional<std::vector<std::string>> names;
+    if (Status s = Strings(key, names); !s.ok() || !names) return s;
+    out.clear();
+    for (const std::string& name : *names) {
+      const std::optional<T> value = parse(name);
+      if (!value) return WrongType(key);
+      out.insert(*value);
+    }
     return azure_pricing::OkStatus();
   }
   Status WrongType(std::string_view key) const {
@@ -197,41 +211,14 @@ StatusOr<BackendSetup> ParseBackend(const std::string& text) {
     if (!iso) return c->WrongType("isolation");
     d.isolation = *iso;
   }
+  RETURN_IF_ERROR(c->EnumSet("os_families", ::sandbox::ParseOsFamily, d.os_families));
+  RETURN_IF_ERROR(c->EnumSet("capabilities", ::sandbox::ParseCapability, d.capabilities));
+  RETURN_IF_ERROR(c->EnumSet("egress_modes", ::sandbox::ParseEgress, d.egress_modes));
   std::optional<std::vector<std::string>> list;
-  RETURN_IF_ERROR(c->Strings("os_families", list));
-  if (list) {
-    d.os_families.clear();
-    for (const std::string& s : *list) {
-      auto os = ::sandbox::ParseOsFamily(s);
-      if (!os) return c->WrongType("os_families");
-      d.os_families.insert(*os);
-    }
-  }
-  list.reset();
-  RETURN_IF_ERROR(c->Strings("capabilities", list));
-  if (list) {
-    d.capabilities.clear();
-    for (const std::string& s : *list) {
-      auto cap = ::sandbox::ParseCapability(s);
-      if (!cap) return c->WrongType("capabilities");
-      d.capabilities.insert(*cap);
-    }
-  }
-  list.reset();
-  RETURN_IF_ERROR(c->Strings("egress_modes", list));
-  if (list) {
-    d.egress_modes.clear();
-    for (const std::string& s : *list) {
-      auto mode = ::sandbox::ParseEgress(s);
-      if (!mode) return c->WrongType("egress_modes");
-      d.egress_modes.insert(*mode);
-    }
-  }
   if (const json::Value* v = c->value().Find("egress_method_tokens")) {
     if (v->is_null()) {
       d.egress_method_tokens.reset();
     } else {
-      list.reset();
       RETURN_IF_ERROR(c->Strings("egress_method_tokens", list));
       d.egress_method_tokens = std::set<std::string>(list->begin(), list->end());
     }
