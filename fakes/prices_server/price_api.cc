@@ -92,11 +92,11 @@ struct Catalog::Impl {
       case Expr::Kind::kEq: {
         const std::optional<std::string> field = ItemFieldFor(e.field);
         if (!field) return std::vector<uint32_t>{};
-        auto f = index.find(*field);
         bool indexed = false;
         for (const char* name : kIndexedFields) indexed = indexed || *field == name;
         if (!indexed) return std::nullopt;
-        if (f == index.end()) return std::vector<uint32_t>{};
+        auto f = index.find(*field);
+        if (f == index.end()) return std::vector<uint32_t>{};  // no item has the field
         auto v = f->second.find(Lower(e.value));
         if (v == f->second.end()) return std::vector<uint32_t>{};
         return v->second;
@@ -168,7 +168,7 @@ std::string PercentDecode(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() + 0 &&
+    if (text[i] == '%' && i + 2 < text.size() &&
         std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
