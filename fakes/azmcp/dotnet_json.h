@@ -5,14 +5,17 @@
 #define FAKES_AZMCP_DOTNET_JSON_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace fakes::azmcp {
 
 std::string FormatDouble(double value);
-// "2023-07-01T00:00:00Z" -> "2023-07-01T00:00:00+00:00"; text with an offset stays as is.
-std::string FormatDate(std::string_view iso);
+// DateTimeOffset.Parse of the ISO 8601 forms the price list uses, written back as System.Text.Json
+// writes a DateTimeOffset: "2023-07-01T00:00:00Z" -> "2023-07-01T00:00:00+00:00", "2024-01-01"
+// -> "2024-01-01T00:00:00+00:00", fractions without trailing zeros. Nothing for other text.
+std::optional<std::string> FormatDateTimeOffset(std::string_view text);
 std::string WriteIndented(const nlohmann::ordered_json& value);
 
 }  // namespace fakes::azmcp

@@ -17,6 +17,7 @@
 #include <array>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,8 @@
 
 #include "fakes/azmcp/dotnet_json.h"
 #include "fakes/azmcp/help_text.h"
+#include "fakes/azmcp/retail_page.h"
+#include "fakes/azmcp/stj_document.h"
 
 namespace fakes::azmcp {
 namespace {
@@ -41,36 +44,6 @@ constexpr int kMaxTries = 4;
 constexpr char kMitigate[] =
     ". To mitigate this issue, please refer to the troubleshooting guidelines here at "
     "https://aka.ms/azmcp/troubleshooting.";
-
-// The CLI's ServiceFamily enum: price-list value -> member name.
-constexpr std::array<std::pair<const char*, const char*>, 26> kFamilies = {{
-    {"Analytics", "Analytics"},
-    {"Azure Arc", "AzureArc"},
-    {"Azure Communication Services", "AzureCommunicationServices"},
-    {"Azure Security", "AzureSecurity"},
-    {"Azure Stack", "AzureStack"},
-    {"Compute", "Compute"},
-    {"Containers", "Containers"},
-    {"Data", "Data"},
-    {"Databases", "Databases"},
-    {"Developer Tools", "DeveloperTools"},
-    {"Dynamics", "Dynamics"},
-    {"Gaming", "Gaming"},
-    {"Integration", "Integration"},
-    {"Internet Of Things", "InternetOfThings"},
-    {"Management and Governance", "ManagementAndGovernance"},
-    {"Microsoft Syntex", "MicrosoftSyntex"},
-    {"Mixed Reality", "MixedReality"},
-    {"Networking", "Networking"},
-    {"Other", "Other"},
-    {"Power Platform", "PowerPlatform"},
-    {"Quantum Computing", "QuantumComputing"},
-    {"Security", "Security"},
-    {"Storage", "Storage"},
-    {"Telecommunications", "Telecommunications"},
-    {"Web", "Web"},
-    {"Windows Virtual Desktop", "WindowsVirtualDesktop"},
-}};
 
 struct Options {
   std::string sku, service, region, service_family, price_type, filter;
@@ -361,71 +334,19 @@ std::optional<Failure> Fetch(const Url& url, std::string& body) {
   return Failure{500, message, "AggregateException"};
 }
 
-const char* FamilyMember(const std::string& value) {
-  for (const auto& [name, member] : kFamilies) {
-    if (value == name) return member;
-  }
-  return nullptr;
+// A .NET exception from reading a page, reported the way HandleException reports it.
+Failure FromException(const stj::DotnetError& e) {
+  return Failure{StatusForException(e.type), e.message, e.type};
 }
 
-// The whole page is mapped before any row counts; a value outside the enums fails the command.
-std::optional<Failure> MapPage(const Json& page, Json& rows, std::string& next) {
-  next.clear();
-  if (!page.is_object()) return Failure{500, "The response is not a JSON object.", "JsonException"};
-  std::vector<Json> mapped;
-  for (const Json& item : page.value("Items", Json::array())) {
-    const std::string family = item.value("serviceFamily", "");
-    const char* member = FamilyMember(family);
-    if (member == nullptr) {
-      return Failure{
-          400, "Unknown ServiceFamily value. (Parameter 'value')\nActual value was " + family + ".",
-          "ArgumentOutOfRangeException"};
+bool AllFinite(const Json& v) {
+  if (v.is_number_float()) return std::isfinite(v.get<double>());
+  if (v.is_structured()) {
+    for (const Json& child : v) {
+      if (!AllFinite(child)) return false;
     }
-    const std::string type = item.value("type", "");
-    if (type != "Consumption" && type != "Reservation" && type != "DevTestConsumption") {
-      return Failure{400,
-                     "Unknown PriceType value. (Parameter 'value')\nActual value was " + type + ".",
-                     "ArgumentOutOfRangeException"};
-    }
-    Json row = Json::object();
-    row["armSkuName"] = item.value("armSkuName", "");
-    row["skuName"] = item.value("skuName", "");
-    row["productName"] = item.value("productName", "");
-    row["serviceName"] = item.value("serviceName", "");
-    row["serviceFamily"] = member;
-    row["region"] = item.value("armRegionName", "");
-    row["location"] = item.value("location", "");
-    row["retailPrice"] = item.value("retailPrice", 0.0);
-    row["unitPrice"] = item.value("unitPrice", 0.0);
-    row["currencyCode"] = item.value("currencyCode", "");
-    row["unitOfMeasure"] = item.value("unitOfMeasure", "");
-    row["priceType"] = type;
-    if (item.contains("reservationTerm") && item["reservationTerm"].is_string()) {
-      row["reservationTerm"] = item["reservationTerm"];
-    }
-    row["effectiveStartDate"] = FormatDate(item.value("effectiveStartDate", ""));
-    row["meterName"] = item.value("meterName", "");
-    row["meterId"] = item.value("meterId", "");
-    row["isPrimaryMeterRegion"] = item.value("isPrimaryMeterRegion", false);
-    if (item.contains("savingsPlan") && item["savingsPlan"].is_array() &&
-        !item["savingsPlan"].empty()) {
-      Json plans = Json::array();
-      for (const Json& p : item["savingsPlan"]) {
-        plans.push_back({{"term", p.value("term", "")},
-                         {"unitPrice", p.value("unitPrice", 0.0)},
-                         {"retailPrice", p.value("retailPrice", 0.0)}});
-      }
-      row["savingsPlan"] = plans;
-    }
-    // Doubles stay doubles even when the upstream wrote an integer.
-    for (const char* k : {"retailPrice", "unitPrice"}) row[k] = row[k].get<double>();
-    mapped.push_back(std::move(row));
   }
-  for (Json& r : mapped) rows.push_back(std::move(r));
-  if (page.contains("NextPageLink") && page["NextPageLink"].is_string()) {
-    next = page["NextPageLink"].get<std::string>();
-  }
-  return std::nullopt;
+  return true;
 }
 
 int PricingGet(const Options& o, Clock::time_point start) {
@@ -473,16 +394,22 @@ int PricingGet(const Options& o, Clock::time_point start) {
     }
     std::string body;
     if (std::optional<Failure> f = Fetch(*parsed, body)) return EmitFailure(*f, start);
-    Json page = Json::parse(body, nullptr, false);
-    if (page.is_discarded()) {
-      return EmitFailure({500, "The response body is not valid JSON.", "JsonException"}, start);
+    const stj::ParseResult parsed_body = stj::Parse(body);
+    if (!parsed_body.root) {
+      return EmitFailure({500, parsed_body.error, "JsonReaderException"}, start);
     }
-    std::string next;
-    if (std::optional<Failure> f = MapPage(page, rows, next)) return EmitFailure(*f, start);
-    if (static_cast<int>(rows.size()) >= kMaxRows) {
-      while (static_cast<int>(rows.size()) > kMaxRows) rows.erase(rows.size() - 1);
-      break;  // the silent cap
+    // The page is deserialised whole before its rows are mapped one by one up to the cap.
+    PageModel page;
+    if (auto e = DeserializePage(*parsed_body.root, page)) return EmitFailure(FromException(*e), start);
+    if (page.null_root || !page.items) return EmitFailure(FromException(NullReference()), start);
+    for (const std::optional<PriceItemModel>& item : *page.items) {
+      if (static_cast<int>(rows.size()) >= kMaxRows) break;
+      Json row;
+      if (auto e = MapRow(item, row)) return EmitFailure(FromException(*e), start);
+      rows.push_back(std::move(row));
     }
+    if (static_cast<int>(rows.size()) >= kMaxRows) break;  // the silent cap
+    const std::string next = page.next_page_link.value_or("");
     url = next;
   }
   Json env = Json::object();
@@ -490,6 +417,8 @@ int PricingGet(const Options& o, Clock::time_point start) {
   env["message"] = "Success";
   env["results"] = {{"prices", rows}};
   env["duration"] = Millis(start);
+  // System.Text.Json cannot write an infinity: the real CLI then prints nothing and fails.
+  if (!AllFinite(rows)) return 1;
   return Emit(env);
 }
 
