@@ -11,6 +11,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,7 +48,8 @@ constexpr char kUsage[] =
     "escapes\n"
     "                                     of bytes via \"body_hex\": \"c3 28\")\n"
     "  {\"next_page_link\": \"https://evil.example/...\"}   replace the page's NextPageLink\n"
-    "  {\"endless_empty_pages\": true}       an empty page whose NextPageLink is itself\n";
+    "  {\"endless_empty_pages\": true}       an empty page whose NextPageLink is itself\n"
+    "  {\"page_size\": 6000}                 answer with pages of N items instead of 1,000\n";
 
 struct Fault {
   Json spec;
@@ -88,6 +90,21 @@ bool AddFaults(State& state, const Json& list, std::string& error) {
   for (const Json& f : list) {
     if (!f.is_object()) {
       error = "each fault must be an object";
+      return false;
+    }
+    static const std::set<std::string> kKeys = {
+        "status", "retry_after", "latency_ms", "reset", "truncate", "body", "body_hex",
+        "next_page_link", "endless_empty_pages", "page_size", "times"};
+    for (const auto& [key, value] : f.items()) {
+      if (!kKeys.count(key)) {
+        error = "unknown fault key: " + key;
+        return false;
+      }
+    }
+    if (f.contains("page_size") &&
+        (!f["page_size"].is_number_integer() || f["page_size"].get<int64_t>() < 1 ||
+         f["page_size"].get<int64_t>() > 1000000)) {
+      error = "page_size must be an integer from 1 to 1000000";
       return false;
     }
     state.faults.push_back({f, f.value("times", 1)});
@@ -131,8 +148,9 @@ void ServeApi(State& state, const httplib::Request& req, httplib::Response& res)
     res.status = 405;
     return;
   }
-  HttpResponse answer = HandlePrices(state.catalog, req.target);
   std::optional<Json> fault = NextFault(state);
+  HttpResponse answer = HandlePrices(state.catalog, req.target,
+                                     fault ? fault->value("page_size", kPageSize) : kPageSize);
   if (fault) {
     if (fault->contains("latency_ms")) {
       std::this_thread::sleep_for(std::chrono::milliseconds((*fault)["latency_ms"].get<int>()));

@@ -180,7 +180,7 @@ std::string PercentDecode(std::string_view text) {
   return out;
 }
 
-HttpResponse HandlePrices(const Catalog& catalog, std::string_view target) {
+HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int page_size) {
   if (target.size() > kMaxUrlLength) return {404, "text/html", "<h1>Not Found</h1>"};
   const size_t q = target.find('?');
   const std::string_view path = target.substr(0, q);
@@ -243,7 +243,7 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target) {
   };
   // One match past this page is enough to know there is a next one; a $skip past the end still
   // counts every match for the API's error message.
-  const size_t enough = static_cast<size_t>(skip) + kPageSize + 1;
+  const size_t enough = static_cast<size_t>(skip) + static_cast<size_t>(page_size) + 1;
   if (candidates) {
     for (uint32_t id : *candidates) {
       consider(id);
@@ -267,7 +267,7 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target) {
   page["CustomerEntityType"] = "Retail";
   Json items = Json::array();
   const size_t begin = static_cast<size_t>(skip);
-  const size_t end = std::min(matched.size(), begin + kPageSize);
+  const size_t end = std::min(matched.size(), begin + static_cast<size_t>(page_size));
   for (size_t i = begin; i < end; ++i) {
     Json item = c.items[matched[i]];
     if (!preview_2023) item.erase("savingsPlan");

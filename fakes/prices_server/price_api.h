@@ -48,7 +48,9 @@ inline constexpr size_t kMaxUrlLength = 2048;
 inline constexpr char kPublicBase[] = "https://prices.azure.com:443/api/retail/prices";
 
 // `target` is the request target as sent: "/api/retail/prices?currencyCode=USD&$filter=...".
-HttpResponse HandlePrices(const Catalog& catalog, std::string_view target);
+// `page_size` other than the API's 1,000 lets a test serve oversized or undersized pages.
+HttpResponse HandlePrices(const Catalog& catalog, std::string_view target,
+                          int page_size = kPageSize);
 
 // Percent-decoding of one query component ('+' stays '+', as the API's own links never use it).
 std::string PercentDecode(std::string_view text);

@@ -82,5 +82,26 @@ TEST(PricesServerTest, FaultsApplyInOrderThenTheServerRecovers) {
   EXPECT_EQ(post->status, 405);
 }
 
+TEST(PricesServerTest, PageSizeFaultServesOversizedAndUndersizedPages) {
+  fakes::testing::PricesServerProcess server(kCatalog);
+  std::unique_ptr<httplib::SSLClient> owned = server.Client();
+  httplib::SSLClient& client = *owned;
+  ASSERT_TRUE(server.AddFaults(R"([{"page_size":1},{"page_size":5}])"));
+  auto small = client.Get("/api/retail/prices");
+  ASSERT_TRUE(small);
+  const Json first = Json::parse(small->body);
+  EXPECT_EQ(first["Items"].size(), 1u);
+  EXPECT_EQ(first["NextPageLink"], "https://prices.azure.com:443/api/retail/prices?$skip=1");
+  auto large = client.Get("/api/retail/prices");
+  ASSERT_TRUE(large);
+  EXPECT_EQ(Json::parse(large->body)["Items"].size(), 2u);
+  EXPECT_TRUE(Json::parse(large->body)["NextPageLink"].is_null());
+  for (const char* bad : {R"([{"page_size":0}])", R"([{"page_size":"7"}])", R"([{"pagesize":7}])"}) {
+    auto r = client.Post("/_admin/faults", bad, "application/json");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace fakes::prices
