@@ -1,212 +1,89 @@
 // The fake azmcp against the real azmcp 3.0.0-beta.46, both through the same GET-only egress
-// proxy to the same fake price API: identical stdout apart from `duration`, identical stderr and
-// exit codes, identical upstream request sequences. The real binary comes from
-// AZURE_PRICING_AZMCP (tools/bazel installs it); without it the test fails and says so.
-#include <sys/stat.h>
+// proxy to the same fake price API, for every scenario in scenarios.json: identical exit codes,
+// stdout apart from `duration`, stderr and upstream request sequences. The real run must also
+// equal its recording in fixtures/azmcp-3.0.0-beta.46-differential, so a hand-edited or stale
+// recording fails here; the real outputs are written to the test's undeclared outputs, from
+// which tools/fixtures/record_differential.sh refreshes the recordings. The real binary comes
+// from AZURE_PRICING_AZMCP (tools/bazel installs it); without it every scenario fails and says
+// how to get it, never skips.
 #include <unistd.h>
 
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <regex>
 #include <string>
 #include <vector>
 
-#include "fakes/egress_proxy/proxy.h"
-#include "fakes/prices_server/catalog_generator.h"
-#include "fakes/testing/run_program.h"
-#include "fakes/testing/server_process.h"
+#include "fakes/azmcp/differential_compare.h"
+#include "fakes/azmcp/differential_rig.h"
 #include "gtest/gtest.h"
 
 namespace fakes::azmcp {
 namespace {
 
-using Json = nlohmann::json;
+std::string g_load_error;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out, err;
-  std::vector<std::string> requests;  // method + target, in order
-};
-
-std::string Catalog() {
-  std::string text;
-  fakes::prices::GenerateCatalog(11, 14000, [&](const std::string& l) { text += l + "\n"; });
-  return text;
+const ScenarioFile& File() {
+  static const ScenarioFile file = [] {
+    std::optional<ScenarioFile> f =
+        LoadScenarios(RunfilesPath("fakes/azmcp/scenarios.json"), g_load_error);
+    return f.value_or(ScenarioFile{});
+  }();
+  return file;
 }
 
-struct Scenario {
-  std::string name;
-  std::vector<std::string> args;
-  std::string faults;  // JSON array for the fake API, queued before each binary runs
-  // Known differences must stay true, as in protobuf's conformance failure lists: a listed
-  // scenario whose stdout starts to match fails too, so the list never goes stale.
-  std::string known_difference;
-};
+TEST(DifferentialScenarios, LoadAndNumberAtLeastForty) {
+  EXPECT_EQ(g_load_error, "");
+  EXPECT_GE(File().scenarios.size(), 40u);
+}
 
-class DifferentialTest : public ::testing::Test {
+class DifferentialTest : public ::testing::TestWithParam<Scenario> {
  protected:
-  static void SetUpTestSuite() {
-    upstream_ = new fakes::testing::PricesServerProcess(Catalog());
-    fakes::egress::ProxyOptions options;
-    options.upstream_host = "127.0.0.1";
-    options.upstream_port = upstream_->port();
-    options.upstream_ca_file = upstream_->ca_file();
-    options.log = [](const std::string&) {};
-    proxy_ = new fakes::egress::EgressProxy(options);
-    ASSERT_TRUE(proxy_->Start());
-    dir_ = std::getenv("TEST_TMPDIR");
-    std::ofstream(dir_ + "/egress-ca.pem") << proxy_->egress_ca_pem();
-    mkdir((dir_ + "/home").c_str(), 0700);
-  }
+  static void SetUpTestSuite() { rig_ = new DifferentialRig(File()); }
   static void TearDownTestSuite() {
-    delete proxy_;
-    delete upstream_;
+    delete rig_;
+    rig_ = nullptr;
   }
-
-  Outcome Run(const std::string& binary, const Scenario& s) {
-    EXPECT_TRUE(upstream_->Reset());
-    if (!s.faults.empty()) {
-      EXPECT_TRUE(upstream_->AddFaults(s.faults));
-    }
-    std::vector<std::string> args = {binary, "pricing", "get"};
-    args.insert(args.end(), s.args.begin(), s.args.end());
-    const fakes::testing::ProgramRun run = fakes::testing::RunProgram(
-        args, {"HOME=" + dir_ + "/home", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
-               "HTTPS_PROXY=http://127.0.0.1:" + std::to_string(proxy_->port()),
-               "SSL_CERT_FILE=" + dir_ + "/egress-ca.pem", "AZURE_MCP_COLLECT_TELEMETRY=false",
-               "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"});
-    // A hung CLI fails its scenario instead of the whole suite.
-    if (run.timed_out) ADD_FAILURE() << binary << " did not finish within 60 s";
-    Outcome o;
-    o.exit_code = run.exit_code;
-    o.out = std::regex_replace(run.out, std::regex("\"duration\": [0-9]+"), "\"duration\": N");
-    o.err = run.err;
-    for (const Json& r : Json::parse(upstream_->RequestLog())) {
-      o.requests.push_back(r["method"].get<std::string>() + " " + r["target"].get<std::string>());
-    }
-    return o;
-  }
-
-  static fakes::testing::PricesServerProcess* upstream_;
-  static fakes::egress::EgressProxy* proxy_;
-  static std::string dir_;
+  static DifferentialRig* rig_;
 };
 
-fakes::testing::PricesServerProcess* DifferentialTest::upstream_ = nullptr;
-fakes::egress::EgressProxy* DifferentialTest::proxy_ = nullptr;
-std::string DifferentialTest::dir_;
+DifferentialRig* DifferentialTest::rig_ = nullptr;
 
-std::string FakeBinary() {
-  return std::string(std::getenv("TEST_SRCDIR")) + "/" + std::getenv("TEST_WORKSPACE") +
-         "/fakes/azmcp/azmcp";
-}
-
-TEST_F(DifferentialTest, FakeMatchesTheRealCli) {
+TEST_P(DifferentialTest, FakeMatchesTheRealCli) {
   const char* real = std::getenv("AZURE_PRICING_AZMCP");
   ASSERT_TRUE(real != nullptr && access(real, X_OK) == 0)
       << "AZURE_PRICING_AZMCP does not name the real azmcp. Run the tests through tools/bazel, "
-         "which installs @azure/mcp-linux-x64@3.0.0-beta.46 and sets it.";
-  const std::vector<Scenario> scenarios = {
-      {"sku", {"--sku", "Standard_D8s_v5"}, ""},
-      {"sku and region", {"--sku", "Standard_D8s_v5", "--region", "westeurope"}, ""},
-      {"savings plan", {"--sku", "Standard_D4s_v5", "--include-savings-plan"}, ""},
-      {"savings plan false", {"--sku", "Standard_D4s_v5", "--include-savings-plan", "false"}, ""},
-      {"currency", {"--sku", "Standard_D2s_v5", "--currency", "EUR"}, ""},
-      {"empty currency", {"--sku", "Standard_D2s_v5", "--currency", ""}, ""},
-      {"quotes doubled", {"--sku", "O'Brien", "--region", "eastus"}, ""},
-      {"every typed option",
-       {"--sku", "Standard_D8s_v5", "--service", "Virtual Machines", "--region", "eastus",
-        "--service-family", "Compute", "--price-type", "Consumption", "--currency", "USD"},
-       ""},
-      {"raw filter with or, no parentheses",
-       {"--sku", "Standard_D8s_v5", "--filter",
-        "armRegionName eq 'eastus' or armRegionName eq 'westus'"},
-       ""},
-      {"raw filter only", {"--filter", "serviceName eq 'Azure DNS'"}, ""},
-      {"contains", {"--filter", "contains(meterName, 'Spot')"}, ""},
-      {"price type alone", {"--price-type", "Reservation"}, ""},
-      {"paging past 5,000 stops silently", {"--price-type", "Consumption"}, ""},
-      {"two pages", {"--service-family", "Networking", "--region", "Global"}, ""},
-      {"no match", {"--sku", "Standard_NOPE"}, ""},
-      {"wrong case", {"--sku", "standard_d8s_v5", "--include-savings-plan"}, ""},
-      {"validation: no filter", {}, ""},
-      {"validation: empty sku", {"--sku", ""}, ""},
-      {"validation: currency alone", {"--currency", "EUR"}, ""},
-      {"validation: service without sku", {"--service", "Virtual Machines"}, ""},
-      {"parse error", {"--bogus", "1"}, ""},
-      {"upstream 400 unknown field", {"--filter", "termType eq '1 Year'"}, ""},
-      {"upstream 400 bad price type", {"--price-type", "Spot"}, ""},
-      {"upstream 400 lambda", {"--filter", "savingsPlan/any(t: t/term eq '1 Year')"}, ""},
-      {"upstream 404 long url", {"--filter", "meterName eq '" + std::string(2100, 'x') + "'"}, ""},
-      {"upstream 500 retried", {"--sku", "Standard_D8s_v5"}, R"([{"status":500,"times":4}])"},
-      {"upstream 503 then success", {"--sku", "Standard_D8s_v5"}, R"([{"status":503,"times":2}])"},
-      {"upstream 429 honours Retry-After",
-       {"--sku", "Standard_D8s_v5"},
-       R"([{"status":429,"retry_after":1,"times":2}])"},
-      {"upstream 404 not retried", {"--sku", "Standard_D8s_v5"}, R"([{"status":404}])"},
-      {"connection reset retried", {"--sku", "Standard_D8s_v5"}, R"([{"reset":true,"times":4}])"},
-      {"reset then success", {"--sku", "Standard_D8s_v5"}, R"([{"reset":true}])"},
-      {"foreign NextPageLink followed",
-       {"--sku", "Standard_D8s_v5"},
-       R"([{"next_page_link":"https://evil.example/api/retail/prices?$skip=1000"}])"},
-      {"same-host NextPageLink",
-       {"--sku", "Standard_D8s_v5"},
-       R"([{"next_page_link":"https://prices.azure.com:443/api/retail/prices?currencyCode=USD&$filter=armSkuName%20eq%20%27Standard_NOPE%27"}])"},
-      {"unknown service family",
-       {"--sku", "x"},
-       R"([{"body":"{\"Items\":[{\"serviceFamily\":\"Brand New Family\",\"type\":\"Consumption\"}],\"NextPageLink\":null,\"Count\":1}"}])"},
-      {"unknown price type",
-       {"--sku", "x"},
-       R"([{"body":"{\"Items\":[{\"serviceFamily\":\"Compute\",\"type\":\"SavingsPlan\"}],\"NextPageLink\":null,\"Count\":1}"}])"},
-      {"AI + Machine Learning drops all rows",
-       {"--sku", "x"},
-       R"([{"body":"{\"Items\":[{\"serviceFamily\":\"AI + Machine Learning\",\"type\":\"Consumption\"}],\"NextPageLink\":null,\"Count\":1}"}])"},
-      {"empty page",
-       {"--sku", "x"},
-       R"([{"body":"{\"Items\":[],\"NextPageLink\":null,\"Count\":0}"}])"},
-      {"service family member names", {"--service-family", "Networking", "--sku", ""}, ""},
-      {"reservation terms", {"--price-type", "Reservation", "--sku", "Standard_D16s_v5"}, ""},
-      {"devtest", {"--price-type", "DevTestConsumption", "--region", "eastus"}, ""},
-      {"duplicate keys in a page",
-       {"--sku", "x"},
-       R"([{"body":"{\"Items\":[],\"Items\":[],\"NextPageLink\":null,\"Count\":0}"}])"},
-      {"truncated body then success", {"--sku", "Standard_D8s_v5"}, R"([{"truncate":10}])"},
-      {"NaN in a page",
-       {"--sku", "x"},
-       R"([{"body":"{\"Items\":[{\"serviceFamily\":\"Compute\",\"type\":\"Consumption\",\"retailPrice\":NaN}],\"NextPageLink\":null}"}])",
-       "System.Text.Json's parse-error text (\"'N' is an invalid start of a value. LineNumber: 0 | "
-       "BytePositionInLine: 72.\") is not reproduced; the fake fails with its own message"},
-      {"invalid UTF-8 in an unknown field",
-       {"--sku", "x"},
-       R"([{"body_hex":"7b 22 49 74 65 6d 73 22 3a 5b 5d 2c 22 78 22 3a 22 c3 28 22 7d"}])",
-       "the real CLI skips unknown fields without validating them and succeeds; the fake "
-       "rejects the whole page"},
-  };
-  int matching = 0;
-  for (const Scenario& s : scenarios) matching += s.known_difference.empty();
-  ASSERT_GE(matching, 40);
-  for (const Scenario& s : scenarios) {
-    SCOPED_TRACE(s.name);
-    const auto start = std::chrono::steady_clock::now();
-    const Outcome want = Run(real, s);
-    const Outcome got = Run(FakeBinary(), s);
-    std::printf("scenario %-45s %6.1f s\n", s.name.c_str(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    std::fflush(stdout);
-    if (!s.known_difference.empty()) {
-      EXPECT_NE(got.out, want.out) << "listed as a known difference but now matches: remove it";
-      EXPECT_EQ(got.requests, want.requests);
-      continue;
-    }
-    EXPECT_EQ(got.exit_code, want.exit_code);
-    EXPECT_EQ(got.out, want.out);
-    EXPECT_EQ(got.err, want.err);
-    EXPECT_EQ(got.requests, want.requests);
+         "which installs @azure/mcp-linux-x64@3.0.0-beta.46 from the npm registry and sets it.";
+  ASSERT_TRUE(rig_->ok()) << "the fake API or the egress proxy did not start";
+  const Scenario& s = GetParam();
+  const Outcome want = rig_->Run(real, s);
+  ASSERT_FALSE(want.timed_out) << "the real azmcp did not finish within 60 s";
+  if (const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR")) {
+    std::string error;
+    EXPECT_TRUE(WriteRecording(dir, s, want, error)) << error;
   }
+  const Outcome got = rig_->Run(RunfilesPath("fakes/azmcp/azmcp"), s);
+  EXPECT_FALSE(got.timed_out) << "the fake azmcp did not finish within 60 s";
+  EXPECT_EQ(DescribeDifference(want, got, "real", "fake"), "");
+
+  std::string error;
+  const std::optional<Outcome> recorded =
+      ReadRecording(RunfilesPath("fixtures/azmcp-3.0.0-beta.46-differential"), s, error);
+  ASSERT_TRUE(recorded.has_value())
+      << error << "; run tools/fixtures/record_differential.sh to record it";
+  EXPECT_EQ(DescribeDifference(*recorded, want, "recording", "real"), "")
+      << "the recording no longer matches the real CLI; re-record with "
+         "tools/fixtures/record_differential.sh";
 }
+
+std::string TestName(const ::testing::TestParamInfo<Scenario>& info) {
+  std::string name = info.param.slug;
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, DifferentialTest, ::testing::ValuesIn(File().scenarios),
+                         TestName);
 
 }  // namespace
 }  // namespace fakes::azmcp

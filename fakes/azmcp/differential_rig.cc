@@ -1,0 +1,281 @@
+#include "fakes/azmcp/differential_rig.h"
+
+#include <openssl/sha.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "fakes/egress_proxy/proxy.h"
+#include "fakes/prices_server/catalog_generator.h"
+#include "fakes/testing/run_program.h"
+#include "fakes/testing/server_process.h"
+
+namespace fakes::azmcp {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Outputs past this size are stored gzipped: the capped scenarios print 5,000 rows each.
+constexpr size_t kGzipAbove = 256 * 1024;
+
+std::optional<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool WriteFile(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+  return static_cast<bool>(out);
+}
+
+std::optional<std::string> Gunzip(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (f == nullptr) return std::nullopt;
+  std::string out;
+  char buf[65536];
+  int n = 0;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  const bool ok = n == 0;
+  gzclose(f);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+bool Gzip(const std::string& path, const std::string& data) {
+  // No name or time in the header, so a re-recording of the same bytes is the same file.
+  gzFile f = gzopen(path.c_str(), "wb9");
+  if (f == nullptr) return false;
+  const bool ok = data.empty() ||
+                  gzwrite(f, data.data(), static_cast<unsigned>(data.size())) ==
+                      static_cast<int>(data.size());
+  return gzclose(f) == Z_OK && ok;
+}
+
+std::string Sha256Hex(const std::string& data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  std::string hex;
+  char buf[3];
+  for (unsigned char b : digest) {
+    std::snprintf(buf, sizeof buf, "%02x", b);
+    hex += buf;
+  }
+  return hex;
+}
+
+// The only run-to-run differences: the envelope's duration and the proxy's port in a refusal.
+std::string Normalize(const std::string& out, const std::string& proxy_port) {
+  std::string result;
+  result.reserve(out.size());
+  const std::string duration = "\"duration\": ";
+  const std::string proxy = "127.0.0.1:" + proxy_port;
+  size_t i = 0;
+  while (i < out.size()) {
+    if (out.compare(i, duration.size(), duration) == 0) {
+      result += duration + "N";
+      i += duration.size();
+      while (i < out.size() && std::isdigit(static_cast<unsigned char>(out[i]))) ++i;
+    } else if (out.compare(i, proxy.size(), proxy) == 0 &&
+               (i + proxy.size() == out.size() ||
+                !std::isdigit(static_cast<unsigned char>(out[i + proxy.size()])))) {
+      result += "127.0.0.1:PROXY_PORT";
+      i += proxy.size();
+    } else {
+      result.push_back(out[i++]);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string Slug(const std::string& name) {
+  std::string slug;
+  for (unsigned char c : name) {
+    if (std::isalnum(c)) {
+      slug.push_back(static_cast<char>(std::tolower(c)));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug.push_back('-');
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug;
+}
+
+std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& error) {
+  const std::optional<std::string> text = ReadFile(path);
+  if (!text) {
+    error = path + ": cannot read";
+    return std::nullopt;
+  }
+  const Json doc = Json::parse(*text, nullptr, false);
+  auto fail = [&](const std::string& what) {
+    error = path + ": " + what;
+    return std::nullopt;
+  };
+  if (!doc.is_object()) return fail("not a JSON object");
+  for (const auto& [key, value] : doc.items()) {
+    if (key != "$schema" && key != "description" && key != "catalog" && key != "scenarios") {
+      return fail("unknown key '" + key + "'");
+    }
+  }
+  ScenarioFile file;
+  file.sha256 = Sha256Hex(*text);
+  const Json catalog = doc.value("catalog", Json());
+  if (!catalog.is_object() || !catalog.value("seed", Json()).is_number_integer() ||
+      !catalog.value("items", Json()).is_number_integer() || catalog.size() != 2) {
+    return fail("catalog must be {\"seed\": integer, \"items\": integer}");
+  }
+  file.catalog_seed = catalog["seed"].get<int64_t>();
+  file.catalog_items = catalog["items"].get<int64_t>();
+  if (file.catalog_items < 1) return fail("catalog.items must be positive");
+  const Json list = doc.value("scenarios", Json());
+  if (!list.is_array()) return fail("scenarios must be an array");
+  std::set<std::string> names, slugs;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Json& entry = list[i];
+    const std::string where = "scenarios[" + std::to_string(i) + "]";
+    if (!entry.is_object()) return fail(where + " is not an object");
+    for (const auto& [key, value] : entry.items()) {
+      if (key != "name" && key != "args" && key != "faults") {
+        return fail(where + ": unknown key '" + key + "'");
+      }
+    }
+    Scenario s;
+    if (!entry.value("name", Json()).is_string() || entry["name"].get<std::string>().empty()) {
+      return fail(where + ": name must be a non-empty string");
+    }
+    s.name = entry["name"].get<std::string>();
+    s.slug = Slug(s.name);
+    if (s.slug.empty()) return fail(where + ": name has no letters or digits");
+    if (!names.insert(s.name).second) return fail(where + ": duplicate name '" + s.name + "'");
+    if (!slugs.insert(s.slug).second) return fail(where + ": duplicate slug '" + s.slug + "'");
+    const Json args = entry.value("args", Json());
+    if (!args.is_array()) return fail(where + ": args must be an array of strings");
+    for (const Json& a : args) {
+      if (!a.is_string()) return fail(where + ": args must be an array of strings");
+      s.args.push_back(a.get<std::string>());
+    }
+    if (entry.contains("faults")) {
+      if (!entry["faults"].is_array()) return fail(where + ": faults must be an array");
+      s.faults_json = entry["faults"].dump();
+    }
+    file.scenarios.push_back(std::move(s));
+  }
+  return file;
+}
+
+bool WriteRecording(const std::string& dir, const Scenario& s, const Outcome& o,
+                    std::string& error) {
+  const std::string base = dir + "/" + s.slug;
+  Json meta = Json::object();
+  meta["name"] = s.name;
+  meta["exit_code"] = o.exit_code;
+  meta["requests"] = o.requests;
+  std::remove((base + ".stdout").c_str());
+  std::remove((base + ".stdout.gz").c_str());
+  const bool ok = (o.out.size() > kGzipAbove ? Gzip(base + ".stdout.gz", o.out)
+                                             : WriteFile(base + ".stdout", o.out)) &&
+                  WriteFile(base + ".stderr", o.err) && WriteFile(base + ".json", meta.dump(2) + "\n");
+  if (!ok) error = base + ": cannot write the recording";
+  return ok;
+}
+
+std::optional<Outcome> ReadRecording(const std::string& dir, const Scenario& s,
+                                     std::string& error) {
+  const std::string base = dir + "/" + s.slug;
+  const std::optional<std::string> meta_text = ReadFile(base + ".json");
+  std::optional<std::string> out = ReadFile(base + ".stdout");
+  if (!out) out = Gunzip(base + ".stdout.gz");
+  const std::optional<std::string> err = ReadFile(base + ".stderr");
+  if (!meta_text || !out || !err) {
+    error = base + ": no complete recording (.json, .stdout or .stdout.gz, .stderr)";
+    return std::nullopt;
+  }
+  const Json meta = Json::parse(*meta_text, nullptr, false);
+  if (!meta.is_object() || meta.value("name", "") != s.name ||
+      !meta.value("exit_code", Json()).is_number_integer() ||
+      !meta.value("requests", Json()).is_array()) {
+    error = base + ".json: not a recording of this scenario";
+    return std::nullopt;
+  }
+  Outcome o;
+  o.exit_code = meta["exit_code"].get<int>();
+  o.out = *out;
+  o.err = *err;
+  for (const Json& r : meta["requests"]) o.requests.push_back(r.get<std::string>());
+  return o;
+}
+
+std::string RunfilesPath(const std::string& workspace_relative) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
+  if (srcdir == nullptr || workspace == nullptr) return workspace_relative;
+  return std::string(srcdir) + "/" + workspace + "/" + workspace_relative;
+}
+
+struct DifferentialRig::Parts {
+  std::unique_ptr<fakes::testing::PricesServerProcess> upstream;
+  std::unique_ptr<fakes::egress::EgressProxy> proxy;
+  std::string dir;
+};
+
+DifferentialRig::DifferentialRig(const ScenarioFile& file) : parts_(std::make_unique<Parts>()) {
+  std::string catalog;
+  fakes::prices::GenerateCatalog(static_cast<uint64_t>(file.catalog_seed),
+                                 static_cast<size_t>(file.catalog_items),
+                                 [&](const std::string& line) { catalog += line + "\n"; });
+  parts_->upstream = std::make_unique<fakes::testing::PricesServerProcess>(catalog);
+  fakes::egress::ProxyOptions options;
+  options.upstream_host = "127.0.0.1";
+  options.upstream_port = parts_->upstream->port();
+  options.upstream_ca_file = parts_->upstream->ca_file();
+  options.log = [](const std::string&) {};
+  parts_->proxy = std::make_unique<fakes::egress::EgressProxy>(options);
+  if (!parts_->proxy->Start()) return;
+  parts_->dir = std::getenv("TEST_TMPDIR");
+  ok_ = WriteFile(parts_->dir + "/egress-ca.pem", parts_->proxy->egress_ca_pem()) &&
+        (mkdir((parts_->dir + "/home").c_str(), 0700) == 0 || errno == EEXIST);
+}
+
+DifferentialRig::~DifferentialRig() = default;
+
+Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s) {
+  Outcome o;
+  if (!parts_->upstream->Reset() ||
+      (!s.faults_json.empty() && !parts_->upstream->AddFaults(s.faults_json))) {
+    o.err = "the fake API refused the reset or the scenario's faults";
+    return o;
+  }
+  std::vector<std::string> argv = {binary, "pricing", "get"};
+  argv.insert(argv.end(), s.args.begin(), s.args.end());
+  const std::string proxy_port = std::to_string(parts_->proxy->port());
+  const fakes::testing::ProgramRun run = fakes::testing::RunProgram(
+      argv, {"HOME=" + parts_->dir + "/home", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+             "HTTPS_PROXY=http://127.0.0.1:" + proxy_port,
+             "SSL_CERT_FILE=" + parts_->dir + "/egress-ca.pem",
+             "AZURE_MCP_COLLECT_TELEMETRY=false", "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"});
+  o.exit_code = run.exit_code;
+  o.timed_out = run.timed_out;
+  o.out = Normalize(run.out, proxy_port);
+  o.err = run.err;
+  const Json log = Json::parse(parts_->upstream->RequestLog(), nullptr, false);
+  if (log.is_array()) {
+    for (const Json& r : log) {
+      o.requests.push_back(r.value("method", "") + " " + r.value("target", ""));
+    }
+  }
+  return o;
+}
+
+}  // namespace fakes::azmcp

@@ -1,0 +1,75 @@
+// The differential rig: the scenarios of fakes/azmcp/scenarios.json, one fake price API and one
+// GET-only egress proxy, and a way to run any azmcp binary against them and record what it did
+// (exit code, stdout without `duration`, stderr, the upstream request sequence). The live
+// differential test runs the real CLI and the fake through it; the recorded test replays the
+// fake against the real CLI's recordings in fixtures/azmcp-3.0.0-beta.46-differential.
+#ifndef FAKES_AZMCP_DIFFERENTIAL_RIG_H_
+#define FAKES_AZMCP_DIFFERENTIAL_RIG_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fakes::azmcp {
+
+struct Scenario {
+  std::string name;
+  std::string slug;  // names its recording files
+  std::vector<std::string> args;
+  std::string faults_json;  // empty, or a JSON array for POST /_admin/faults
+};
+
+struct ScenarioFile {
+  int64_t catalog_seed = 0;
+  int64_t catalog_items = 0;
+  std::vector<Scenario> scenarios;
+  std::string sha256;  // of the file's bytes; a recording names the file it was made from
+};
+
+// Reads and checks the file (unknown keys, duplicate names or slugs, wrong types): nothing on
+// error, with `error` saying what and where.
+std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& error);
+
+// "upstream 429 honours Retry-After" -> "upstream-429-honours-retry-after".
+std::string Slug(const std::string& name);
+
+struct Outcome {
+  int exit_code = -1;
+  bool timed_out = false;
+  std::string out;  // "duration": N and the proxy's port as PROXY_PORT
+  std::string err;
+  std::vector<std::string> requests;  // "GET /api/retail/prices?..." in order
+};
+
+// A recording is three files per scenario: SLUG.stdout (or SLUG.stdout.gz when large), SLUG.stderr
+// and SLUG.json with the name, exit code and requests.
+bool WriteRecording(const std::string& dir, const Scenario& s, const Outcome& o, std::string& error);
+std::optional<Outcome> ReadRecording(const std::string& dir, const Scenario& s, std::string& error);
+
+// Paths inside the test's runfiles.
+std::string RunfilesPath(const std::string& workspace_relative);
+
+class DifferentialRig {
+ public:
+  // Starts the fake API with the file's generated catalog and a proxy in front of it.
+  explicit DifferentialRig(const ScenarioFile& file);
+  ~DifferentialRig();
+  DifferentialRig(const DifferentialRig&) = delete;
+  DifferentialRig& operator=(const DifferentialRig&) = delete;
+
+  bool ok() const { return ok_; }
+  // Runs `binary pricing get ARGS` with HTTPS_PROXY and SSL_CERT_FILE set, after resetting the
+  // fake API and queueing the scenario's faults.
+  Outcome Run(const std::string& binary, const Scenario& s);
+
+ private:
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+  bool ok_ = false;
+};
+
+}  // namespace fakes::azmcp
+
+#endif  // FAKES_AZMCP_DIFFERENTIAL_RIG_H_

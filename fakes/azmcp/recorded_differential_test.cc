@@ -1,0 +1,103 @@
+// The fake azmcp against the recorded outputs of the real azmcp 3.0.0-beta.46
+// (fixtures/azmcp-3.0.0-beta.46-differential), through the same rig as the live differential
+// test: this is the check that still runs where the real binary cannot. The recordings must
+// have been made from the current scenarios.json (its SHA-256 is in their manifest).
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fakes/azmcp/differential_compare.h"
+#include "fakes/azmcp/differential_rig.h"
+#include "gtest/gtest.h"
+
+namespace fakes::azmcp {
+namespace {
+
+constexpr char kRecordings[] = "fixtures/azmcp-3.0.0-beta.46-differential";
+std::string g_load_error;
+
+const ScenarioFile& File() {
+  static const ScenarioFile file = [] {
+    std::optional<ScenarioFile> f =
+        LoadScenarios(RunfilesPath("fakes/azmcp/scenarios.json"), g_load_error);
+    return f.value_or(ScenarioFile{});
+  }();
+  return file;
+}
+
+TEST(RecordedScenarios, RecordingsAreOfTheseScenariosAndThisCli) {
+  ASSERT_EQ(g_load_error, "");
+  std::ifstream in(RunfilesPath(std::string(kRecordings) + "/manifest.json"));
+  ASSERT_TRUE(in) << "no manifest.json; run tools/fixtures/record_differential.sh";
+  const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(manifest.is_object());
+  EXPECT_EQ(manifest.value("scenarios_sha256", ""), File().sha256)
+      << "scenarios.json changed since the recording; run tools/fixtures/record_differential.sh";
+  EXPECT_EQ(manifest.value("azmcp_package", ""), "@azure/mcp-linux-x64@3.0.0-beta.46");
+  EXPECT_EQ(manifest.value("scenarios", 0u), File().scenarios.size());
+}
+
+class RecordedDifferentialTest : public ::testing::TestWithParam<Scenario> {
+ protected:
+  static void SetUpTestSuite() { rig_ = new DifferentialRig(File()); }
+  static void TearDownTestSuite() {
+    delete rig_;
+    rig_ = nullptr;
+  }
+  static DifferentialRig* rig_;
+};
+
+DifferentialRig* RecordedDifferentialTest::rig_ = nullptr;
+
+TEST_P(RecordedDifferentialTest, FakeMatchesTheRecording) {
+  ASSERT_TRUE(rig_->ok()) << "the fake API or the egress proxy did not start";
+  const Scenario& s = GetParam();
+  std::string error;
+  const std::optional<Outcome> recorded = ReadRecording(RunfilesPath(kRecordings), s, error);
+  ASSERT_TRUE(recorded.has_value()) << error << "; run tools/fixtures/record_differential.sh";
+  const Outcome got = rig_->Run(RunfilesPath("fakes/azmcp/azmcp"), s);
+  EXPECT_FALSE(got.timed_out) << "the fake azmcp did not finish within 60 s";
+  EXPECT_EQ(DescribeDifference(*recorded, got, "recording", "fake"), "");
+}
+
+std::string TestName(const ::testing::TestParamInfo<Scenario>& info) {
+  std::string name = info.param.slug;
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, RecordedDifferentialTest, ::testing::ValuesIn(File().scenarios),
+                         TestName);
+
+// The later CLI's refusal of a NextPageLink to another host, behind the fake's own switch (the
+// real 3.0.0-beta.46 follows it, as the "foreign NextPageLink followed" scenario records).
+TEST(RefuseForeignNextPage, StopsBeforeTheForeignRequest) {
+  DifferentialRig rig(File());
+  ASSERT_TRUE(rig.ok());
+  Scenario s;
+  s.name = "refused foreign link";
+  s.args = {"--sku", "Standard_D8s_v5", "--refuse-foreign-next-page"};
+  s.faults_json = R"([{"next_page_link":"https://evil.example/api/retail/prices?$skip=1000"}])";
+  const Outcome o = rig.Run(RunfilesPath("fakes/azmcp/azmcp"), s);
+  EXPECT_EQ(o.exit_code, 1);
+  ASSERT_EQ(o.requests.size(), 1u);
+  const nlohmann::json env = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_TRUE(env.is_object()) << o.out;
+  EXPECT_EQ(env["status"], 500);
+  EXPECT_EQ(env["results"]["type"], "SecurityException");
+  EXPECT_EQ(env["results"]["message"],
+            "The URI 'https://evil.example/api/retail/prices?$skip=1000' is not a valid pricing "
+            "domain.");
+  // A link to the pricing host itself is still followed.
+  s.faults_json =
+      R"([{"next_page_link":"https://prices.azure.com:443/api/retail/prices?currencyCode=USD&$filter=armSkuName%20eq%20%27Standard_NOPE%27"}])";
+  const Outcome same = rig.Run(RunfilesPath("fakes/azmcp/azmcp"), s);
+  EXPECT_EQ(same.exit_code, 0) << same.out;
+  EXPECT_EQ(same.requests.size(), 2u);
+}
+
+}  // namespace
+}  // namespace fakes::azmcp
