@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct Scenario {
   std::vector<std::string> args;
   std::string faults_json;  // empty, or a JSON array for POST /_admin/faults
 };
+
+// gtest prints a parameter by its name instead of its bytes.
+inline void PrintTo(const Scenario& s, std::ostream* os) { *os << '"' << s.name << '"'; }
 
 struct ScenarioFile {
   int64_t catalog_seed = 0;

@@ -84,13 +84,13 @@ TEST(RefuseForeignNextPage, StopsBeforeTheForeignRequest) {
   const Outcome o = rig.Run(RunfilesPath("fakes/azmcp/azmcp"), s);
   EXPECT_EQ(o.exit_code, 1);
   ASSERT_EQ(o.requests.size(), 1u);
-  const nlohmann::json env = nlohmann::json::parse(o.out, nullptr, false);
-  ASSERT_TRUE(env.is_object()) << o.out;
-  EXPECT_EQ(env["status"], 500);
-  EXPECT_EQ(env["results"]["type"], "SecurityException");
-  EXPECT_EQ(env["results"]["message"],
-            "The URI 'https://evil.example/api/retail/prices?$skip=1000' is not a valid pricing "
-            "domain.");
+  // The rig writes "duration": N, so the envelope is checked as text.
+  EXPECT_NE(o.out.find("\"status\": 500,"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\"type\": \"SecurityException\""), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\"message\": \"The URI 'https://evil.example/api/retail/prices?$skip=1000' "
+                       "is not a valid pricing domain.\""),
+            std::string::npos)
+      << o.out;
   // A link to the pricing host itself is still followed.
   s.faults_json =
       R"([{"next_page_link":"https://prices.azure.com:443/api/retail/prices?currencyCode=USD&$filter=armSkuName%20eq%20%27Standard_NOPE%27"}])";

@@ -48,7 +48,8 @@ constexpr char kUsage[] =
     "escapes\n"
     "                                     of bytes via \"body_hex\": \"c3 28\")\n"
     "  {\"next_page_link\": \"https://evil.example/...\"}   replace the page's NextPageLink\n"
-    "  {\"endless_empty_pages\": true}       an empty page whose NextPageLink is itself\n"
+    "  {\"endless_empty_pages\": true}       an empty page whose NextPageLink is itself, until a\n"
+    "                                     reset (or `times` pages)\n"
     "  {\"page_size\": 6000}                 answer with pages of N items instead of 1,000\n";
 
 struct Fault {
@@ -182,8 +183,11 @@ void ServeApi(State& state, const httplib::Request& req, httplib::Response& res)
                                                               : req.target.find('?'))},
                    {"Count", 0}};
       answer = {200, "application/json; charset=utf-8", page.dump()};
-      std::lock_guard<std::mutex> lock(state.mu);
-      state.faults.push_front({*fault, 1});  // stays until reset
+      // Without `times` it never ends (until a reset); with it, that many pages.
+      if (!fault->contains("times")) {
+        std::lock_guard<std::mutex> lock(state.mu);
+        state.faults.push_front({*fault, 1});
+      }
     }
     if (fault->value("reset", false) || fault->contains("truncate")) {
       const size_t keep = fault->value("reset", false)
