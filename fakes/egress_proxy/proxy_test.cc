@@ -12,10 +12,12 @@
 #include <unistd.h>
 
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "fakes/egress_proxy/policy.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
 
@@ -27,6 +29,9 @@ using Json = nlohmann::json;
 constexpr char kCatalog[] =
     R"({"serviceName":"Bandwidth","type":"Consumption","isPrimaryMeterRegion":true})"
     "\n";
+
+// Short, so the slow-client cases end quickly; every legitimate exchange here takes far less.
+constexpr int kIdleMs = 1000;
 
 struct Exchange {
   std::string connect_reply;  // the proxy's answer to CONNECT
@@ -65,6 +70,7 @@ class ProxyTest : public ::testing::Test {
     options.upstream_host = "127.0.0.1";
     options.upstream_port = upstream_.port();
     options.upstream_ca_file = upstream_.ca_file();
+    options.idle_timeout_ms = kIdleMs;
     options.log = [this](const std::string& line) {
       std::lock_guard<std::mutex> lock(mu_);
       log_.push_back(line);
@@ -74,13 +80,17 @@ class ProxyTest : public ::testing::Test {
   }
 
   // CONNECT `authority`; if the tunnel opens, TLS with `sni` trusting `ca_pem`, then `request`.
+  // `raw_connect`, when given, is sent instead of the CONNECT head (and may be partial).
   Exchange Run(const std::string& authority, const std::string& request,
-               const std::string& sni = "prices.azure.com", const std::string* ca_pem = nullptr) {
+               const std::string& sni = "prices.azure.com", const std::string* ca_pem = nullptr,
+               const std::string* raw_connect = nullptr) {
     Exchange ex;
     const int fd = Dial(proxy_->port());
     EXPECT_GE(fd, 0);
     const std::string connect =
-        "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
+        raw_connect != nullptr
+            ? *raw_connect
+            : "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
     send(fd, connect.data(), connect.size(), MSG_NOSIGNAL);
     ex.connect_reply = ReadUntilHeadEnd(fd);
     if (ex.connect_reply.rfind("HTTP/1.1 200", 0) != 0) {
@@ -140,49 +150,227 @@ TEST_F(ProxyTest, AnAllowedGetReachesTheUpstreamAndComesBackUnchanged) {
   EXPECT_NE(Log().back().find("decision=request_forwarded"), std::string::npos);
 }
 
+// The socket-level attack table: each case goes through a real TCP connection and, when the
+// tunnel opens, real TLS. The proxy must answer with the status and log the reason, and at the
+// end the fake upstream must have received exactly the allowed GETs and nothing else.
 TEST_F(ProxyTest, AttackTableNothingButAllowedGetsReachTheUpstream) {
   struct Case {
-    std::string authority, request, sni, reply_prefix, reason;
+    std::string name;
+    std::string authority;  // CONNECT target (ignored when raw_connect is set)
+    std::string request;    // sent inside the tunnel
+    std::string sni = "prices.azure.com";
+    std::string reply_prefix;  // empty: the proxy hangs up without an answer
+    std::string reason;
+    std::optional<std::string> raw_connect;
+    std::string forwarded_target;  // for allowed cases: the target the upstream must see
   };
   const std::string host = "Host: prices.azure.com\r\n";
+  const std::string get = "GET /api/retail/prices?currencyCode=USD HTTP/1.1\r\n";
+  const std::string ok = get + host;
+  const std::string oversized(kMaxHeadBytes + 1, 'a');  // exactly one byte over, all read
+  std::string many_headers = ok;
+  for (size_t i = 0; i < kMaxHeaders; ++i) many_headers += "X-" + std::to_string(i) + ": v\r\n";
   const std::vector<Case> cases = {
-      {"evil.example:443", kGet, "prices.azure.com", "HTTP/1.1 403", "host_not_allowed"},
-      {"prices.azure.com:80", kGet, "prices.azure.com", "HTTP/1.1 403", "port_not_allowed"},
-      {"127.0.0.1:443", kGet, "prices.azure.com", "HTTP/1.1 403", "ip_literal"},
-      {"[::1]:443", kGet, "prices.azure.com", "HTTP/1.1 403", "ip_literal"},
-      {"2130706433:443", kGet, "prices.azure.com", "HTTP/1.1 403", "ip_literal"},
-      {"dc.applicationinsights.azure.com:443", kGet, "prices.azure.com", "HTTP/1.1 403",
+      // Allowed forms: each must arrive upstream as one GET.
+      {"plain GET", "prices.azure.com:443", kGet, "prices.azure.com", "HTTP/1.1 200",
+       "request_forwarded", std::nullopt, "/api/retail/prices?currencyCode=USD"},
+      {"upper-case CONNECT host", "PRICES.AZURE.COM:443", kGet, "prices.azure.com",
+       "HTTP/1.1 200", "request_forwarded", std::nullopt, "/api/retail/prices?currencyCode=USD"},
+      {"trailing-dot CONNECT host", "prices.azure.com.:443", kGet, "prices.azure.com",
+       "HTTP/1.1 200", "request_forwarded", std::nullopt, "/api/retail/prices?currencyCode=USD"},
+      {"absolute-form target for the allowed host", "prices.azure.com:443",
+       "GET https://prices.azure.com/api/retail/prices?x=1 HTTP/1.1\r\n" + host + "\r\n",
+       "prices.azure.com", "HTTP/1.1 200", "request_forwarded", std::nullopt,
+       "/api/retail/prices?x=1"},
+      {"Host with the default port", "prices.azure.com:443",
+       "GET /api/retail/prices HTTP/1.1\r\nHost: prices.azure.com:443\r\n\r\n", "prices.azure.com",
+       "HTTP/1.1 200", "request_forwarded", std::nullopt, "/api/retail/prices"},
+      // CONNECT: hosts.
+      {"other host", "evil.example:443", kGet, "", "HTTP/1.1 403", "host_not_allowed"},
+      {"telemetry host", "dc.applicationinsights.azure.com:443", kGet, "", "HTTP/1.1 403",
        "host_not_allowed"},
-      {"prices.azure.com:443",
+      {"suffix trick", "prices.azure.com.evil.example:443", kGet, "", "HTTP/1.1 403",
+       "host_not_allowed"},
+      {"prefix trick", "evilprices.azure.com:443", kGet, "", "HTTP/1.1 403", "host_not_allowed"},
+      {"parent domain", "azure.com:443", kGet, "", "HTTP/1.1 403", "host_not_allowed"},
+      {"localhost", "localhost:443", kGet, "", "HTTP/1.1 403", "host_not_allowed"},
+      {"userinfo", "user@prices.azure.com:443", kGet, "", "HTTP/1.1 400", "malformed_authority"},
+      {"encoded NUL", "prices.azure.com%00.evil:443", kGet, "", "HTTP/1.1 400",
+       "malformed_authority"},
+      {"empty label", "prices.azure.com..:443", kGet, "", "HTTP/1.1 400", "malformed_authority"},
+      // CONNECT: ports.
+      {"port 80", "prices.azure.com:80", kGet, "", "HTTP/1.1 403", "port_not_allowed"},
+      {"port 8443", "prices.azure.com:8443", kGet, "", "HTTP/1.1 403", "port_not_allowed"},
+      {"zero-padded port", "prices.azure.com:0443", kGet, "", "HTTP/1.1 403", "port_not_allowed"},
+      {"no port", "prices.azure.com", kGet, "", "HTTP/1.1 400", "missing_port"},
+      {"named port", "prices.azure.com:https", kGet, "", "HTTP/1.1 400", "malformed_authority"},
+      // CONNECT: IP forms.
+      {"IPv4 loopback", "127.0.0.1:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"IPv4 public", "13.107.246.40:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"IPv4 as one integer", "2130706433:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"IPv4 in hex", "0x7f000001:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"IPv4 in octal", "0177.0.0.1:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"IPv4 short form", "127.1:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"IPv6 loopback", "[::1]:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"IPv4-mapped IPv6", "[::ffff:127.0.0.1]:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      {"unbracketed IPv6", "::1:443", kGet, "", "HTTP/1.1 403", "ip_literal"},
+      // CONNECT: the request itself.
+      {"CONNECT over HTTP/1.0", "", kGet, "", "HTTP/1.1 405", "not_connect",
+       std::string("CONNECT prices.azure.com:443 HTTP/1.0\r\n\r\n")},
+      {"absolute-form proxy request", "", kGet, "", "HTTP/1.1 405", "not_connect",
+       "GET http://prices.azure.com/api/retail/prices HTTP/1.1\r\n" + host + "\r\n"},
+      {"data before the tunnel is up", "", kGet, "", "HTTP/1.1 400", "early_data",
+       std::string("CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n\x16\x03\x01")},
+      {"oversized CONNECT head", "", kGet, "", "HTTP/1.1 431", "head_too_large",
+       "CONNECT prices.azure.com:443 HTTP/1.1\r\nX: " + oversized},
+      {"slow client stalls in the CONNECT head", "", kGet, "", "", "client_timeout_or_closed",
+       std::string("CONNECT prices.azure.com:443 HTTP/1.1\r\n")},
+      // Inside the tunnel: methods.
+      {"POST with a body", "prices.azure.com:443",
        "POST /api/retail/prices HTTP/1.1\r\n" + host + "Content-Length: 2\r\n\r\n{}",
        "prices.azure.com", "HTTP/1.1 405", "method_not_allowed"},
-      {"prices.azure.com:443", "PUT /x HTTP/1.1\r\n" + host + "\r\n", "prices.azure.com",
+      {"PUT", "prices.azure.com:443", "PUT /x HTTP/1.1\r\n" + host + "\r\n", "prices.azure.com",
        "HTTP/1.1 405", "method_not_allowed"},
-      {"prices.azure.com:443", "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n", "prices.azure.com",
-       "HTTP/1.1 421", "host_mismatch"},
-      {"prices.azure.com:443", kGet, "evil.example", "HTTP/1.1 421", "sni_mismatch"},
-      {"prices.azure.com:443", kGet, "", "HTTP/1.1 421", "missing_sni"},
-      {"prices.azure.com:443",
+      {"HEAD", "prices.azure.com:443", "HEAD / HTTP/1.1\r\n" + host + "\r\n", "prices.azure.com",
+       "HTTP/1.1 405", "method_not_allowed"},
+      {"DELETE", "prices.azure.com:443", "DELETE / HTTP/1.1\r\n" + host + "\r\n",
+       "prices.azure.com", "HTTP/1.1 405", "method_not_allowed"},
+      {"OPTIONS *", "prices.azure.com:443", "OPTIONS * HTTP/1.1\r\n" + host + "\r\n",
+       "prices.azure.com", "HTTP/1.1 405", "method_not_allowed"},
+      {"CONNECT inside the tunnel", "prices.azure.com:443",
+       "CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n", "prices.azure.com",
+       "HTTP/1.1 405", "method_not_allowed"},
+      {"lower-case get", "prices.azure.com:443", "get / HTTP/1.1\r\n" + host + "\r\n",
+       "prices.azure.com", "HTTP/1.1 405", "method_not_allowed"},
+      {"HTTP/2 preface", "prices.azure.com:443", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+       "prices.azure.com", "HTTP/1.1 505", "http_version_not_allowed"},
+      {"HTTP/1.0 request", "prices.azure.com:443", "GET / HTTP/1.0\r\n" + host + "\r\n",
+       "prices.azure.com", "HTTP/1.1 505", "http_version_not_allowed"},
+      // Inside the tunnel: names must agree.
+      {"Host of another site", "prices.azure.com:443", "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+       "prices.azure.com", "HTTP/1.1 421", "host_mismatch"},
+      {"Host on another port", "prices.azure.com:443",
+       "GET / HTTP/1.1\r\nHost: prices.azure.com:8443\r\n\r\n", "prices.azure.com", "HTTP/1.1 421",
+       "host_mismatch"},
+      {"two Hosts", "prices.azure.com:443", ok + "Host: evil.example\r\n\r\n", "prices.azure.com",
+       "HTTP/1.1 400", "duplicate_host"},
+      {"no Host", "prices.azure.com:443", "GET / HTTP/1.1\r\n\r\n", "prices.azure.com",
+       "HTTP/1.1 400", "missing_host"},
+      {"SNI of another site", "prices.azure.com:443", kGet, "evil.example", "HTTP/1.1 421",
+       "sni_mismatch"},
+      {"no SNI", "prices.azure.com:443", kGet, "", "HTTP/1.1 421", "missing_sni"},
+      {"absolute-form target for another host", "prices.azure.com:443",
+       "GET https://evil.example/ HTTP/1.1\r\n" + host + "\r\n", "prices.azure.com",
+       "HTTP/1.1 421", "absolute_target_other_host"},
+      // Inside the tunnel: smuggling and framing.
+      {"Transfer-Encoding", "prices.azure.com:443",
        "GET / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
        "prices.azure.com", "HTTP/1.1 400", "request_body"},
-      {"prices.azure.com:443",
+      {"Content-Length 0", "prices.azure.com:443", ok + "Content-Length: 0\r\n\r\n",
+       "prices.azure.com", "HTTP/1.1 400", "request_body"},
+      {"TE and CL together", "prices.azure.com:443",
+       ok + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", "prices.azure.com",
+       "HTTP/1.1 400", "request_body"},
+      {"pipelined second request", "prices.azure.com:443",
+       kGet + "GET /smuggled HTTP/1.1\r\n" + host + "\r\n", "prices.azure.com", "HTTP/1.1 400",
+       "request_body"},
+      {"obs-fold", "prices.azure.com:443", "GET / HTTP/1.1\r\n" + host + " folded\r\n\r\n",
+       "prices.azure.com", "HTTP/1.1 400", "obs_fold"},
+      {"bare LF", "prices.azure.com:443", ok + "X-A: 1\nX-B: 2\r\n\r\n", "prices.azure.com",
+       "HTTP/1.1 400", "bare_lf"},
+      {"bare CR", "prices.azure.com:443", ok + "X-A: 1\rX-B: 2\r\n\r\n", "prices.azure.com",
+       "HTTP/1.1 400", "bare_cr"},
+      {"control character in a value", "prices.azure.com:443", ok + "X-A: a\x01z\r\n\r\n",
+       "prices.azure.com", "HTTP/1.1 400", "control_character"},
+      {"space before the colon", "prices.azure.com:443", ok + "X-A : 1\r\n\r\n",
+       "prices.azure.com", "HTTP/1.1 400", "malformed_header"},
+      {"double space in the request line", "prices.azure.com:443",
+       "GET  / HTTP/1.1\r\n" + host + "\r\n", "prices.azure.com", "HTTP/1.1 400",
+       "malformed_request_line"},
+      {"Upgrade", "prices.azure.com:443",
        "GET / HTTP/1.1\r\n" + host + "Upgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
        "prices.azure.com", "HTTP/1.1 400", "upgrade"},
-      {"prices.azure.com:443", kGet + "GET /smuggled HTTP/1.1\r\n" + host + "\r\n",
-       "prices.azure.com", "HTTP/1.1 400", "request_body"},
-      {"prices.azure.com:443", "GET https://evil.example/ HTTP/1.1\r\n" + host + "\r\n",
-       "prices.azure.com", "HTTP/1.1 421", "absolute_target_other_host"},
-      {"prices.azure.com:443", "GET / HTTP/1.1\r\n" + host + " folded\r\n\r\n", "prices.azure.com",
-       "HTTP/1.1 400", "obs_fold"},
+      {"Connection: Upgrade alone", "prices.azure.com:443",
+       ok + "Connection: keep-alive, Upgrade\r\n\r\n", "prices.azure.com", "HTTP/1.1 400",
+       "upgrade"},
+      // Inside the tunnel: size and time.
+      {"oversized request head", "prices.azure.com:443", ok + "X-Big: " + oversized,
+       "prices.azure.com", "HTTP/1.1 431", "head_too_large"},
+      {"too many headers", "prices.azure.com:443", many_headers + "\r\n", "prices.azure.com",
+       "HTTP/1.1 431", "too_many_headers"},
+      {"slow client stalls in the request head", "prices.azure.com:443", ok, "prices.azure.com",
+       "HTTP/1.1 400", "incomplete_head"},
   };
+  ASSERT_GE(cases.size(), 40u);
+  std::vector<std::string> allowed_targets;
   for (const Case& c : cases) {
-    SCOPED_TRACE(c.reason + " " + c.authority);
-    Exchange ex = Run(c.authority, c.request, c.sni);
+    SCOPED_TRACE(c.name);
+    const size_t before = Log().size();
+    Exchange ex =
+        Run(c.authority, c.request, c.sni, nullptr, c.raw_connect ? &*c.raw_connect : nullptr);
     const std::string& reply = ex.tls_ok ? ex.response : ex.connect_reply;
-    EXPECT_EQ(reply.rfind(c.reply_prefix, 0), 0u) << reply;
-    ASSERT_FALSE(Log().empty());
-    EXPECT_NE(Log().back().find("decision=" + c.reason), std::string::npos) << Log().back();
+    if (c.reply_prefix.empty()) {
+      EXPECT_EQ(reply, "");
+    } else {
+      EXPECT_EQ(reply.rfind(c.reply_prefix, 0), 0u) << reply.substr(0, 200);
+    }
+    // The connection is over; the decision line for it is the last one written.
+    const std::vector<std::string> log = Log();
+    ASSERT_GT(log.size(), before);
+    EXPECT_NE(log.back().find("decision=" + c.reason + " "), std::string::npos) << log.back();
+    if (!c.forwarded_target.empty()) allowed_targets.push_back(c.forwarded_target);
   }
+  const Json requests = Json::parse(upstream_.RequestLog());
+  ASSERT_EQ(requests.size(), allowed_targets.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    EXPECT_EQ(requests[i]["method"], "GET");
+    EXPECT_EQ(requests[i]["target"], allowed_targets[i]);
+    EXPECT_EQ(requests[i]["headers"]["Host"].get<std::string>().rfind("prices.azure.com", 0), 0u);
+  }
+}
+
+TEST_F(ProxyTest, TunnelsAreLimitedAndIdleOnesClosed) {
+  ProxyOptions options;
+  options.upstream_host = "127.0.0.1";
+  options.upstream_port = upstream_.port();
+  options.upstream_ca_file = upstream_.ca_file();
+  options.max_tunnels = 2;
+  options.idle_timeout_ms = 3000;
+  std::vector<std::string> log;
+  std::mutex mu;
+  options.log = [&](const std::string& l) {
+    std::lock_guard<std::mutex> lock(mu);
+    log.push_back(l);
+  };
+  EgressProxy proxy(options);
+  ASSERT_TRUE(proxy.Start());
+  // Two clients that connect and say nothing hold both tunnels.
+  const int a = Dial(proxy.port());
+  const int b = Dial(proxy.port());
+  ASSERT_GE(a, 0);
+  ASSERT_GE(b, 0);
+  usleep(200 * 1000);
+  const int c = Dial(proxy.port());
+  ASSERT_GE(c, 0);
+  EXPECT_EQ(ReadUntilHeadEnd(c).rfind("HTTP/1.1 503", 0), 0u);
+  close(c);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    ASSERT_FALSE(log.empty());
+    EXPECT_NE(log.back().find("decision=too_many_tunnels"), std::string::npos);
+  }
+  // The idle ones are closed by the proxy (recv sees EOF, not our own 5 s timeout).
+  char byte;
+  EXPECT_EQ(recv(a, &byte, 1, 0), 0);
+  EXPECT_EQ(recv(b, &byte, 1, 0), 0);
+  close(a);
+  close(b);
+  usleep(200 * 1000);
+  const int d = Dial(proxy.port());
+  const std::string connect = "CONNECT evil.example:443 HTTP/1.1\r\n\r\n";
+  send(d, connect.data(), connect.size(), MSG_NOSIGNAL);
+  EXPECT_EQ(ReadUntilHeadEnd(d).rfind("HTTP/1.1 403", 0), 0u) << "slots are freed";
+  close(d);
   EXPECT_EQ(Json::parse(upstream_.RequestLog()).size(), 0u);
 }
 
