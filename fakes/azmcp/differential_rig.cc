@@ -250,7 +250,10 @@ DifferentialRig::DifferentialRig(const ScenarioFile& file) : parts_(std::make_un
 
 DifferentialRig::~DifferentialRig() = default;
 
-Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s) {
+std::string DifferentialRig::unrelated_ca_file() const { return parts_->upstream->ca_file(); }
+
+Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
+                             const std::vector<std::string>& env_overrides) {
   Outcome o;
   if (!parts_->upstream->Reset() ||
       (!s.faults_json.empty() && !parts_->upstream->AddFaults(s.faults_json))) {
@@ -260,14 +263,20 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s) {
   std::vector<std::string> argv = {binary, "pricing", "get"};
   argv.insert(argv.end(), s.args.begin(), s.args.end());
   const std::string proxy_port = std::to_string(parts_->proxy->port());
-  const fakes::testing::ProgramRun run = fakes::testing::RunProgram(
-      argv, {"HOME=" + parts_->dir + "/home", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
-             "HTTPS_PROXY=http://127.0.0.1:" + proxy_port,
-             "SSL_CERT_FILE=" + parts_->dir + "/egress-ca.pem",
-             "AZURE_MCP_COLLECT_TELEMETRY=false", "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"});
+  std::vector<std::string> env = {
+      "HOME=" + parts_->dir + "/home", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+      "HTTPS_PROXY=http://127.0.0.1:" + proxy_port, "SSL_CERT_FILE=" + parts_->dir + "/egress-ca.pem",
+      "AZURE_MCP_COLLECT_TELEMETRY=false", "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"};
+  for (const std::string& override_entry : env_overrides) {
+    const std::string name = override_entry.substr(0, override_entry.find('=') + 1);
+    std::erase_if(env, [&](const std::string& e) { return e.rfind(name, 0) == 0; });
+    env.push_back(override_entry);
+  }
+  const fakes::testing::ProgramRun run = fakes::testing::RunProgram(argv, env);
   o.exit_code = run.exit_code;
   o.timed_out = run.timed_out;
   o.out = Normalize(run.out, proxy_port);
+  o.raw_out = run.out;
   o.err = run.err;
   const Json log = Json::parse(parts_->upstream->RequestLog(), nullptr, false);
   if (log.is_array()) {

@@ -43,6 +43,7 @@ struct Outcome {
   int exit_code = -1;
   bool timed_out = false;
   std::string out;  // "duration": N and the proxy's port as PROXY_PORT
+  std::string raw_out;  // stdout as printed
   std::string err;
   std::vector<std::string> requests;  // "GET /api/retail/prices?..." in order
 };
@@ -65,8 +66,12 @@ class DifferentialRig {
 
   bool ok() const { return ok_; }
   // Runs `binary pricing get ARGS` with HTTPS_PROXY and SSL_CERT_FILE set, after resetting the
-  // fake API and queueing the scenario's faults.
-  Outcome Run(const std::string& binary, const Scenario& s);
+  // fake API and queueing the scenario's faults. `env_overrides` ("NAME=value") replace or add
+  // variables, e.g. a proxy that refuses connections or a CA that does not sign the proxy's leaf.
+  Outcome Run(const std::string& binary, const Scenario& s,
+              const std::vector<std::string>& env_overrides = {});
+  // A CA file that is valid but did not sign the egress proxy's leaf.
+  std::string unrelated_ca_file() const;
 
  private:
   struct Parts;

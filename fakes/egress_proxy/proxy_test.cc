@@ -1,3 +1,5 @@
+// Requirements: HOST-008 (GET-only egress to prices.azure.com: other hosts, ports and methods
+// refused), HOST-014 (verification on both sides of the proxy, never off).
 // The proxy over real sockets and real TLS, between a client and the fake price API: what it
 // lets through, what it refuses with which reason, and that the upstream only ever sees allowed
 // GETs.
