@@ -177,6 +177,10 @@ std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& 
 
 bool WriteRecording(const std::string& dir, const Scenario& s, const Outcome& o,
                     std::string& error) {
+  if (!o.rig_error.empty() || o.timed_out) {
+    error = s.slug + ": not recorded, the run did not complete (" + o.rig_error + ")";
+    return false;
+  }
   const std::string base = dir + "/" + s.slug;
   Json meta = Json::object();
   meta["name"] = s.name;
@@ -243,7 +247,9 @@ DifferentialRig::DifferentialRig(const ScenarioFile& file) : parts_(std::make_un
   options.log = [](const std::string&) {};
   parts_->proxy = std::make_unique<fakes::egress::EgressProxy>(options);
   if (!parts_->proxy->Start()) return;
-  parts_->dir = std::getenv("TEST_TMPDIR");
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  if (tmp == nullptr) return;  // only runs under bazel test
+  parts_->dir = tmp;
   ok_ = WriteFile(parts_->dir + "/egress-ca.pem", parts_->proxy->egress_ca_pem()) &&
         (mkdir((parts_->dir + "/home").c_str(), 0700) == 0 || errno == EEXIST);
 }
@@ -257,7 +263,7 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
   Outcome o;
   if (!parts_->upstream->Reset() ||
       (!s.faults_json.empty() && !parts_->upstream->AddFaults(s.faults_json))) {
-    o.err = "the fake API refused the reset or the scenario's faults";
+    o.rig_error = "the fake API refused the reset or the scenario's faults";
     return o;
   }
   std::vector<std::string> argv = {binary, "pricing", "get"};
@@ -268,6 +274,10 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
       "HTTPS_PROXY=http://127.0.0.1:" + proxy_port, "SSL_CERT_FILE=" + parts_->dir + "/egress-ca.pem",
       "AZURE_MCP_COLLECT_TELEMETRY=false", "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"};
   for (const std::string& override_entry : env_overrides) {
+    if (override_entry.find('=') == std::string::npos) {
+      o.rig_error = "environment override without '=': " + override_entry;
+      return o;
+    }
     const std::string name = override_entry.substr(0, override_entry.find('=') + 1);
     std::erase_if(env, [&](const std::string& e) { return e.rfind(name, 0) == 0; });
     env.push_back(override_entry);

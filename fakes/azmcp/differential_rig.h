@@ -46,6 +46,9 @@ struct Outcome {
   std::string raw_out;  // stdout as printed
   std::string err;
   std::vector<std::string> requests;  // "GET /api/retail/prices?..." in order
+  // Set when the rig itself failed (the fake API refused the reset or the faults): the run
+  // tested nothing and must fail the test, never be compared or recorded.
+  std::string rig_error;
 };
 
 // A recording is three files per scenario: SLUG.stdout (or SLUG.stdout.gz when large), SLUG.stderr

@@ -55,12 +55,14 @@ TEST_P(DifferentialTest, FakeMatchesTheRealCli) {
   ASSERT_TRUE(rig_->ok()) << "the fake API or the egress proxy did not start";
   const Scenario& s = GetParam();
   const Outcome want = rig_->Run(real, s);
+  ASSERT_EQ(want.rig_error, "");
   ASSERT_FALSE(want.timed_out) << "the real azmcp did not finish within 60 s";
   if (const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR")) {
     std::string error;
     EXPECT_TRUE(WriteRecording(dir, s, want, error)) << error;
   }
   const Outcome got = rig_->Run(RunfilesPath("fakes/azmcp/azmcp"), s);
+  ASSERT_EQ(got.rig_error, "");
   EXPECT_FALSE(got.timed_out) << "the fake azmcp did not finish within 60 s";
   EXPECT_EQ(DescribeDifference(want, got, "real", "fake"), "");
 

@@ -57,6 +57,7 @@ TEST_P(RecordedDifferentialTest, FakeMatchesTheRecording) {
   const std::optional<Outcome> recorded = ReadRecording(RunfilesPath(kRecordings), s, error);
   ASSERT_TRUE(recorded.has_value()) << error << "; run tools/fixtures/record_differential.sh";
   const Outcome got = rig_->Run(RunfilesPath("fakes/azmcp/azmcp"), s);
+  ASSERT_EQ(got.rig_error, "");
   EXPECT_FALSE(got.timed_out) << "the fake azmcp did not finish within 60 s";
   EXPECT_EQ(DescribeDifference(*recorded, got, "recording", "fake"), "");
 }
@@ -82,6 +83,7 @@ TEST(RefuseForeignNextPage, StopsBeforeTheForeignRequest) {
   s.args = {"--sku", "Standard_D8s_v5", "--refuse-foreign-next-page"};
   s.faults_json = R"([{"next_page_link":"https://evil.example/api/retail/prices?$skip=1000"}])";
   const Outcome o = rig.Run(RunfilesPath("fakes/azmcp/azmcp"), s);
+  ASSERT_EQ(o.rig_error, "");
   EXPECT_EQ(o.exit_code, 1);
   ASSERT_EQ(o.requests.size(), 1u);
   // The rig writes "duration": N, so the envelope is checked as text.

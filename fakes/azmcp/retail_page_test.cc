@@ -20,6 +20,10 @@ Read ReadPage(const std::string& body) {
   Read r;
   const stj::ParseResult parsed = stj::Parse(body);
   EXPECT_TRUE(parsed.root.has_value()) << parsed.error;
+  if (!parsed.root) {
+    r.error = stj::DotnetError{"TestSetup", "the body did not parse: " + parsed.error};
+    return r;
+  }
   PageModel page;
   if ((r.error = DeserializePage(*parsed.root, page))) return r;
   if (page.null_root || !page.items) {
@@ -61,8 +65,10 @@ TEST(RetailPageTest, EnumsIgnoreCaseAndNameTheBadValue) {
   EXPECT_EQ(r.error->message, "Unknown ServiceFamily value. (Parameter 'value')\nActual value was Nope.");
   EXPECT_EQ(StatusForException(r.error->type), 400);
   r = ReadPage(R"({"Items":[{"serviceFamily":null}]})");
+  ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->message, "Unknown ServiceFamily value. (Parameter 'value')");
   r = ReadPage(R"({"Items":[{"serviceFamily":"Compute","type":""}]})");
+  ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->message, "Unknown PriceType value. (Parameter 'value')\nActual value was .");
 }
 
@@ -74,6 +80,7 @@ TEST(RetailPageTest, FieldsAreReadInOrderAndTheLastDuplicateWins) {
   EXPECT_EQ(r.rows[0]["priceType"], "Reservation");
   // A later page-level error beats an earlier row's null: mapping comes after deserialising.
   r = ReadPage(R"({"Items":[null],"Count":"x"})");
+  ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->message,
             "The requested operation requires an element of type 'Number', but the target element "
             "has type 'String'.");

@@ -1,5 +1,6 @@
 #include "fakes/azmcp/stj_document.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>

@@ -52,6 +52,7 @@ class EgressFailuresTest : public ::testing::Test {
     s.args = {"--sku", "Standard_D8s_v5"};
     s.faults_json = faults;
     const Outcome o = rig_->Run(real, s, env);
+    EXPECT_EQ(o.rig_error, "");
     EXPECT_FALSE(o.timed_out);
     if (cli != nullptr) *cli = o;
     ScriptedCall call;
@@ -91,7 +92,10 @@ TEST_F(EgressFailuresTest, ConnectionResetsFailClosed) {
 }
 
 TEST_F(EgressFailuresTest, TruncatedResponsesFailClosed) {
-  const CallReport r = Through(R"([{"truncate":10,"times":4}])", {});
+  Outcome cli;
+  const CallReport r = Through(R"([{"truncate":10,"times":4}])", {}, &cli);
+  EXPECT_EQ(cli.exit_code, 1);
+  EXPECT_EQ(cli.requests.size(), 4u);
   EXPECT_EQ(r.outcome, "failed");
   // The tool read the CLI's error envelope, not garbage.
   EXPECT_NE(r.reason, "malformed_envelope");
