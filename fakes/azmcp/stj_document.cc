@@ -265,7 +265,7 @@ class Reader {
         SkipSpace();
         if (AtEnd()) return Fail(kZeroDepthAtEnd, i_);
         if (!Value(child, depth + 1)) return false;
-        out.properties.emplace_back(Unescape(name, nullptr), std::move(child));
+        out.properties.push_back(Property{Unescape(name, nullptr), std::move(child)});
       } else {
         if (!Value(child, depth + 1)) return false;
         out.items.push_back(std::move(child));

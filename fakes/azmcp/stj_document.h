@@ -23,6 +23,8 @@ enum class Kind { kObject, kArray, kString, kNumber, kTrue, kFalse, kNull };
 // JsonValueKind's member name, as .NET prints it in InvalidOperationException messages.
 const char* KindName(Kind kind);
 
+struct Property;
+
 struct Element {
   Kind kind = Kind::kNull;
   // kString: the bytes between the quotes, escapes not yet processed; kNumber: the literal text.
@@ -30,8 +32,14 @@ struct Element {
   // kObject: every property in document order, duplicates kept (the model reads them in turn,
   // so the last one wins but every one is converted). Names are unescaped; invalid UTF-8 in a
   // name is kept as bytes, since NameEquals only compares.
-  std::vector<std::pair<std::string, Element>> properties;
+  std::vector<Property> properties;
   std::vector<Element> items;  // kArray
+};
+
+// A pair would need Element complete where Element declares its properties.
+struct Property {
+  std::string first;  // the name
+  Element second;     // the value
 };
 
 // A .NET exception as the CLI reports it: results.type and results.message.
