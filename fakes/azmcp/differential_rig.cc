@@ -147,7 +147,7 @@ std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& 
     const std::string where = "scenarios[" + std::to_string(i) + "]";
     if (!entry.is_object()) return fail(where + " is not an object");
     for (const auto& [key, value] : entry.items()) {
-      if (key != "name" && key != "args" && key != "faults") {
+      if (key != "name" && key != "args" && key != "faults" && key != "env") {
         return fail(where + ": unknown key '" + key + "'");
       }
     }
@@ -165,6 +165,21 @@ std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& 
     for (const Json& a : args) {
       if (!a.is_string()) return fail(where + ": args must be an array of strings");
       s.args.push_back(a.get<std::string>());
+    }
+    if (entry.contains("env")) {
+      if (!entry["env"].is_object()) return fail(where + ": env must be an object");
+      for (const auto& [name, value] : entry["env"].items()) {
+        if (name.empty() || name.find('=') != std::string::npos) {
+          return fail(where + ": env name '" + name + "' is not a variable name");
+        }
+        if (value.is_null()) {
+          s.env.push_back(name);
+        } else if (value.is_string()) {
+          s.env.push_back(name + "=" + value.get<std::string>());
+        } else {
+          return fail(where + ": env values are strings, or null to remove the variable");
+        }
+      }
     }
     if (entry.contains("faults")) {
       if (!entry["faults"].is_array()) return fail(where + ": faults must be an array");
@@ -263,7 +278,9 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
   Outcome o;
   if (!parts_->upstream->Reset() ||
       (!s.faults_json.empty() && !parts_->upstream->AddFaults(s.faults_json))) {
-    o.rig_error = "the fake API refused the reset or the scenario's faults";
+    const std::string ended = parts_->upstream->Ended();
+    o.rig_error = ended.empty() ? "the fake API refused the reset or the scenario's faults"
+                                : "the fake API is not running: " + ended;
     return o;
   }
   std::vector<std::string> argv = {binary, "pricing", "get"};
@@ -273,14 +290,16 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
       "HOME=" + parts_->dir + "/home", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
       "HTTPS_PROXY=http://127.0.0.1:" + proxy_port, "SSL_CERT_FILE=" + parts_->dir + "/egress-ca.pem",
       "AZURE_MCP_COLLECT_TELEMETRY=false", "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"};
-  for (const std::string& override_entry : env_overrides) {
-    if (override_entry.find('=') == std::string::npos) {
-      o.rig_error = "environment override without '=': " + override_entry;
-      return o;
-    }
-    const std::string name = override_entry.substr(0, override_entry.find('=') + 1);
-    std::erase_if(env, [&](const std::string& e) { return e.rfind(name, 0) == 0; });
-    env.push_back(override_entry);
+  std::vector<std::string> changes = s.env;
+  changes.insert(changes.end(), env_overrides.begin(), env_overrides.end());
+  for (std::string change : changes) {
+    const size_t eq = change.find('=');
+    const std::string name = change.substr(0, eq);
+    std::erase_if(env, [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; });
+    if (eq == std::string::npos) continue;  // removal
+    const std::string placeholder = "$UNRELATED_CA";
+    if (change.substr(eq + 1) == placeholder) change = name + "=" + unrelated_ca_file();
+    env.push_back(change);
   }
   const fakes::testing::ProgramRun run = fakes::testing::RunProgram(argv, env);
   o.exit_code = run.exit_code;

@@ -20,6 +20,9 @@ struct Scenario {
   std::string slug;  // names its recording files
   std::vector<std::string> args;
   std::string faults_json;  // empty, or a JSON array for POST /_admin/faults
+  // Changes to the CLI's environment: "NAME=value" sets, "NAME" alone removes. The value
+  // $UNRELATED_CA names a CA file that did not sign the proxy's leaf.
+  std::vector<std::string> env;
 };
 
 // gtest prints a parameter by its name instead of its bytes.
@@ -69,8 +72,8 @@ class DifferentialRig {
 
   bool ok() const { return ok_; }
   // Runs `binary pricing get ARGS` with HTTPS_PROXY and SSL_CERT_FILE set, after resetting the
-  // fake API and queueing the scenario's faults. `env_overrides` ("NAME=value") replace or add
-  // variables, e.g. a proxy that refuses connections or a CA that does not sign the proxy's leaf.
+  // fake API and queueing the scenario's faults. The scenario's env changes apply, then
+  // `env_overrides` (same form), e.g. a proxy that refuses connections.
   Outcome Run(const std::string& binary, const Scenario& s,
               const std::vector<std::string>& env_overrides = {});
   // A CA file that is valid but did not sign the egress proxy's leaf.

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -163,7 +164,9 @@ struct Fetched {
   std::string retry_after;
 };
 
-int Dial(const std::string& host, int port) {
+// The socket, or -1 with `refused` telling whether the peer actively refused (ECONNREFUSED).
+int Dial(const std::string& host, int port, bool& refused) {
+  refused = false;
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
@@ -176,6 +179,7 @@ int Dial(const std::string& host, int port) {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
+    refused = errno == ECONNREFUSED;
     close(fd);
     fd = -1;
   }
@@ -205,8 +209,15 @@ Fetched FetchOnce(const Url& url) {
     proxy_host = text.substr(0, colon);
     proxy_port = colon == std::string::npos ? 80 : std::atoi(text.c_str() + colon + 1);
   }
-  const int fd = proxy_host.empty() ? Dial(url.host, url.port) : Dial(proxy_host, proxy_port);
-  if (fd < 0) return fail("An error occurred while sending the request.");
+  const std::string dial_host = proxy_host.empty() ? url.host : proxy_host;
+  const int dial_port = proxy_host.empty() ? url.port : proxy_port;
+  bool refused = false;
+  const int fd = Dial(dial_host, dial_port, refused);
+  if (fd < 0) {
+    // .NET's SocketException names the endpoint it tried (recorded: network-connection-refused).
+    return fail(refused ? "Connection refused (" + dial_host + ":" + std::to_string(dial_port) + ")"
+                        : "An error occurred while sending the request.");
+  }
   if (!proxy_host.empty()) {
     const std::string authority = url.host + ":" + std::to_string(url.port);
     const std::string connect_req =

@@ -3,6 +3,7 @@
 #include <openssl/pem.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <fstream>
@@ -232,6 +233,9 @@ void Install(httplib::Server& server, State& state) {
 }
 
 int Main(int argc, char** argv) {
+  // OpenSSL writes with plain write(): a client that hangs up mid-response (a CLI at its row
+  // cap, a proxy at its idle timeout, a reset fault) must cost that connection, not the server.
+  signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> catalogs;
   std::optional<std::string> listen, tls_listen, ca_dir, faults_file;
   std::vector<std::string> args(argv + 1, argv + argc);

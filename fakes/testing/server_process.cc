@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <string>
 #include <vector>
 
 extern char** environ;
@@ -47,6 +48,14 @@ PricesServerProcess::PricesServerProcess(const std::string& catalog_jsonl) {
     if (l == "ready\n") break;
   }
   if (out != nullptr) fclose(out);
+}
+
+std::string PricesServerProcess::Ended() const {
+  if (pid_ <= 0) return "never started";
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) != pid_) return "";
+  return WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                             : "exited " + std::to_string(WEXITSTATUS(status));
 }
 
 PricesServerProcess::~PricesServerProcess() {

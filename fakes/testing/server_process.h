@@ -31,6 +31,8 @@ class PricesServerProcess {
   bool AddFaults(const std::string& json) const;
   // Clears the request log and any queued faults.
   bool Reset() const;
+  // Empty while the server runs; otherwise how it ended ("exited 1", "killed by signal 13").
+  std::string Ended() const;
 
  private:
   pid_t pid_ = 0;
