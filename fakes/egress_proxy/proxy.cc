@@ -49,6 +49,23 @@ std::string Refusal(int status) {
          "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
 }
 
+// Closing a socket with unread input makes the kernel send a reset, which can destroy a refusal
+// the client has not read yet (a client still sending an oversized head). So: send FIN first,
+// then read and discard what is still coming, briefly and boundedly, and only then close.
+void LingerAndClose(int fd) {
+  shutdown(fd, SHUT_WR);
+  timeval tv{0, 200 * 1000};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char buf[16384];
+  size_t drained = 0;
+  while (drained < (1u << 20)) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    drained += static_cast<size_t>(n);
+  }
+  close(fd);
+}
+
 bool WriteAll(int fd, const std::string& data) {
   size_t off = 0;
   while (off < data.size()) {
@@ -209,13 +226,13 @@ void EgressProxy::AcceptLoop() {
       tunnels_.fetch_sub(1);
       Log("decision=too_many_tunnels status=503");
       WriteAll(fd, Refusal(503));
-      close(fd);
+      LingerAndClose(fd);
       continue;
     }
     std::lock_guard<std::mutex> lock(mu_);
     workers_.emplace_back([this, fd] {
       Serve(fd);
-      close(fd);
+      LingerAndClose(fd);
       tunnels_.fetch_sub(1);
     });
   }

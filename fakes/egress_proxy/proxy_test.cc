@@ -170,9 +170,9 @@ TEST_F(ProxyTest, AttackTableNothingButAllowedGetsReachTheUpstream) {
   const std::string host = "Host: prices.azure.com\r\n";
   const std::string get = "GET /api/retail/prices?currencyCode=USD HTTP/1.1\r\n";
   const std::string ok = get + host;
-  // Over the head limit by a little, so the proxy reads every byte before it refuses (closing
-  // with unread bytes would reset the connection and lose the refusal).
-  const std::string oversized(kMaxHeadBytes + 1, 'a');
+  // Four times the head limit: the proxy stops reading at the limit, refuses, and must still
+  // deliver its refusal rather than reset the connection over the unread rest.
+  const std::string oversized(4 * kMaxHeadBytes, 'a');
   std::string many_headers = ok;
   for (size_t i = 0; i < kMaxHeaders; ++i) many_headers += "X-" + std::to_string(i) + ": v\r\n";
   const std::vector<Case> cases = {
