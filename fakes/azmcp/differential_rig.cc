@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -241,6 +242,22 @@ std::string RunfilesPath(const std::string& workspace_relative) {
   const char* workspace = std::getenv("TEST_WORKSPACE");
   if (srcdir == nullptr || workspace == nullptr) return workspace_relative;
   return std::string(srcdir) + "/" + workspace + "/" + workspace_relative;
+}
+
+const LoadedScenarios& TestScenarios() {
+  static const LoadedScenarios loaded = [] {
+    LoadedScenarios l;
+    l.file = LoadScenarios(RunfilesPath("fakes/azmcp/scenarios.json"), l.error)
+                 .value_or(ScenarioFile{});
+    return l;
+  }();
+  return loaded;
+}
+
+std::string TestNameOf(const Scenario& s) {
+  std::string name = s.slug;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 struct DifferentialRig::Parts {

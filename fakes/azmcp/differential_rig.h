@@ -62,6 +62,17 @@ std::optional<Outcome> ReadRecording(const std::string& dir, const Scenario& s, 
 // Paths inside the test's runfiles.
 std::string RunfilesPath(const std::string& workspace_relative);
 
+// fakes/azmcp/scenarios.json from the test's runfiles, loaded once per process; `error` says why
+// `file` is empty.
+struct LoadedScenarios {
+  ScenarioFile file;
+  std::string error;
+};
+const LoadedScenarios& TestScenarios();
+
+// The scenario's name as a gtest parameter name: its slug with '_' for '-'.
+std::string TestNameOf(const Scenario& s);
+
 class DifferentialRig {
  public:
   // Starts the fake API with the file's generated catalog and a proxy in front of it.

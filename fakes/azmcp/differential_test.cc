@@ -19,19 +19,10 @@
 namespace fakes::azmcp {
 namespace {
 
-std::string g_load_error;
-
-const ScenarioFile& File() {
-  static const ScenarioFile file = [] {
-    std::optional<ScenarioFile> f =
-        LoadScenarios(RunfilesPath("fakes/azmcp/scenarios.json"), g_load_error);
-    return f.value_or(ScenarioFile{});
-  }();
-  return file;
-}
+const ScenarioFile& File() { return TestScenarios().file; }
 
 TEST(DifferentialScenarios, LoadAndNumberAtLeastForty) {
-  EXPECT_EQ(g_load_error, "");
+  EXPECT_EQ(TestScenarios().error, "");
   EXPECT_GE(File().scenarios.size(), 40u);
 }
 
@@ -77,11 +68,7 @@ TEST_P(DifferentialTest, FakeMatchesTheRealCli) {
 }
 
 std::string TestName(const ::testing::TestParamInfo<Scenario>& info) {
-  std::string name = info.param.slug;
-  for (char& c : name) {
-    if (c == '-') c = '_';
-  }
-  return name;
+  return TestNameOf(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, DifferentialTest, ::testing::ValuesIn(File().scenarios),

@@ -420,8 +420,7 @@ int PricingGet(const Options& o, Clock::time_point start) {
       rows.push_back(std::move(row));
     }
     if (static_cast<int>(rows.size()) >= kMaxRows) break;  // the silent cap
-    const std::string next = page.next_page_link.value_or("");
-    url = next;
+    url = page.next_page_link.value_or("");
   }
   Json env = Json::object();
   env["status"] = 200;

@@ -15,19 +15,10 @@ namespace fakes::azmcp {
 namespace {
 
 constexpr char kRecordings[] = "fixtures/azmcp-3.0.0-beta.46-differential";
-std::string g_load_error;
-
-const ScenarioFile& File() {
-  static const ScenarioFile file = [] {
-    std::optional<ScenarioFile> f =
-        LoadScenarios(RunfilesPath("fakes/azmcp/scenarios.json"), g_load_error);
-    return f.value_or(ScenarioFile{});
-  }();
-  return file;
-}
+const ScenarioFile& File() { return TestScenarios().file; }
 
 TEST(RecordedScenarios, RecordingsAreOfTheseScenariosAndThisCli) {
-  ASSERT_EQ(g_load_error, "");
+  ASSERT_EQ(TestScenarios().error, "");
   std::ifstream in(RunfilesPath(std::string(kRecordings) + "/manifest.json"));
   ASSERT_TRUE(in) << "no manifest.json; run tools/fixtures/record_differential.sh";
   const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
@@ -63,11 +54,7 @@ TEST_P(RecordedDifferentialTest, FakeMatchesTheRecording) {
 }
 
 std::string TestName(const ::testing::TestParamInfo<Scenario>& info) {
-  std::string name = info.param.slug;
-  for (char& c : name) {
-    if (c == '-') c = '_';
-  }
-  return name;
+  return TestNameOf(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, RecordedDifferentialTest, ::testing::ValuesIn(File().scenarios),

@@ -66,10 +66,6 @@ DotnetError UnknownEnum(const char* type_name, const std::optional<std::string>&
   return {"ArgumentOutOfRangeException", message};
 }
 
-Error ReadString(const Element& v, std::optional<std::string>& out) {
-  return stj::GetString(v, out);
-}
-
 Error ReadDate(const Element& v, std::string& out) {
   std::optional<std::string> text;
   if (Error e = stj::GetString(v, text)) return e;
@@ -98,7 +94,7 @@ Error DeserializeSavingsPlan(const Element& e, std::optional<SavingsPlanModel>& 
     } else if (name == "retailPrice") {
       err = stj::GetDouble(v, plan.retail_price);
     } else if (name == "term") {
-      err = ReadString(v, plan.term);
+      err = stj::GetString(v, plan.term);
     }
     if (err) return err;
   }
@@ -115,7 +111,7 @@ Error DeserializeItem(const Element& e, std::optional<PriceItemModel>& out) {
   for (const auto& [name, v] : e.properties) {
     Error err;
     if (name == "currencyCode") {
-      err = ReadString(v, m.currency_code);
+      err = stj::GetString(v, m.currency_code);
     } else if (name == "tierMinimumUnits") {
       err = stj::GetDouble(v, ignored_number);
     } else if (name == "retailPrice") {
@@ -123,36 +119,36 @@ Error DeserializeItem(const Element& e, std::optional<PriceItemModel>& out) {
     } else if (name == "unitPrice") {
       err = stj::GetDouble(v, m.unit_price);
     } else if (name == "armRegionName") {
-      err = ReadString(v, m.arm_region_name);
+      err = stj::GetString(v, m.arm_region_name);
     } else if (name == "location") {
-      err = ReadString(v, m.location);
+      err = stj::GetString(v, m.location);
     } else if (name == "effectiveStartDate") {
       err = ReadDate(v, m.effective_start_date);
     } else if (name == "meterId") {
-      err = ReadString(v, m.meter_id);
+      err = stj::GetString(v, m.meter_id);
     } else if (name == "meterName") {
-      err = ReadString(v, m.meter_name);
+      err = stj::GetString(v, m.meter_name);
     } else if (name == "productId" || name == "skuId" || name == "serviceId" ||
                name == "availabilityId") {
-      err = ReadString(v, ignored);  // modelled, never printed
+      err = stj::GetString(v, ignored);  // modelled, never printed
     } else if (name == "productName") {
-      err = ReadString(v, m.product_name);
+      err = stj::GetString(v, m.product_name);
     } else if (name == "skuName") {
-      err = ReadString(v, m.sku_name);
+      err = stj::GetString(v, m.sku_name);
     } else if (name == "serviceName") {
-      err = ReadString(v, m.service_name);
+      err = stj::GetString(v, m.service_name);
     } else if (name == "serviceFamily") {
       std::optional<std::string> value;
-      if (!(err = ReadString(v, value))) {
+      if (!(err = stj::GetString(v, value))) {
         const char* member = value ? ServiceFamilyMember(*value) : nullptr;
         if (member == nullptr) return UnknownEnum("ServiceFamily", value);
         m.service_family = member;
       }
     } else if (name == "unitOfMeasure") {
-      err = ReadString(v, m.unit_of_measure);
+      err = stj::GetString(v, m.unit_of_measure);
     } else if (name == "type") {
       std::optional<std::string> value;
-      if (!(err = ReadString(v, value))) {
+      if (!(err = stj::GetString(v, value))) {
         const char* member = nullptr;
         for (const char* t : kPriceTypes) {
           if (value && EqualsIgnoreCase(*value, t)) member = t;
@@ -163,9 +159,9 @@ Error DeserializeItem(const Element& e, std::optional<PriceItemModel>& out) {
     } else if (name == "isPrimaryMeterRegion") {
       err = stj::GetBoolean(v, m.is_primary_meter_region);
     } else if (name == "armSkuName") {
-      err = ReadString(v, m.arm_sku_name);
+      err = stj::GetString(v, m.arm_sku_name);
     } else if (name == "reservationTerm") {
-      err = ReadString(v, m.reservation_term);
+      err = stj::GetString(v, m.reservation_term);
     } else if (name == "savingsPlan") {
       if (v.kind == Kind::kNull) continue;
       if ((err = stj::RequireKind(v, Kind::kArray))) return err;
@@ -220,7 +216,7 @@ std::optional<DotnetError> DeserializePage(const Element& root, PageModel& page)
   for (const auto& [name, v] : root.properties) {
     Error err;
     if (name == "BillingCurrency" || name == "CustomerEntityId" || name == "CustomerEntityType") {
-      err = ReadString(v, ignored);
+      err = stj::GetString(v, ignored);
     } else if (name == "Items") {
       if ((err = stj::RequireKind(v, Kind::kArray))) return err;
       std::vector<std::optional<PriceItemModel>> items;
@@ -231,7 +227,7 @@ std::optional<DotnetError> DeserializePage(const Element& root, PageModel& page)
       }
       page.items = std::move(items);
     } else if (name == "NextPageLink") {
-      err = ReadString(v, page.next_page_link);
+      err = stj::GetString(v, page.next_page_link);
     } else if (name == "Count") {
       int64_t count = 0;
       err = stj::GetInt64(v, count);

@@ -26,15 +26,10 @@ using fakes::azmcp::Scenario;
 class EgressFailuresTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    std::string error;
-    file_ = new fakes::azmcp::ScenarioFile(
-        fakes::azmcp::LoadScenarios(fakes::azmcp::RunfilesPath("fakes/azmcp/scenarios.json"), error)
-            .value_or(fakes::azmcp::ScenarioFile{}));
-    rig_ = new DifferentialRig(*file_);
+    rig_ = new DifferentialRig(fakes::azmcp::TestScenarios().file);
   }
   static void TearDownTestSuite() {
     delete rig_;
-    delete file_;
   }
 
   // Runs the real CLI for the tool's arguments with `faults` and `env`, then hands its output to
@@ -63,11 +58,9 @@ class EgressFailuresTest : public ::testing::Test {
     return report.ok() ? *report : CallReport{};
   }
 
-  static fakes::azmcp::ScenarioFile* file_;
   static DifferentialRig* rig_;
 };
 
-fakes::azmcp::ScenarioFile* EgressFailuresTest::file_ = nullptr;
 DifferentialRig* EgressFailuresTest::rig_ = nullptr;
 
 TEST_F(EgressFailuresTest, ControlRunCompletes) {
