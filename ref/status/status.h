@@ -22,7 +22,7 @@ enum class Outcome {
 
 std::string_view OutcomeName(Outcome outcome);
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
   Status(Outcome outcome, std::string_view reason, std::string message)
@@ -41,11 +41,11 @@ class Status {
   std::string message_;
 };
 
-inline Status OkStatus() { return Status(); }
+[[nodiscard]] inline Status OkStatus() { return Status(); }
 
 // A value or the Status explaining why there is none.
 template <typename T>
-class StatusOr {
+class [[nodiscard]] StatusOr {
  public:
   StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
   StatusOr(Status status) : status_(std::move(status)) { assert(!status_.ok()); }  // NOLINT

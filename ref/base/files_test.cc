@@ -1,0 +1,48 @@
+#include "ref/base/files.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "ref/status/status_matchers.h"
+
+namespace azure_pricing::base {
+namespace {
+
+std::string TempDir() {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return dir != nullptr ? dir : "/tmp";
+}
+
+TEST(FilesTest, WritesAtomicallyAndReadsBack) {
+  const std::string path = TempDir() + "/files_test_roundtrip";
+  const std::string content("line 1\nbinary \0 byte\n", 21);
+  ASSERT_THAT(WriteFileAtomically(path, content), IsOk());
+  const StatusOr<std::string> read = ReadFile(path);
+  ASSERT_THAT(read, IsOk());
+  EXPECT_EQ(*read, content);
+}
+
+TEST(FilesTest, NamesEachFailure) {
+  EXPECT_THAT(ReadFile(TempDir() + "/does-not-exist"), StatusIs(Outcome::kFailed, kFileNotFound));
+  EXPECT_THAT(ReadFile(TempDir()), StatusIs(Outcome::kFailed, kFileIsDirectory));
+  const std::string path = TempDir() + "/files_test_large";
+  ASSERT_THAT(WriteFileAtomically(path, std::string(100, 'x')), IsOk());
+  EXPECT_THAT(ReadFile(path, 99), StatusIs(Outcome::kFailed, kFileTooLarge));
+  EXPECT_THAT(ReadFile(path, 100), IsOk());
+  EXPECT_THAT(WriteFileAtomically(TempDir() + "/no/such/dir/file", "x"),
+              StatusIs(Outcome::kFailed, kFileNotWritten));
+}
+
+TEST(FilesTest, MessagesNeverContainThePath) {
+  const std::string path = TempDir() + "/secret-name-not-in-message";
+  const StatusOr<std::string> read = ReadFile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.status().message(), ::testing::Not(::testing::HasSubstr("secret")));
+}
+
+}  // namespace
+}  // namespace azure_pricing::base
