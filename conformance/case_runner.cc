@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "fakes/host/scripted_host.h"
+#include "conformance/host/scripted_host.h"
 #include "ref/pricing/lookup.h"
 
 namespace azure_pricing::conformance {
@@ -151,7 +151,7 @@ std::string RunOne(const ordered_json& c) {
   }
   if (!cli.value("output_limit_exceeded", false)) CollectLines(script.exec.stderr_bytes, inputs);
 
-  fakes::host::ScriptedCall call;
+  conformance::host::ScriptedCall call;
   call.arguments = args_text;
   if (c.contains("host")) call.host_json = c["host"].dump();
   if (c.contains("backend")) call.backend_json = c["backend"].dump();
@@ -160,9 +160,9 @@ std::string RunOne(const ordered_json& c) {
     for (const auto& m : c["middleware"]) call.middleware.push_back(m.get<std::string>());
   }
   call.scripts = {script};
-  azure_pricing::StatusOr<fakes::host::CallReport> ran = fakes::host::RunScriptedCall(call);
+  azure_pricing::StatusOr<conformance::host::CallReport> ran = conformance::host::RunScriptedCall(call);
   if (!ran.ok()) return "case configuration: " + ran.status().message();
-  const fakes::host::CallReport& got_report = *ran;
+  const conformance::host::CallReport& got_report = *ran;
   const std::string got = got_report.outcome;
   const std::string message =
       got_report.trusted_messages.empty() ? "" : got_report.trusted_messages.front();

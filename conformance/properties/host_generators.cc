@@ -133,15 +133,15 @@ PricingHost::PricingHost(const ToolOptions& options)
 
 }  // namespace azure_pricing::properties
 
-namespace labels {
+namespace azure_pricing::labels {
 void showValue(const ContentLabel& label, std::ostream& os) {
   os << Name(label.integrity) << "/" << Name(label.confidentiality);
 }
 void showValue(Integrity value, std::ostream& os) { os << Name(value); }
 void showValue(Confidentiality value, std::ostream& os) { os << Name(value); }
-}  // namespace labels
+}  // namespace azure_pricing::labels
 
-namespace fakes::sandbox {
+namespace azure_pricing::fakes::sandbox {
 void showValue(const CallScript& s, std::ostream& os) {
   os << "{fail_acquire=" << s.fail_acquire << " fail_dispose=" << s.fail_dispose
      << " exit=" << s.exec.exit_code << " delay_ms=" << s.exec.delay_ms
@@ -149,4 +149,4 @@ void showValue(const CallScript& s, std::ostream& os) {
      << " stderr_bytes=" << s.exec.stderr_bytes.size() << " exec_error=" << s.exec.exec_error
      << "}";
 }
-}  // namespace fakes::sandbox
+}  // namespace azure_pricing::fakes::sandbox

@@ -57,14 +57,14 @@ struct PricingHost {
 
 }  // namespace azure_pricing::properties
 
-namespace labels {
+namespace azure_pricing::labels {
 void showValue(const ContentLabel& label, std::ostream& os);
 void showValue(Integrity value, std::ostream& os);
 void showValue(Confidentiality value, std::ostream& os);
-}  // namespace labels
+}  // namespace azure_pricing::labels
 
-namespace fakes::sandbox {
+namespace azure_pricing::fakes::sandbox {
 void showValue(const CallScript& script, std::ostream& os);
-}  // namespace fakes::sandbox
+}  // namespace azure_pricing::fakes::sandbox
 
 #endif  // CONFORMANCE_PROPERTIES_HOST_GENERATORS_H_

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 std::string FirstLineDifference(const std::string& a, const std::string& b) {
@@ -52,4 +52,4 @@ std::string DescribeDifference(const Outcome& want, const Outcome& got, const st
   return d;
 }
 
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

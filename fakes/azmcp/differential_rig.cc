@@ -14,12 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "fakes/egress_proxy/proxy.h"
+#include "ref/egress/proxy.h"
 #include "fakes/prices_server/catalog_generator.h"
 #include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -261,8 +261,8 @@ std::string TestNameOf(const Scenario& s) {
 }
 
 struct DifferentialRig::Parts {
-  std::unique_ptr<fakes::testing::PricesServerProcess> upstream;
-  std::unique_ptr<fakes::egress::EgressProxy> proxy;
+  std::unique_ptr<fakes::test_support::PricesServerProcess> upstream;
+  std::unique_ptr<egress::EgressProxy> proxy;
   std::string dir;
 };
 
@@ -271,13 +271,13 @@ DifferentialRig::DifferentialRig(const ScenarioFile& file) : parts_(std::make_un
   fakes::prices::GenerateCatalog(static_cast<uint64_t>(file.catalog_seed),
                                  static_cast<size_t>(file.catalog_items),
                                  [&](const std::string& line) { catalog += line + "\n"; });
-  parts_->upstream = std::make_unique<fakes::testing::PricesServerProcess>(catalog);
-  fakes::egress::ProxyOptions options;
+  parts_->upstream = std::make_unique<fakes::test_support::PricesServerProcess>(catalog);
+  egress::ProxyOptions options;
   options.upstream_host = "127.0.0.1";
   options.upstream_port = parts_->upstream->port();
   options.upstream_ca_file = parts_->upstream->ca_file();
   options.log = [](const std::string&) {};
-  parts_->proxy = std::make_unique<fakes::egress::EgressProxy>(options);
+  parts_->proxy = std::make_unique<egress::EgressProxy>(options);
   if (!parts_->proxy->Start()) return;
   const char* tmp = std::getenv("TEST_TMPDIR");
   if (tmp == nullptr) return;  // only runs under bazel test
@@ -318,7 +318,7 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
     if (change.substr(eq + 1) == placeholder) change = name + "=" + unrelated_ca_file();
     env.push_back(change);
   }
-  const fakes::testing::ProgramRun run = fakes::testing::RunProgram(argv, env);
+  const fakes::test_support::ProgramRun run = fakes::test_support::RunProgram(argv, env);
   o.exit_code = run.exit_code;
   o.timed_out = run.timed_out;
   o.out = Normalize(run.out, proxy_port);
@@ -333,4 +333,4 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
   return o;
 }
 
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 
 struct Scenario {
   std::string name;
@@ -96,6 +96,6 @@ class DifferentialRig {
   bool ok_ = false;
 };
 
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp
 
 #endif  // FAKES_AZMCP_DIFFERENTIAL_RIG_H_

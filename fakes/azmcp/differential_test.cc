@@ -16,7 +16,7 @@
 #include "fakes/azmcp/differential_rig.h"
 #include "gtest/gtest.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 const ScenarioFile& File() { return TestScenarios().file; }
@@ -75,4 +75,4 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, DifferentialTest, ::testing::ValuesIn(File()
                          TestName);
 
 }  // namespace
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

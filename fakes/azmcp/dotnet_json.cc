@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 
 std::string FormatDouble(double value) {
   if (value == 0) return std::signbit(value) ? "-0" : "0";
@@ -233,4 +233,4 @@ std::string WriteIndented(const nlohmann::ordered_json& value) {
   return out;
 }
 
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 
 std::string FormatDouble(double value);
 // DateTimeOffset.Parse of the ISO 8601 forms the price list uses, written back as System.Text.Json
@@ -18,6 +18,6 @@ std::string FormatDouble(double value);
 std::optional<std::string> FormatDateTimeOffset(std::string_view text);
 std::string WriteIndented(const nlohmann::ordered_json& value);
 
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp
 
 #endif  // FAKES_AZMCP_DOTNET_JSON_H_

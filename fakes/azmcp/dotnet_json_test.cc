@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 TEST(FormatDoubleTest, DotNetShortestRoundTrip) {
@@ -61,4 +61,4 @@ TEST(WriteIndentedTest, ReproducesARecordedEnvelopeByteForByte) {
 }
 
 }  // namespace
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

@@ -34,7 +34,7 @@
 #include "fakes/azmcp/retail_page.h"
 #include "fakes/azmcp/stj_document.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -489,6 +489,6 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp
 
-int main(int argc, char** argv) { return fakes::azmcp::Main(argc, argv); }
+int main(int argc, char** argv) { return azure_pricing::fakes::azmcp::Main(argc, argv); }

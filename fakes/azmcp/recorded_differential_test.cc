@@ -11,7 +11,7 @@
 #include "fakes/azmcp/differential_rig.h"
 #include "gtest/gtest.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 constexpr char kRecordings[] = "fixtures/azmcp-3.0.0-beta.46-differential";
@@ -89,4 +89,4 @@ TEST(RefuseForeignNextPage, StopsBeforeTheForeignRequest) {
 }
 
 }  // namespace
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

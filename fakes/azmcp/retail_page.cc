@@ -7,7 +7,7 @@
 
 #include "fakes/azmcp/dotnet_json.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 using stj::DotnetError;
@@ -274,4 +274,4 @@ std::optional<DotnetError> MapRow(const std::optional<PriceItemModel>& item,
   return std::nullopt;
 }
 
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

@@ -16,7 +16,7 @@
 
 #include "fakes/azmcp/stj_document.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 
 struct SavingsPlanModel {
   std::optional<std::string> term;
@@ -56,6 +56,6 @@ std::optional<stj::DotnetError> MapRow(const std::optional<PriceItemModel>& item
 
 stj::DotnetError NullReference();
 
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp
 
 #endif  // FAKES_AZMCP_RETAIL_PAGE_H_

@@ -7,7 +7,7 @@
 #include "fakes/azmcp/dotnet_json.h"
 #include "gtest/gtest.h"
 
-namespace fakes::azmcp {
+namespace azure_pricing::fakes::azmcp {
 namespace {
 
 struct Read {
@@ -142,4 +142,4 @@ TEST(RetailPageTest, SavingsPlanTermIsOptional) {
 }
 
 }  // namespace
-}  // namespace fakes::azmcp
+}  // namespace azure_pricing::fakes::azmcp

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace fakes::azmcp::stj {
+namespace azure_pricing::fakes::azmcp::stj {
 namespace {
 
 constexpr char kZeroDepthAtEnd[] =
@@ -487,4 +487,4 @@ std::optional<DotnetError> GetBoolean(const Element& e, bool& out) {
   return WrongKind("Boolean", e.kind);
 }
 
-}  // namespace fakes::azmcp::stj
+}  // namespace azure_pricing::fakes::azmcp::stj

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace fakes::azmcp::stj {
+namespace azure_pricing::fakes::azmcp::stj {
 
 enum class Kind { kObject, kArray, kString, kNumber, kTrue, kFalse, kNull };
 
@@ -66,6 +66,6 @@ std::optional<DotnetError> GetBoolean(const Element& e, bool& out);
 // EnumerateObject / EnumerateArray's kind check.
 std::optional<DotnetError> RequireKind(const Element& e, Kind kind);
 
-}  // namespace fakes::azmcp::stj
+}  // namespace azure_pricing::fakes::azmcp::stj
 
 #endif  // FAKES_AZMCP_STJ_DOCUMENT_H_

@@ -9,7 +9,7 @@
 
 #include "gtest/gtest.h"
 
-namespace fakes::azmcp::stj {
+namespace azure_pricing::fakes::azmcp::stj {
 namespace {
 
 TEST(ParseTest, ReaderErrorsMatchTheRealCli) {
@@ -177,4 +177,4 @@ TEST(GetterTest, NumbersAsDotNetReadsThem) {
 }
 
 }  // namespace
-}  // namespace fakes::azmcp::stj
+}  // namespace azure_pricing::fakes::azmcp::stj

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -128,4 +128,4 @@ void GenerateCatalog(uint64_t seed, int64_t count,
   }
 }
 
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

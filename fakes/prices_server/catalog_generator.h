@@ -10,12 +10,12 @@
 #include <functional>
 #include <string>
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 
 // Calls `emit` with `count` items, each one line of JSON in the API's item shape.
 void GenerateCatalog(uint64_t seed, int64_t count,
                      const std::function<void(const std::string&)>& emit);
 
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices
 
 #endif  // FAKES_PRICES_SERVER_CATALOG_GENERATOR_H_

@@ -6,7 +6,7 @@
 #include "fakes/prices_server/price_api.h"
 #include "gtest/gtest.h"
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -60,4 +60,4 @@ TEST(CatalogGeneratorTest, LoadsIntoTheFakeApi) {
 }
 
 }  // namespace
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
     std::cerr << "generate_catalog: cannot write " << out << "\n";
     return 1;
   }
-  fakes::prices::GenerateCatalog(seed, items,
+  azure_pricing::fakes::prices::GenerateCatalog(seed, items,
                                  [&](const std::string& line) { file << line << "\n"; });
   std::cerr << "generate_catalog: wrote " << items << " items to " << out << "\n";
   return file ? 0 : 1;

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "fakes/prices_server/price_api.h"
-#include "fakes/tls/test_ca.h"
+#include "ref/tls/test_ca.h"
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -316,8 +316,8 @@ int Main(int argc, char** argv) {
       std::cerr << "prices_server: --tls-listen must be a loopback HOST:PORT\n";
       return 64;
     }
-    auto ca = tls::MakeCa("azure-pricing-conformance fake prices.azure.com CA");
-    auto leaf = ca ? tls::IssueLeaf(*ca, {"prices.azure.com", "localhost"}, {"127.0.0.1", "::1"})
+    auto ca = azure_pricing::tls::MakeCa("azure-pricing-conformance fake prices.azure.com CA");
+    auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com", "localhost"}, {"127.0.0.1", "::1"})
                    : std::nullopt;
     const std::string ca_path = *ca_dir + "/ca.pem";
     std::ofstream(ca_path) << (ca ? ca->cert_pem : "");
@@ -354,6 +354,6 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices
 
-int main(int argc, char** argv) { return fakes::prices::Main(argc, argv); }
+int main(int argc, char** argv) { return azure_pricing::fakes::prices::Main(argc, argv); }

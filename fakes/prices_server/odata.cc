@@ -4,7 +4,7 @@
 #include <cctype>
 #include <utility>
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 std::string Lower(std::string_view s) {
@@ -296,4 +296,4 @@ bool Matches(const Expr& e, const FieldReader& field, bool case_sensitive) {
   return false;
 }
 
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 
 // The item field a filter field reads. Filter field names are matched without regard to case
 // (Microsoft's reference prints both `Location` and `productid`); priceType reads `type`.
@@ -59,6 +59,6 @@ std::string PrintFilter(const Expr& expr);
 using FieldReader = std::function<std::optional<std::string_view>(std::string_view item_field)>;
 bool Matches(const Expr& expr, const FieldReader& field, bool case_sensitive);
 
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices
 
 #endif  // FAKES_PRICES_SERVER_ODATA_H_

@@ -8,7 +8,7 @@
 
 #include "fakes/prices_server/odata.h"
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 // The test's own tree, printed fully parenthesized so the text does not rely on PrintFilter.
@@ -115,4 +115,4 @@ RC_GTEST_PROP(ODataFilter, EvaluationMatchesANaiveEvaluator, ()) {
 }
 
 }  // namespace
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

@@ -6,7 +6,7 @@
 
 #include "gtest/gtest.h"
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 FilterError ErrorOf(std::string_view text) { return ParseFilter(text).error; }
@@ -99,4 +99,4 @@ TEST(MatchesTest, CaseSensitivityFollowsTheApiVersion) {
 }
 
 }  // namespace
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

@@ -7,7 +7,7 @@
 
 #include "fakes/prices_server/odata.h"
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 
 using Json = nlohmann::ordered_json;
 
@@ -302,4 +302,4 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int p
   return {200, "application/json; charset=utf-8", page.dump()};
 }
 
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 
 struct HttpResponse {
   int status = 200;
@@ -55,6 +55,6 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target,
 // Percent-decoding of one query component ('+' stays '+', as the API's own links never use it).
 std::string PercentDecode(std::string_view text);
 
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices
 
 #endif  // FAKES_PRICES_SERVER_PRICE_API_H_

@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -188,4 +188,4 @@ TEST(CatalogTest, LoadsPagesAndJsonLinesAndRefusesOtherText) {
 }
 
 }  // namespace
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

@@ -9,7 +9,7 @@
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
 
-namespace fakes::prices {
+namespace azure_pricing::fakes::prices {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -21,7 +21,7 @@ constexpr char kCatalog[] =
     "\n";
 
 TEST(PricesServerTest, AnswersOverVerifiedTlsAndRecordsRequests) {
-  fakes::testing::PricesServerProcess server(kCatalog);
+  fakes::test_support::PricesServerProcess server(kCatalog);
   ASSERT_GT(server.port(), 0);
   std::unique_ptr<httplib::SSLClient> owned = server.Client();
   httplib::SSLClient& client = *owned;
@@ -41,7 +41,7 @@ TEST(PricesServerTest, AnswersOverVerifiedTlsAndRecordsRequests) {
 }
 
 TEST(PricesServerTest, AClientWithoutTheCaRefusesTheServer) {
-  fakes::testing::PricesServerProcess server(kCatalog);
+  fakes::test_support::PricesServerProcess server(kCatalog);
   httplib::SSLClient client("127.0.0.1", server.port());
   client.set_ca_cert_path("/etc/ssl/certs/ca-certificates.crt");
   client.enable_server_certificate_verification(true);
@@ -50,7 +50,7 @@ TEST(PricesServerTest, AClientWithoutTheCaRefusesTheServer) {
 }
 
 TEST(PricesServerTest, FaultsApplyInOrderThenTheServerRecovers) {
-  fakes::testing::PricesServerProcess server(kCatalog);
+  fakes::test_support::PricesServerProcess server(kCatalog);
   std::unique_ptr<httplib::SSLClient> owned = server.Client();
   httplib::SSLClient& client = *owned;
   auto set = client.Post("/_admin/faults",
@@ -83,7 +83,7 @@ TEST(PricesServerTest, FaultsApplyInOrderThenTheServerRecovers) {
 }
 
 TEST(PricesServerTest, PageSizeFaultServesOversizedAndUndersizedPages) {
-  fakes::testing::PricesServerProcess server(kCatalog);
+  fakes::test_support::PricesServerProcess server(kCatalog);
   std::unique_ptr<httplib::SSLClient> owned = server.Client();
   httplib::SSLClient& client = *owned;
   ASSERT_TRUE(server.AddFaults(R"([{"page_size":1},{"page_size":5}])"));
@@ -104,4 +104,4 @@ TEST(PricesServerTest, PageSizeFaultServesOversizedAndUndersizedPages) {
 }
 
 }  // namespace
-}  // namespace fakes::prices
+}  // namespace azure_pricing::fakes::prices

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace fakes::sandbox {
+namespace azure_pricing::fakes::sandbox {
 
 using azure_pricing::Outcome;
 using azure_pricing::Status;
@@ -11,16 +11,16 @@ using azure_pricing::StatusOr;
 BackendDeclaration PricingCapableDeclaration() {
   BackendDeclaration d;
   d.name = "fake";
-  d.os_families = {::sandbox::OsFamily::kPosix};
-  d.isolation = ::sandbox::Isolation::kContainer;
-  d.capabilities = {::sandbox::Capability::kExec, ::sandbox::Capability::kEgressMethods};
-  d.egress_modes = {::sandbox::Egress::kClosed, ::sandbox::Egress::kAllowlist};
+  d.os_families = {::azure_pricing::sandbox::OsFamily::kPosix};
+  d.isolation = ::azure_pricing::sandbox::Isolation::kContainer;
+  d.capabilities = {::azure_pricing::sandbox::Capability::kExec, ::azure_pricing::sandbox::Capability::kEgressMethods};
+  d.egress_modes = {::azure_pricing::sandbox::Egress::kClosed, ::azure_pricing::sandbox::Egress::kAllowlist};
   d.egress_method_tokens = std::set<std::string>{"GET"};
   d.bounded_exec = true;
   return d;
 }
 
-class FakeBackend::FakeSandbox : public ::sandbox::Sandbox, public ::sandbox::BoundedExec {
+class FakeBackend::FakeSandbox : public ::azure_pricing::sandbox::Sandbox, public ::azure_pricing::sandbox::BoundedExec {
  public:
   FakeSandbox(FakeBackend* owner, int id, CallScript script, bool offers_bounded)
       : owner_(owner), id_(id), script_(std::move(script)), offers_bounded_(offers_bounded) {}
@@ -28,7 +28,7 @@ class FakeBackend::FakeSandbox : public ::sandbox::Sandbox, public ::sandbox::Bo
   StatusOr<ExecResult> Exec(const ExecRequest& request) override {
     return owner_->RunExec(id_, script_, request, /*bounded=*/false);
   }
-  ::sandbox::BoundedExec* bounded_exec() override { return offers_bounded_ ? this : nullptr; }
+  ::azure_pricing::sandbox::BoundedExec* bounded_exec() override { return offers_bounded_ ? this : nullptr; }
   StatusOr<ExecResult> ExecBounded(const ExecRequest& request) override {
     return owner_->RunExec(id_, script_, request, /*bounded=*/true);
   }
@@ -69,7 +69,7 @@ void FakeBackend::SetWithholdBoundedExec(bool withhold) {
   withhold_bounded_exec_ = withhold;
 }
 
-StatusOr<std::unique_ptr<::sandbox::Sandbox>> FakeBackend::Acquire(const Spec& spec,
+StatusOr<std::unique_ptr<::azure_pricing::sandbox::Sandbox>> FakeBackend::Acquire(const Spec& spec,
                                                                    const SandboxKey& key) {
   std::lock_guard<std::mutex> lock(mu_);
   ++acquire_attempts_;
@@ -85,11 +85,11 @@ StatusOr<std::unique_ptr<::sandbox::Sandbox>> FakeBackend::Acquire(const Spec& s
   acquires_.push_back(AcquireRecord{id, spec, key});
   ++live_;
   const bool offers = declaration_.bounded_exec && !withhold_bounded_exec_;
-  return std::unique_ptr<::sandbox::Sandbox>(
+  return std::unique_ptr<::azure_pricing::sandbox::Sandbox>(
       std::make_unique<FakeSandbox>(this, id, std::move(script), offers));
 }
 
-Status FakeBackend::Dispose(std::unique_ptr<::sandbox::Sandbox> sandbox) {
+Status FakeBackend::Dispose(std::unique_ptr<::azure_pricing::sandbox::Sandbox> sandbox) {
   auto* fake = dynamic_cast<FakeSandbox*>(sandbox.get());
   std::lock_guard<std::mutex> lock(mu_);
   if (fake == nullptr) {
@@ -114,11 +114,11 @@ StatusOr<ExecResult> FakeBackend::RunExec(int sandbox_id, const CallScript& scri
   }
   if (bounded) {
     if (e.delay_ms >= request.timeout_seconds * 1000) {
-      return Status(Outcome::kFailed, ::sandbox::kExecTimeoutReason, "Timed out.");
+      return Status(Outcome::kFailed, ::azure_pricing::sandbox::kExecTimeoutReason, "Timed out.");
     }
     if (static_cast<int64_t>(e.stdout_bytes.size() + e.stderr_bytes.size()) >
         request.max_output_bytes) {
-      return Status(Outcome::kFailed, ::sandbox::kExecOutputLimitReason, "Output limit.");
+      return Status(Outcome::kFailed, ::azure_pricing::sandbox::kExecOutputLimitReason, "Output limit.");
     }
   }
   return ExecResult{e.stdout_bytes, e.stderr_bytes, e.exit_code};
@@ -162,4 +162,4 @@ std::vector<DisposeRecord> FakeBackend::disposes() const {
   return disposes_;
 }
 
-}  // namespace fakes::sandbox
+}  // namespace azure_pricing::fakes::sandbox

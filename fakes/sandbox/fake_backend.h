@@ -22,13 +22,13 @@
 
 #include "ref/sandbox/backend.h"
 
-namespace fakes::sandbox {
+namespace azure_pricing::fakes::sandbox {
 
-using ::sandbox::BackendDeclaration;
-using ::sandbox::ExecRequest;
-using ::sandbox::ExecResult;
-using ::sandbox::SandboxKey;
-using ::sandbox::Spec;
+using ::azure_pricing::sandbox::BackendDeclaration;
+using ::azure_pricing::sandbox::ExecRequest;
+using ::azure_pricing::sandbox::ExecResult;
+using ::azure_pricing::sandbox::SandboxKey;
+using ::azure_pricing::sandbox::Spec;
 
 struct ScriptedExec {
   std::string stdout_bytes;
@@ -66,7 +66,7 @@ struct DisposeRecord {
 // EGRESS_METHODS, an enforced allowlist, the GET token, BoundedExec.
 BackendDeclaration PricingCapableDeclaration();
 
-class FakeBackend : public ::sandbox::Backend {
+class FakeBackend : public ::azure_pricing::sandbox::Backend {
  public:
   explicit FakeBackend(BackendDeclaration declaration);
   ~FakeBackend() override;
@@ -79,9 +79,9 @@ class FakeBackend : public ::sandbox::Backend {
   BackendDeclaration& mutable_declaration() { return declaration_; }
 
   const BackendDeclaration& declaration() const override { return declaration_; }
-  azure_pricing::StatusOr<std::unique_ptr<::sandbox::Sandbox>> Acquire(
+  azure_pricing::StatusOr<std::unique_ptr<::azure_pricing::sandbox::Sandbox>> Acquire(
       const Spec& spec, const SandboxKey& key) override;
-  azure_pricing::Status Dispose(std::unique_ptr<::sandbox::Sandbox> sandbox) override;
+  azure_pricing::Status Dispose(std::unique_ptr<::azure_pricing::sandbox::Sandbox> sandbox) override;
 
   int acquire_attempts() const;  // including the ones scripted to fail
   int acquisitions() const;
@@ -116,6 +116,6 @@ class FakeBackend : public ::sandbox::Backend {
   std::vector<DisposeRecord> disposes_;
 };
 
-}  // namespace fakes::sandbox
+}  // namespace azure_pricing::fakes::sandbox
 
 #endif  // FAKES_SANDBOX_FAKE_BACKEND_H_

@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 
-namespace fakes::sandbox {
+namespace azure_pricing::fakes::sandbox {
 namespace {
 
 ExecRequest Request(int64_t timeout_seconds, int64_t max_output_bytes) {
@@ -46,8 +46,8 @@ TEST(FakeBackendTest, BoundedExecEnforcesTimeAndBudgetWithoutPartialResults) {
     EXPECT_TRUE(backend.Dispose(std::move(*sandbox)).ok());
     return result;
   };
-  EXPECT_EQ(run().status().reason(), ::sandbox::kExecTimeoutReason);
-  EXPECT_EQ(run().status().reason(), ::sandbox::kExecOutputLimitReason);  // combined budget
+  EXPECT_EQ(run().status().reason(), ::azure_pricing::sandbox::kExecTimeoutReason);
+  EXPECT_EQ(run().status().reason(), ::azure_pricing::sandbox::kExecOutputLimitReason);  // combined budget
   EXPECT_TRUE(run().ok());                                                // exactly at the budget
 }
 
@@ -80,4 +80,4 @@ TEST(FakeBackendTest, WithholdingBoundedExecLeavesOnlyPlainExec) {
 }
 
 }  // namespace
-}  // namespace fakes::sandbox
+}  // namespace azure_pricing::fakes::sandbox

@@ -10,7 +10,7 @@
 #include <iterator>
 #include <thread>
 
-namespace fakes::testing {
+namespace azure_pricing::fakes::test_support {
 namespace {
 
 std::string Slurp(const std::string& path) {
@@ -56,4 +56,4 @@ ProgramRun RunProgram(const std::vector<std::string>& argv, const std::vector<st
   return run;
 }
 
-}  // namespace fakes::testing
+}  // namespace azure_pricing::fakes::testing

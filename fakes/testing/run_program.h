@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace fakes::testing {
+namespace azure_pricing::fakes::test_support {
 
 struct ProgramRun {
   int exit_code = -1;  // -1 when it did not exit normally
@@ -18,6 +18,6 @@ struct ProgramRun {
 ProgramRun RunProgram(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                       std::chrono::seconds deadline = std::chrono::seconds(60));
 
-}  // namespace fakes::testing
+}  // namespace azure_pricing::fakes::testing
 
 #endif  // FAKES_TESTING_RUN_PROGRAM_H_

@@ -14,7 +14,7 @@
 
 extern char** environ;
 
-namespace fakes::testing {
+namespace azure_pricing::fakes::test_support {
 
 PricesServerProcess::PricesServerProcess(const std::string& catalog_jsonl) {
   const std::string dir = std::getenv("TEST_TMPDIR");
@@ -87,4 +87,4 @@ bool PricesServerProcess::Reset() const {
   return res && res->status == 200;
 }
 
-}  // namespace fakes::testing
+}  // namespace azure_pricing::fakes::testing

@@ -12,7 +12,7 @@ namespace httplib {
 class SSLClient;
 }  // namespace httplib
 
-namespace fakes::testing {
+namespace azure_pricing::fakes::test_support {
 
 class PricesServerProcess {
  public:
@@ -40,6 +40,6 @@ class PricesServerProcess {
   std::string ca_;
 };
 
-}  // namespace fakes::testing
+}  // namespace azure_pricing::fakes::testing
 
 #endif  // FAKES_TESTING_SERVER_PROCESS_H_

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace labels {
+namespace azure_pricing::labels {
 
 ContentLabel Join(const ContentLabel& a, const ContentLabel& b) {
   ContentLabel out;
@@ -54,4 +54,4 @@ std::optional<Confidentiality> ParseConfidentiality(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace labels
+}  // namespace azure_pricing::labels

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace labels {
+namespace azure_pricing::labels {
 
 enum class Integrity { kTrusted, kUntrusted };
 // The enumerator order is the rank.
@@ -36,6 +36,6 @@ std::string_view Name(Confidentiality value);
 std::optional<Integrity> ParseIntegrity(std::string_view name);
 std::optional<Confidentiality> ParseConfidentiality(std::string_view name);
 
-}  // namespace labels
+}  // namespace azure_pricing::labels
 
 #endif  // REF_LABELS_LABELS_H_

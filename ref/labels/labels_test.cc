@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 
-namespace labels {
+namespace azure_pricing::labels {
 namespace {
 
 constexpr ContentLabel kTrustedPublic{Integrity::kTrusted, Confidentiality::kPublic};
@@ -42,4 +42,4 @@ TEST(NamesTest, RoundTripAndRefuseUnknown) {
 }
 
 }  // namespace
-}  // namespace labels
+}  // namespace azure_pricing::labels

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace labels {
+namespace azure_pricing::labels {
 namespace {
 
 void RunChain(const Tool& tool, InvocationContext& context,
@@ -125,4 +125,4 @@ void PolicyEnforcementFunctionMiddleware::Process(InvocationContext& context,
   next();
 }
 
-}  // namespace labels
+}  // namespace azure_pricing::labels

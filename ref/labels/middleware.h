@@ -27,7 +27,7 @@
 #include "ref/labels/labels.h"
 #include "ref/labels/tool.h"
 
-namespace labels {
+namespace azure_pricing::labels {
 
 class FunctionMiddleware {
  public:
@@ -87,6 +87,6 @@ class PolicyEnforcementFunctionMiddleware : public FunctionMiddleware {
 
 inline constexpr char kBlockedError[] = "The call was blocked by the information-flow policy.";
 
-}  // namespace labels
+}  // namespace azure_pricing::labels
 
 #endif  // REF_LABELS_MIDDLEWARE_H_

@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 
-namespace labels {
+namespace azure_pricing::labels {
 namespace {
 
 constexpr ContentLabel kTrustedPublic{Integrity::kTrusted, Confidentiality::kPublic};
@@ -192,4 +192,4 @@ TEST(PolicyTest, WithoutBlockingAViolationIsOnlyLogged) {
 }
 
 }  // namespace
-}  // namespace labels
+}  // namespace azure_pricing::labels

@@ -14,7 +14,7 @@
 
 #include "ref/labels/labels.h"
 
-namespace labels {
+namespace azure_pricing::labels {
 
 // Keys of Tool::additional_properties that the middlewares read.
 inline constexpr char kSourceIntegrity[] = "source_integrity";
@@ -78,6 +78,6 @@ struct InvocationContext {
   std::optional<BlockedCall> blocked;    // set when a middleware terminated the call
 };
 
-}  // namespace labels
+}  // namespace azure_pricing::labels
 
 #endif  // REF_LABELS_TOOL_H_

@@ -13,7 +13,7 @@
 
 #include "ref/sandbox/spec.h"
 
-namespace sandbox {
+namespace azure_pricing::sandbox {
 
 struct ExecResult {
   std::string stdout_bytes;
@@ -82,6 +82,6 @@ class Backend {
   virtual Status Dispose(std::unique_ptr<Sandbox> sandbox) = 0;
 };
 
-}  // namespace sandbox
+}  // namespace azure_pricing::sandbox
 
 #endif  // REF_SANDBOX_BACKEND_H_

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace sandbox {
+namespace azure_pricing::sandbox {
 namespace {
 
 Status Refuse(const char* reason, std::string message) {
@@ -114,4 +114,4 @@ StatusOr<Lease> Router::Acquire(const Spec& spec, const SandboxKey& key) {
   return Lease(backend, std::move(sandbox).value());
 }
 
-}  // namespace sandbox
+}  // namespace azure_pricing::sandbox

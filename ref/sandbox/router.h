@@ -21,7 +21,7 @@
 #include "ref/sandbox/backend.h"
 #include "ref/sandbox/spec.h"
 
-namespace sandbox {
+namespace azure_pricing::sandbox {
 
 // Refusal reasons, one per rule.
 inline constexpr char kRouterDisabled[] = "sandbox_router_disabled";
@@ -84,6 +84,6 @@ class Router {
   RouterOptions options_;
 };
 
-}  // namespace sandbox
+}  // namespace azure_pricing::sandbox
 
 #endif  // REF_SANDBOX_ROUTER_H_

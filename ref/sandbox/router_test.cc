@@ -9,7 +9,7 @@
 #include "fakes/sandbox/fake_backend.h"
 #include "gtest/gtest.h"
 
-namespace sandbox {
+namespace azure_pricing::sandbox {
 namespace {
 
 using fakes::sandbox::FakeBackend;
@@ -200,4 +200,4 @@ TEST(LeaseTest, AcquireFailureIsAFailureNotARefusal) {
 }
 
 }  // namespace
-}  // namespace sandbox
+}  // namespace azure_pricing::sandbox

@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-namespace sandbox {
+namespace azure_pricing::sandbox {
 namespace {
 
 constexpr std::array<std::pair<OsFamily, std::string_view>, 2> kOsNames = {{
@@ -149,4 +149,4 @@ std::optional<Capability> ParseCapability(std::string_view name) {
 }
 std::optional<Egress> ParseEgress(std::string_view name) { return ParseIn(kEgressNames, name); }
 
-}  // namespace sandbox
+}  // namespace azure_pricing::sandbox

@@ -19,7 +19,7 @@
 
 #include "ref/status/status.h"
 
-namespace sandbox {
+namespace azure_pricing::sandbox {
 
 using azure_pricing::Outcome;
 using azure_pricing::Status;
@@ -105,6 +105,6 @@ std::optional<Isolation> ParseIsolation(std::string_view name);
 std::optional<Capability> ParseCapability(std::string_view name);
 std::optional<Egress> ParseEgress(std::string_view name);
 
-}  // namespace sandbox
+}  // namespace azure_pricing::sandbox
 
 #endif  // REF_SANDBOX_SPEC_H_

@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fakes/host/scripted_host.h"
+#include "conformance/host/scripted_host.h"
 #include "ref/json/json.h"
 #include "ref/labels/labels.h"
 #include "ref/pricing/arguments.h"
@@ -121,7 +121,7 @@ std::string Text(const json::Value* v) {
 }
 
 // The report as a person reads it. Every cell comes from outside, so none may drive the terminal.
-void PrintTable(const fakes::host::CallReport& call) {
+void PrintTable(const conformance::host::CallReport& call) {
   std::cout << "outcome: " << call.outcome;
   if (!call.reason.empty()) std::cout << " (" << call.reason << ")";
   std::cout << "\n";
@@ -305,7 +305,7 @@ int Main(int argc, char** argv) {
     return plan.ok() ? 0 : ExitCodeFor(plan.status().outcome());
   }
 
-  fakes::host::ScriptedCall call;
+  conformance::host::ScriptedCall call;
   call.arguments = *args_json;
   if (host_json) call.host_json = *host_json;
   if (backend_json) call.backend_json = *backend_json;
@@ -333,11 +333,11 @@ int Main(int argc, char** argv) {
   }
   script.exec.exit_code = replay_exit;
   call.scripts = {script};
-  StatusOr<fakes::host::CallReport> report = fakes::host::RunScriptedCall(call);
+  StatusOr<conformance::host::CallReport> report = conformance::host::RunScriptedCall(call);
   if (!report.ok()) return Usage(report.status().message());
   for (const std::string& w : report->warnings) std::cerr << "warning: " << w << "\n";
   if (as_json) {
-    std::cout << fakes::host::CallReportToJson(*report) << "\n";
+    std::cout << conformance::host::CallReportToJson(*report) << "\n";
   } else {
     PrintTable(*report);
   }

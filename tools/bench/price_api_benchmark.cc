@@ -16,12 +16,12 @@ namespace {
 
 int64_t g_items = 1'000'000;
 
-const fakes::prices::Catalog& SharedCatalog() {
-  static const fakes::prices::Catalog* catalog = [] {
-    auto* c = new fakes::prices::Catalog();
+const azure_pricing::fakes::prices::Catalog& SharedCatalog() {
+  static const azure_pricing::fakes::prices::Catalog* catalog = [] {
+    auto* c = new azure_pricing::fakes::prices::Catalog();
     std::string text;
     const auto start = std::chrono::steady_clock::now();
-    fakes::prices::GenerateCatalog(17, g_items, [&](const std::string& line) {
+    azure_pricing::fakes::prices::GenerateCatalog(17, g_items, [&](const std::string& line) {
       text += line;
       text += '\n';
       if (text.size() > (64 << 20)) {
@@ -45,7 +45,7 @@ void Run(benchmark::State& state, const char* target, double* out) {
   size_t bytes = 0;
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
-    fakes::prices::HttpResponse r = fakes::prices::HandlePrices(catalog, target);
+    azure_pricing::fakes::prices::HttpResponse r = azure_pricing::fakes::prices::HandlePrices(catalog, target);
     bytes += r.body.size();
     benchmark::DoNotOptimize(r);
   }

@@ -124,11 +124,11 @@ int main(int argc, char** argv) {
 
   // One generated catalog, written for the server and indexed here for the baseline.
   Clock::time_point t = Clock::now();
-  fakes::prices::Catalog in_process;
+  azure_pricing::fakes::prices::Catalog in_process;
   {
     std::ofstream out(catalog_path);
     std::string chunk;
-    fakes::prices::GenerateCatalog(17, static_cast<size_t>(items), [&](const std::string& line) {
+    azure_pricing::fakes::prices::GenerateCatalog(17, static_cast<size_t>(items), [&](const std::string& line) {
       chunk += line;
       chunk += '\n';
       if (chunk.size() > (64 << 20)) {
@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
   size_t body = 0;
   t = Clock::now();
   while (Seconds(t) < seconds) {
-    body = fakes::prices::HandlePrices(in_process, kIndexed).body.size();
+    body = azure_pricing::fakes::prices::HandlePrices(in_process, kIndexed).body.size();
     ++n;
   }
   const double in_process_ms = Seconds(t) * 1000 / static_cast<double>(n);

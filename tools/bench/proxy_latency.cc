@@ -21,8 +21,8 @@
 #include <thread>
 #include <vector>
 
-#include "fakes/egress_proxy/proxy.h"
-#include "fakes/tls/test_ca.h"
+#include "ref/egress/proxy.h"
+#include "ref/tls/test_ca.h"
 
 namespace {
 
@@ -88,8 +88,8 @@ double Median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   int requests = argc > 1 ? std::atoi(argv[1]) : 300;
-  auto ca = fakes::tls::MakeCa("bench upstream CA");
-  auto leaf = fakes::tls::IssueLeaf(*ca, {"prices.azure.com"}, {"127.0.0.1"});
+  auto ca = azure_pricing::tls::MakeCa("bench upstream CA");
+  auto leaf = azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com"}, {"127.0.0.1"});
   char dir[] = "/tmp/proxy-bench-XXXXXX";
   if (mkdtemp(dir) == nullptr) return 1;
   const std::string cert = std::string(dir) + "/cert.pem", key = std::string(dir) + "/key.pem",
@@ -105,12 +105,12 @@ int main(int argc, char** argv) {
   const int up_port = upstream.bind_to_any_port("127.0.0.1");
   std::thread server([&] { upstream.listen_after_bind(); });
 
-  fakes::egress::ProxyOptions options;
+  azure_pricing::egress::ProxyOptions options;
   options.upstream_host = "127.0.0.1";
   options.upstream_port = up_port;
   options.upstream_ca_file = ca_file;
   options.log = [](const std::string&) {};
-  fakes::egress::EgressProxy proxy(options);
+  azure_pricing::egress::EgressProxy proxy(options);
   if (!proxy.Start()) return 1;
 
   std::vector<double> direct, proxied;

@@ -1,4 +1,4 @@
-#include "fakes/tls/test_ca.h"
+#include "ref/tls/test_ca.h"
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -9,7 +9,7 @@
 
 #include <memory>
 
-namespace fakes::tls {
+namespace azure_pricing::tls {
 namespace {
 
 struct Free {
@@ -117,4 +117,4 @@ std::optional<KeyAndCert> IssueLeaf(const KeyAndCert& ca, const std::vector<std:
   return KeyAndCert{ToPem(key.get()), ToPem(cert.get())};
 }
 
-}  // namespace fakes::tls
+}  // namespace azure_pricing::fakes::tls

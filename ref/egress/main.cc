@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "fakes/egress_proxy/proxy.h"
+#include "ref/egress/proxy.h"
 
 namespace {
 
@@ -37,7 +37,7 @@ bool SplitHostPort(const std::string& text, std::string& host, int& port) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  fakes::egress::ProxyOptions options;
+  azure_pricing::egress::ProxyOptions options;
   std::string ca_out;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     return 64;
   }
   signal(SIGPIPE, SIG_IGN);
-  fakes::egress::EgressProxy proxy(options);
+  azure_pricing::egress::EgressProxy proxy(options);
   if (!proxy.Start()) {
     std::cerr << "egress_proxy: cannot start (bind, certificates or --upstream-ca)\n";
     return 1;

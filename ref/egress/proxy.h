@@ -5,13 +5,13 @@
 // upstream a test configures) and the response passed back unchanged: redirects are never
 // followed. Every decision is one log line: `decision=<reason> ...`.
 //
-//   fakes::egress::ProxyOptions options;
+//   egress::ProxyOptions options;
 //   options.upstream_host = "127.0.0.1"; options.upstream_port = fake_port;
 //   options.upstream_ca_file = fake_ca;  // verification stays on
-//   fakes::egress::EgressProxy proxy(options);
+//   egress::EgressProxy proxy(options);
 //   if (!proxy.Start()) ...;  // proxy.port(), proxy.egress_ca_pem()
-#ifndef FAKES_EGRESS_PROXY_PROXY_H_
-#define FAKES_EGRESS_PROXY_PROXY_H_
+#ifndef REF_EGRESS_PROXY_H_
+#define REF_EGRESS_PROXY_H_
 
 #include <atomic>
 #include <functional>
@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-namespace fakes::egress {
+namespace azure_pricing::egress {
 
 struct ProxyOptions {
   std::string listen_host = "127.0.0.1";
@@ -67,6 +67,6 @@ class EgressProxy {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace fakes::egress
+}  // namespace azure_pricing::fakes::egress
 
-#endif  // FAKES_EGRESS_PROXY_PROXY_H_
+#endif  // REF_EGRESS_PROXY_H_

@@ -3,16 +3,16 @@
 // interception leaves from one. Keys are EC P-256; everything is PEM text, so a sandbox can be
 // handed the CA as SSL_CERT_FILE. Nothing here disables verification anywhere.
 //
-//   fakes::tls::KeyAndCert ca = *fakes::tls::MakeCa("azure-pricing-conformance test CA");
-//   fakes::tls::KeyAndCert leaf = *fakes::tls::IssueLeaf(ca, {"prices.azure.com"}, {"127.0.0.1"});
-#ifndef FAKES_TLS_TEST_CA_H_
-#define FAKES_TLS_TEST_CA_H_
+//   tls::KeyAndCert ca = *tls::MakeCa("azure-pricing-conformance test CA");
+//   tls::KeyAndCert leaf = *tls::IssueLeaf(ca, {"prices.azure.com"}, {"127.0.0.1"});
+#ifndef REF_TLS_TEST_CA_H_
+#define REF_TLS_TEST_CA_H_
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace fakes::tls {
+namespace azure_pricing::tls {
 
 struct KeyAndCert {
   std::string key_pem;
@@ -24,6 +24,6 @@ std::optional<KeyAndCert> MakeCa(const std::string& common_name, int days = 2);
 std::optional<KeyAndCert> IssueLeaf(const KeyAndCert& ca, const std::vector<std::string>& dns_names,
                                     const std::vector<std::string>& ip_addresses, int days = 2);
 
-}  // namespace fakes::tls
+}  // namespace azure_pricing::fakes::tls
 
-#endif  // FAKES_TLS_TEST_CA_H_
+#endif  // REF_TLS_TEST_CA_H_

@@ -3,7 +3,7 @@
 // The proxy over real sockets and real TLS, between a client and the fake price API: what it
 // lets through, what it refuses with which reason, and that the upstream only ever sees allowed
 // GETs.
-#include "fakes/egress_proxy/proxy.h"
+#include "ref/egress/proxy.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "fakes/egress_proxy/policy.h"
+#include "ref/egress/policy.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
 
-namespace fakes::egress {
+namespace azure_pricing::egress {
 namespace {
 
 using Json = nlohmann::json;
@@ -130,7 +130,7 @@ class ProxyTest : public ::testing::Test {
     return log_;
   }
 
-  fakes::testing::PricesServerProcess upstream_;
+  fakes::test_support::PricesServerProcess upstream_;
   std::unique_ptr<EgressProxy> proxy_;
   std::mutex mu_;
   std::vector<std::string> log_;
@@ -420,7 +420,7 @@ TEST_F(ProxyTest, RedirectsPassThroughAndAreNotFollowed) {
 }
 
 TEST(ProxyUpstreamTest, UpstreamVerificationIsNeverOff) {
-  fakes::testing::PricesServerProcess upstream(kCatalog);
+  fakes::test_support::PricesServerProcess upstream(kCatalog);
   std::vector<std::string> log;
   std::mutex mu;
   ProxyOptions options;
@@ -463,4 +463,4 @@ TEST(ProxyUpstreamTest, UpstreamVerificationIsNeverOff) {
 }
 
 }  // namespace
-}  // namespace fakes::egress
+}  // namespace azure_pricing::fakes::egress

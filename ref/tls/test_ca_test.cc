@@ -1,4 +1,4 @@
-#include "fakes/tls/test_ca.h"
+#include "ref/tls/test_ca.h"
 
 #include <openssl/bio.h>
 #include <openssl/pem.h>
@@ -8,7 +8,7 @@
 
 #include "gtest/gtest.h"
 
-namespace fakes::tls {
+namespace azure_pricing::tls {
 namespace {
 
 X509* Read(const std::string& pem) {
@@ -52,4 +52,4 @@ TEST(TestCaTest, LeafVerifiesForItsNamesOnlyAndOnlyUnderItsCa) {
 }
 
 }  // namespace
-}  // namespace fakes::tls
+}  // namespace azure_pricing::fakes::tls

@@ -1,10 +1,10 @@
 // The proxy's decision table: CONNECT targets and requests inside the tunnel, each with the
 // reason code the decision log must carry.
-#include "fakes/egress_proxy/policy.h"
+#include "ref/egress/policy.h"
 
 #include "gtest/gtest.h"
 
-namespace fakes::egress {
+namespace azure_pricing::egress {
 namespace {
 
 constexpr char kAllowed[] = "prices.azure.com";
@@ -147,4 +147,4 @@ TEST(LooksLikeIpLiteralTest, NamesAreNotAddresses) {
 }
 
 }  // namespace
-}  // namespace fakes::egress
+}  // namespace azure_pricing::fakes::egress

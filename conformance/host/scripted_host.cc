@@ -1,4 +1,4 @@
-#include "fakes/host/scripted_host.h"
+#include "conformance/host/scripted_host.h"
 
 #include <memory>
 #include <set>
@@ -9,7 +9,7 @@
 #include "ref/pricing/host.h"
 #include "ref/sandbox/router.h"
 
-namespace fakes::host {
+namespace azure_pricing::conformance::host {
 
 using azure_pricing::Outcome;
 using azure_pricing::Status;
@@ -144,7 +144,7 @@ StatusOr<labels::ContentLabel> ParseLabel(const Config& c) {
 struct HostSetup {
   azure_pricing::ToolOptions options;
   bool router_present = true;
-  ::sandbox::RouterOptions router;
+  ::azure_pricing::sandbox::RouterOptions router;
 };
 
 StatusOr<HostSetup> ParseHost(const std::string& text) {
@@ -155,7 +155,7 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
                "outbound_max_confidentiality", "egress_integrity", "confidentiality", "router"}));
   HostSetup h;
   // The harness host runs container-class backends on purpose, as a Docker host would.
-  h.router.min_isolation = ::sandbox::Isolation::kContainer;
+  h.router.min_isolation = ::azure_pricing::sandbox::Isolation::kContainer;
   std::optional<std::string> image, egress, conf;
   h.options.image = "azure-pricing-conformance/fake-image";
   RETURN_IF_ERROR(c->String("image", image));
@@ -183,7 +183,7 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   std::optional<std::string> floor;
   RETURN_IF_ERROR(r->String("min_isolation", floor));
   if (floor) {
-    auto iso = ::sandbox::ParseIsolation(*floor);
+    auto iso = ::azure_pricing::sandbox::ParseIsolation(*floor);
     if (!iso) return r->WrongType("min_isolation");
     h.router.min_isolation = *iso;
   }
@@ -191,7 +191,7 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
 }
 
 struct BackendSetup {
-  sandbox::BackendDeclaration declaration = sandbox::PricingCapableDeclaration();
+  fakes::sandbox::BackendDeclaration declaration = fakes::sandbox::PricingCapableDeclaration();
   bool withhold_bounded_exec = false;
 };
 
@@ -201,19 +201,19 @@ StatusOr<BackendSetup> ParseBackend(const std::string& text) {
   RETURN_IF_ERROR(c->Keys({"name", "os_families", "isolation", "capabilities", "egress_modes",
                            "egress_method_tokens", "bounded_exec", "withhold_bounded_exec"}));
   BackendSetup b;
-  sandbox::BackendDeclaration& d = b.declaration;
+  fakes::sandbox::BackendDeclaration& d = b.declaration;
   std::optional<std::string> name, isolation;
   RETURN_IF_ERROR(c->String("name", name));
   if (name) d.name = *name;
   RETURN_IF_ERROR(c->String("isolation", isolation));
   if (isolation) {
-    auto iso = ::sandbox::ParseIsolation(*isolation);
+    auto iso = ::azure_pricing::sandbox::ParseIsolation(*isolation);
     if (!iso) return c->WrongType("isolation");
     d.isolation = *iso;
   }
-  RETURN_IF_ERROR(c->EnumSet("os_families", ::sandbox::ParseOsFamily, d.os_families));
-  RETURN_IF_ERROR(c->EnumSet("capabilities", ::sandbox::ParseCapability, d.capabilities));
-  RETURN_IF_ERROR(c->EnumSet("egress_modes", ::sandbox::ParseEgress, d.egress_modes));
+  RETURN_IF_ERROR(c->EnumSet("os_families", ::azure_pricing::sandbox::ParseOsFamily, d.os_families));
+  RETURN_IF_ERROR(c->EnumSet("capabilities", ::azure_pricing::sandbox::ParseCapability, d.capabilities));
+  RETURN_IF_ERROR(c->EnumSet("egress_modes", ::azure_pricing::sandbox::ParseEgress, d.egress_modes));
   std::optional<std::vector<std::string>> list;
   if (const json::Value* v = c->value().Find("egress_method_tokens")) {
     if (v->is_null()) {
@@ -316,10 +316,10 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
     }
   }
 
-  sandbox::FakeBackend backend(backend_setup->declaration);
+  fakes::sandbox::FakeBackend backend(backend_setup->declaration);
   backend.SetWithholdBoundedExec(backend_setup->withhold_bounded_exec);
-  for (const sandbox::CallScript& s : call.scripts) backend.Script(s);
-  ::sandbox::Router router({&backend}, host->router);
+  for (const fakes::sandbox::CallScript& s : call.scripts) backend.Script(s);
+  ::azure_pricing::sandbox::Router router({&backend}, host->router);
 
   CallReport report;
   CollectingLogger logger(&report.warnings);
@@ -334,7 +334,7 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
     report.sandbox_disposals = backend.disposals();
     report.sandbox_live = backend.live();
     report.file_operations = backend.file_operations();
-    for (const sandbox::ExecRecord& e : backend.execs()) {
+    for (const fakes::sandbox::ExecRecord& e : backend.execs()) {
       ++report.execs;
       if (!e.bounded) ++report.unbounded_execs;
       report.argv = e.request.argv;
@@ -419,4 +419,4 @@ std::string CallReportToJson(const CallReport& r) {
   return out;
 }
 
-}  // namespace fakes::host
+}  // namespace azure_pricing::conformance::host

@@ -1,8 +1,8 @@
-#include "fakes/egress_proxy/policy.h"
+#include "ref/egress/policy.h"
 
 #include <cctype>
 
-namespace fakes::egress {
+namespace azure_pricing::egress {
 namespace {
 
 Decision Refuse(int status, std::string reason) { return {false, status, std::move(reason)}; }
@@ -222,4 +222,4 @@ Decision DecideRequest(const RequestHead& head, std::string_view sni,
   return Allow("request_forwarded");
 }
 
-}  // namespace fakes::egress
+}  // namespace azure_pricing::fakes::egress

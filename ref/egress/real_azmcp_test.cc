@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "fakes/egress_proxy/proxy.h"
+#include "ref/egress/proxy.h"
 #include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
 
-namespace fakes::egress {
+namespace azure_pricing::egress {
 namespace {
 
 using Json = nlohmann::json;
@@ -31,8 +31,8 @@ constexpr char kCatalog[] =
     R"("isPrimaryMeterRegion":true,"armSkuName":"Standard_D4s_v5"})"
     "\n";
 
-fakes::testing::ProgramRun RunCli(const std::string& azmcp, const std::vector<std::string>& env) {
-  return fakes::testing::RunProgram(
+fakes::test_support::ProgramRun RunCli(const std::string& azmcp, const std::vector<std::string>& env) {
+  return fakes::test_support::RunProgram(
       {azmcp, "pricing", "get", "--sku", "Standard_D4s_v5", "--region", "westeurope"}, env);
 }
 
@@ -75,7 +75,7 @@ class RealCliTest : public ::testing::Test {
     return log_;
   }
 
-  fakes::testing::PricesServerProcess upstream_;
+  fakes::test_support::PricesServerProcess upstream_;
   std::unique_ptr<EgressProxy> proxy_;
   std::string azmcp_, ca_file_, home_;
   std::mutex mu_;
@@ -83,7 +83,7 @@ class RealCliTest : public ::testing::Test {
 };
 
 TEST_F(RealCliTest, LookupSucceedsThroughTheProxyAndTelemetryIsRefused) {
-  fakes::testing::ProgramRun run = RunCli(azmcp_, Env(/*with_ca=*/true));
+  fakes::test_support::ProgramRun run = RunCli(azmcp_, Env(/*with_ca=*/true));
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_EQ(run.err, "");
   Json envelope = Json::parse(run.out, nullptr, false);
@@ -109,11 +109,11 @@ TEST_F(RealCliTest, LookupSucceedsThroughTheProxyAndTelemetryIsRefused) {
 }
 
 TEST_F(RealCliTest, WithoutTheEgressCaTheCliRefusesTheProxy) {
-  fakes::testing::ProgramRun run = RunCli(azmcp_, Env(/*with_ca=*/false));
+  fakes::test_support::ProgramRun run = RunCli(azmcp_, Env(/*with_ca=*/false));
   EXPECT_NE(run.exit_code, 0);
   Json requests = Json::parse(upstream_.RequestLog());
   EXPECT_EQ(requests.size(), 0u);
 }
 
 }  // namespace
-}  // namespace fakes::egress
+}  // namespace azure_pricing::fakes::egress

@@ -1,4 +1,4 @@
-#include "fakes/egress_proxy/proxy.h"
+#include "ref/egress/proxy.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -15,10 +15,10 @@
 #include <cstring>
 #include <iostream>
 
-#include "fakes/egress_proxy/policy.h"
-#include "fakes/tls/test_ca.h"
+#include "ref/egress/policy.h"
+#include "ref/tls/test_ca.h"
 
-namespace fakes::egress {
+namespace azure_pricing::egress {
 namespace {
 
 std::string StatusText(int status) {
@@ -361,4 +361,4 @@ void EgressProxy::Serve(int fd) {
   SSL_free(ssl);
 }
 
-}  // namespace fakes::egress
+}  // namespace azure_pricing::fakes::egress

@@ -12,8 +12,8 @@
 //                "withhold_bounded_exec"}; absent keys keep PricingCapableDeclaration()
 // labels JSON   {"conversation": {"integrity", "confidentiality"}, "arguments": [label, ...]}
 // middleware    names in chain order: "tracker", "policy" (block_on_violation), "policy-log"
-#ifndef FAKES_HOST_SCRIPTED_HOST_H_
-#define FAKES_HOST_SCRIPTED_HOST_H_
+#ifndef CONFORMANCE_HOST_SCRIPTED_HOST_H_
+#define CONFORMANCE_HOST_SCRIPTED_HOST_H_
 
 #include <optional>
 #include <string>
@@ -23,7 +23,7 @@
 #include "ref/labels/labels.h"
 #include "ref/status/status.h"
 
-namespace fakes::host {
+namespace azure_pricing::conformance::host {
 
 struct ScriptedCall {
   std::string arguments;  // the tool arguments as the model sent them
@@ -31,7 +31,7 @@ struct ScriptedCall {
   std::string backend_json = "{}";
   std::string labels_json = "{}";
   std::vector<std::string> middleware;
-  std::vector<sandbox::CallScript>
+  std::vector<fakes::sandbox::CallScript>
       scripts;  // one per acquisition; past the end: exit 0 with empty output
   // Applied over the host JSON's bounds (the command line's --max-rows and friends).
   std::optional<int64_t> max_rows, exec_timeout_seconds, max_output_bytes;
@@ -63,6 +63,6 @@ azure_pricing::StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call);
 //  "violations", "sandbox_acquisitions", "sandbox_disposals", "tools"}
 std::string CallReportToJson(const CallReport& report);
 
-}  // namespace fakes::host
+}  // namespace azure_pricing::conformance::host
 
-#endif  // FAKES_HOST_SCRIPTED_HOST_H_
+#endif  // CONFORMANCE_HOST_SCRIPTED_HOST_H_

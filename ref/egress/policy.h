@@ -8,8 +8,8 @@
 // (Content-Length or Transfer-Encoding at all), no Upgrade, no obs-fold, bounded header count and
 // size, a single Host equal to the SNI and the CONNECT host, and an origin-form target (or an
 // absolute-form one naming the same host).
-#ifndef FAKES_EGRESS_PROXY_POLICY_H_
-#define FAKES_EGRESS_PROXY_POLICY_H_
+#ifndef REF_EGRESS_POLICY_H_
+#define REF_EGRESS_POLICY_H_
 
 #include <optional>
 #include <string>
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace fakes::egress {
+namespace azure_pricing::egress {
 
 struct Decision {
   bool allowed = false;
@@ -59,6 +59,6 @@ ParsedHead ParseRequestHead(std::string_view bytes);
 Decision DecideRequest(const RequestHead& head, std::string_view sni,
                        std::string_view connect_host);
 
-}  // namespace fakes::egress
+}  // namespace azure_pricing::fakes::egress
 
-#endif  // FAKES_EGRESS_PROXY_POLICY_H_
+#endif  // REF_EGRESS_POLICY_H_

@@ -1,8 +1,8 @@
-#include "fakes/host/scripted_host.h"
+#include "conformance/host/scripted_host.h"
 
 #include "gtest/gtest.h"
 
-namespace fakes::host {
+namespace azure_pricing::conformance::host {
 namespace {
 
 constexpr char kArgs[] = R"({"sku":"Standard_D4s_v5"})";
@@ -71,4 +71,4 @@ TEST(ScriptedHostTest, AbsentRouterGivesNoTool) {
 }
 
 }  // namespace
-}  // namespace fakes::host
+}  // namespace azure_pricing::conformance::host

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "fakes/azmcp/differential_rig.h"
-#include "fakes/host/scripted_host.h"
+#include "conformance/host/scripted_host.h"
 #include "gtest/gtest.h"
 
-namespace fakes::host {
+namespace azure_pricing::conformance::host {
 namespace {
 
 using fakes::azmcp::DifferentialRig;
@@ -122,4 +122,4 @@ TEST_F(EgressFailuresTest, AnUntrustedProxyCertificateFailsClosed) {
 }
 
 }  // namespace
-}  // namespace fakes::host
+}  // namespace azure_pricing::conformance::host
