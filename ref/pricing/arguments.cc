@@ -2,9 +2,12 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ref/json/json.h"
 #include "ref/json/reader.h"
+#include "ref/pricing/reasons.h"
+#include "ref/zones/location_values.h"
 
 namespace azure_pricing {
 namespace {
@@ -39,6 +42,22 @@ bool IsForbiddenCodePoint(uint32_t cp) {
          IsBidiControl(cp);
 }
 
+// Unicode White_Space characters that the character rule does not already forbid (it forbids
+// the controls among them, U+0085, U+2028 and U+2029).
+bool IsSpace(uint32_t cp) {
+  return cp == 0x20 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
+         cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+// True when every character is a space; the text was already checked to be UTF-8.
+bool IsBlank(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    if (!IsSpace(DecodeAt(s, i))) return false;
+  }
+  return true;
+}
+
 size_t CodePointCount(std::string_view s) {
   size_t n = 0;
   for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
@@ -47,19 +66,23 @@ size_t CodePointCount(std::string_view s) {
 
 Status CheckText(std::string_view name, const std::string& value, size_t max_length) {
   if (value.empty()) {
-    return Refuse("empty_value", Named(name) + " must not be empty; leave it out instead.");
+    return Refuse(reasons::kEmptyValue, Named(name) + " must not be empty; leave it out instead.");
   }
   const std::string_view why = ForbiddenCharacterReason(value);
-  if (why == "invalid_utf8") {
-    return Refuse("invalid_utf8", Named(name) + " is not valid UTF-8.");
+  if (why.empty() && IsBlank(value)) {
+    return Refuse(reasons::kEmptyValue,
+                  Named(name) + " must not be blank (only spaces); leave it out instead.");
+  }
+  if (why == kCharInvalidUtf8) {
+    return Refuse(reasons::kInvalidUtf8, Named(name) + " is not valid UTF-8.");
   }
   if (!why.empty()) {
     return Refuse(
-        "forbidden_character",
+        reasons::kForbiddenCharacter,
         Named(name) + " contains a control, line-separator or bidirectional-control character.");
   }
   if (CodePointCount(value) > max_length) {
-    return Refuse("value_too_long",
+    return Refuse(reasons::kValueTooLong,
                   Named(name) + " is longer than " + std::to_string(max_length) + " characters.");
   }
   return OkStatus();
@@ -70,7 +93,7 @@ Status CheckTypedValue(std::string_view name, const std::string& value) {
   // The CLI's parser reads a leading '@' as a response file to expand and "--" as the end of
   // options; neither may reach it as a value.
   if (value.front() == '@' || value.front() == '-') {
-    return Refuse("option_like_value",
+    return Refuse(reasons::kOptionLikeValue,
                   Named(name) +
                       " must not start with '-' or '@' (the CLI would read it as an "
                       "option or a file to expand).");
@@ -115,14 +138,14 @@ bool FilterStaysParenthesized(std::string_view filter) {
 }
 
 std::string_view ForbiddenCharacterReason(std::string_view text) {
-  if (!json::IsValidUtf8(text)) return "invalid_utf8";
+  if (!json::IsValidUtf8(text)) return kCharInvalidUtf8;
   size_t i = 0;
   while (i < text.size()) {
     const uint32_t cp = DecodeAt(text, i);
     if (!IsForbiddenCodePoint(cp)) continue;
-    if (cp == 0x2028 || cp == 0x2029) return "line_separator";
-    if (IsBidiControl(cp)) return "bidi_control";
-    return "control_character";
+    if (cp == 0x2028 || cp == 0x2029) return kCharLineSeparator;
+    if (IsBidiControl(cp)) return kCharBidiControl;
+    return kCharControl;
   }
   return {};
 }
@@ -161,13 +184,13 @@ std::string TerminalSafe(std::string_view text, size_t max_chars) {
 
 StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
   if (arguments_json.size() > kMaxArgumentsJsonBytes) {
-    return Refuse("arguments_too_large", "The arguments object is larger than " +
+    return Refuse(reasons::kArgumentsTooLarge, "The arguments object is larger than " +
                                              std::to_string(kMaxArgumentsJsonBytes) + " bytes.");
   }
   // Read member by member so that a bad byte or a repeated name can be pinned on its argument.
   json::Reader reader(arguments_json, /*max_depth=*/4, json::Reader::Utf8Check::kPerString);
   if (reader.Peek() != json::Reader::Next::kObject || !reader.BeginObject()) {
-    return Refuse("malformed_arguments", "The arguments are not one JSON object.");
+    return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
   }
   auto is_argument = [](const std::string& name) {
     for (std::string_view n : kArgumentNames) {
@@ -192,112 +215,122 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
     case json::ParseError::kNone:
       break;
     case json::ParseError::kInvalidUtf8:
-      return named ? Refuse("invalid_utf8", Named(key) + " is not valid UTF-8.")
-                   : Refuse("invalid_utf8", "The arguments are not valid UTF-8.");
+      return named ? Refuse(reasons::kInvalidUtf8, Named(key) + " is not valid UTF-8.")
+                   : Refuse(reasons::kInvalidUtf8, "The arguments are not valid UTF-8.");
     case json::ParseError::kDuplicateKey:
-      return named ? Refuse("duplicate_argument", Named(key) + " is given more than once.")
-                   : Refuse("duplicate_argument", "The arguments name the same key twice.");
+      return named ? Refuse(reasons::kDuplicateArgument, Named(key) + " is given more than once.")
+                   : Refuse(reasons::kDuplicateArgument, "The arguments name the same key twice.");
     default:
-      return Refuse("malformed_arguments", "The arguments are not one JSON object.");
+      return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
   }
   if (!reader.Finish()) {
-    return Refuse("malformed_arguments", "The arguments are not one JSON object.");
+    return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
   }
   return ValidateToolArguments(arguments);
 }
 
-StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
-  if (!arguments.is_object()) {
-    return Refuse("malformed_arguments", "The arguments are not one JSON object.");
-  }
+namespace {
+
+Status CheckArgumentNames(const json::Value& arguments) {
   for (const json::Member& m : arguments.members()) {
     bool known = false;
     for (std::string_view name : kArgumentNames) known = known || m.key == name;
     if (!known) {
-      return Refuse("unknown_argument",
+      return Refuse(reasons::kUnknownArgument,
                     "The arguments contain a name that is not one of: sku, service, region, "
                     "service_family, price_type, currency, include_savings_plan, filter.");
     }
   }
-  ToolArguments args;
-  // Strings in documented order; null means "not supplied", as a host's optional parameter.
-  struct StringSlot {
-    std::string_view name;
-    std::optional<std::string>* slot;
-  };
-  std::optional<std::string> currency;
-  const StringSlot slots[] = {{"sku", &args.sku},
-                              {"service", &args.service},
-                              {"region", &args.region},
-                              {"service_family", &args.service_family},
-                              {"price_type", &args.price_type},
-                              {"currency", &currency},
-                              {"filter", &args.filter}};
+  return OkStatus();
+}
+
+// The string arguments in documented order, and where each one lands.
+struct StringSlot {
+  std::string_view name;
+  std::optional<std::string>* slot;
+};
+
+// Reads the values with their JSON types; null means "not supplied", as a host's optional
+// parameter.
+Status ReadValues(const json::Value& arguments, const std::vector<StringSlot>& slots,
+                  bool& include_savings_plan) {
   for (const StringSlot& s : slots) {
     const json::Value* v = arguments.Find(s.name);
     if (v == nullptr || v->is_null()) continue;
-    if (!v->is_string()) {
-      return Refuse("wrong_type", Named(s.name) + " must be a string.");
-    }
+    if (!v->is_string()) return Refuse(reasons::kWrongType, Named(s.name) + " must be a string.");
     *s.slot = v->as_string();
   }
   if (const json::Value* v = arguments.Find("include_savings_plan");
       v != nullptr && !v->is_null()) {
     if (!v->is_bool()) {
-      return Refuse("wrong_type", Named("include_savings_plan") + " must be true or false.");
+      return Refuse(reasons::kWrongType, Named("include_savings_plan") + " must be true or false.");
     }
-    args.include_savings_plan = v->as_bool();
+    include_savings_plan = v->as_bool();
   }
-  for (const StringSlot& s : slots) {
-    if (!s.slot->has_value()) continue;
-    const Status status = s.name == "filter" ? CheckText(s.name, **s.slot, kMaxFilterLength)
-                                             : CheckTypedValue(s.name, **s.slot);
-    if (!status.ok()) return status;
+  return OkStatus();
+}
+
+template <size_t N>
+bool OneOf(const std::string& value, const std::array<std::string_view, N>& allowed) {
+  for (std::string_view a : allowed) {
+    if (value == a) return true;
   }
+  return false;
+}
+
+bool IsCurrencyCode(const std::string& c) {
+  return c.size() == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' && c[1] <= 'Z' &&
+         c[2] >= 'A' && c[2] <= 'Z';
+}
+
+// Price-list location values are exact: "global" or "zone 1" would otherwise be expanded as an
+// unknown ARM region and its rows mislabelled, so a case variant is refused with the spellings.
+Status CheckRegionSpelling(const std::optional<std::string>& region) {
+  if (!region.has_value() || !zones::LocationValueDifferingInCase(*region).has_value()) {
+    return OkStatus();
+  }
+  return Refuse(reasons::kRegionCaseMismatch,
+                "Argument 'region' differs only in letter case from a price-list location "
+                "value; these are exact and case-sensitive. Spell it exactly as one of " +
+                    zones::LocationValueList() +
+                    ", or give an ARM region name such as eastus.");
+}
+
+Status CheckPriceListValues(const ToolArguments& args, const std::optional<std::string>& currency) {
   if (args.filter.has_value() && !FilterStaysParenthesized(*args.filter)) {
-    return Refuse("unbalanced_filter",
+    return Refuse(reasons::kUnbalancedFilter,
                   "Argument 'filter' must balance its parentheses and close its quoted strings: it "
                   "is wrapped in parentheses so that it stays ANDed with the other filters.");
   }
-  if (args.price_type.has_value()) {
-    bool known = false;
-    for (std::string_view t : kPriceTypes) known = known || *args.price_type == t;
-    if (!known) {
-      return Refuse("invalid_price_type",
-                    "Argument 'price_type' must be exactly Consumption, Reservation or "
-                    "DevTestConsumption (case-sensitive); savings plans come from "
-                    "include_savings_plan.");
-    }
+  if (args.price_type.has_value() && !OneOf(*args.price_type, kPriceTypes)) {
+    return Refuse(reasons::kInvalidPriceType,
+                  "Argument 'price_type' must be exactly Consumption, Reservation or "
+                  "DevTestConsumption (case-sensitive); savings plans come from "
+                  "include_savings_plan.");
   }
-  if (args.service_family.has_value()) {
-    bool known = false;
-    for (std::string_view f : kServiceFamilies) known = known || *args.service_family == f;
-    if (!known) {
-      return Refuse("invalid_service_family",
-                    "Argument 'service_family' must be one of the price list's service families, "
-                    "spelled exactly as in the parameter schema (case-sensitive).");
-    }
+  if (args.service_family.has_value() && !OneOf(*args.service_family, kServiceFamilies)) {
+    return Refuse(reasons::kInvalidServiceFamily,
+                  "Argument 'service_family' must be one of the price list's service families, "
+                  "spelled exactly as in the parameter schema (case-sensitive).");
   }
-  if (currency.has_value()) {
-    const std::string& c = *currency;
-    const bool upper3 = c.size() == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' && c[1] <= 'Z' &&
-                        c[2] >= 'A' && c[2] <= 'Z';
-    if (!upper3) {
-      return Refuse("invalid_currency",
-                    "Argument 'currency' must be three upper-case letters, such as USD or EUR.");
-    }
-    args.currency = c;
+  if (currency.has_value() && !IsCurrencyCode(*currency)) {
+    return Refuse(reasons::kInvalidCurrency,
+                  "Argument 'currency' must be three upper-case letters, such as USD or EUR.");
   }
+  return CheckRegionSpelling(args.region);
+}
+
+Status CheckCombination(const ToolArguments& args) {
   const bool any_filter = args.sku || args.service || args.region || args.service_family ||
                           args.price_type || args.filter;
   if (!any_filter) {
-    return Refuse("missing_filter",
+    return Refuse(reasons::kMissingFilter,
                   "At least one of sku, service, region, service_family, price_type or filter is "
                   "required; currency and include_savings_plan do not count.");
   }
   if (args.service.has_value() && !args.sku.has_value()) {
     return Refuse(
-        "service_without_sku",
+        reasons::kServiceWithoutSku,
         "Argument 'service' requires 'sku': the pinned CLI rejects a service without a SKU, "
         "even with a filter. Instead, omit both service and sku and filter on serviceName, "
         "productName "
@@ -306,6 +339,35 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
         "Link' and meterName eq 'Standard Private Endpoint'\"; those rows have an empty ARM SKU "
         "and return as a Global fallback.");
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
+  if (!arguments.is_object()) {
+    return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
+  }
+  if (Status s = CheckArgumentNames(arguments); !s.ok()) return s;
+  ToolArguments args;
+  std::optional<std::string> currency;
+  const std::vector<StringSlot> slots = {{"sku", &args.sku},
+                                         {"service", &args.service},
+                                         {"region", &args.region},
+                                         {"service_family", &args.service_family},
+                                         {"price_type", &args.price_type},
+                                         {"currency", &currency},
+                                         {"filter", &args.filter}};
+  if (Status s = ReadValues(arguments, slots, args.include_savings_plan); !s.ok()) return s;
+  for (const StringSlot& s : slots) {
+    if (!s.slot->has_value()) continue;
+    const Status status = s.name == "filter" ? CheckText(s.name, **s.slot, kMaxFilterLength)
+                                             : CheckTypedValue(s.name, **s.slot);
+    if (!status.ok()) return status;
+  }
+  if (Status s = CheckPriceListValues(args, currency); !s.ok()) return s;
+  if (currency.has_value()) args.currency = *currency;
+  if (Status s = CheckCombination(args); !s.ok()) return s;
   return args;
 }
 

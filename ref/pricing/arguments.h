@@ -101,8 +101,14 @@ OutsideLiterals BlankLiterals(std::string_view filter);
 // with the typed filters. A lexical scan, not a parse: fields and syntax are the API's business.
 bool FilterStaysParenthesized(std::string_view filter);
 
-// The character rule on its own (for tests and other hosts): the reason a text is refused,
-// or an empty view when it is acceptable. Checks UTF-8, C0 and C1 controls, DEL, U+2028,
+// What the character rule found (ForbiddenCharacterReason below).
+inline constexpr char kCharInvalidUtf8[] = "invalid_utf8";
+inline constexpr char kCharLineSeparator[] = "line_separator";
+inline constexpr char kCharBidiControl[] = "bidi_control";
+inline constexpr char kCharControl[] = "control_character";
+
+// The character rule on its own (for tests and other hosts): one of the kChar* values above,
+// or an empty view when the text is acceptable. Checks UTF-8, C0 and C1 controls, DEL, U+2028,
 // U+2029 and the bidirectional controls.
 std::string_view ForbiddenCharacterReason(std::string_view text);
 

@@ -91,15 +91,15 @@ TEST(ArgumentsTest, LengthBoundsCountCodePoints) {
 
 TEST(ArgumentsTest, ForbiddenCharacterClasses) {
   EXPECT_EQ(ForbiddenCharacterReason("plain text 'with' quotes"), "");
-  EXPECT_EQ(ForbiddenCharacterReason("tab\there"), "control_character");
-  EXPECT_EQ(ForbiddenCharacterReason("del\x7f"), "control_character");
-  EXPECT_EQ(ForbiddenCharacterReason("c1\xc2\x9b"), "control_character");
-  EXPECT_EQ(ForbiddenCharacterReason("ls\xe2\x80\xa8"), "line_separator");
-  EXPECT_EQ(ForbiddenCharacterReason("ps\xe2\x80\xa9"), "line_separator");
-  EXPECT_EQ(ForbiddenCharacterReason("alm\xd8\x9c"), "bidi_control");
-  EXPECT_EQ(ForbiddenCharacterReason("rlo\xe2\x80\xae"), "bidi_control");
-  EXPECT_EQ(ForbiddenCharacterReason("pdi\xe2\x81\xa9"), "bidi_control");
-  EXPECT_EQ(ForbiddenCharacterReason("bad\xff"), "invalid_utf8");
+  EXPECT_EQ(ForbiddenCharacterReason("tab\there"), kCharControl);
+  EXPECT_EQ(ForbiddenCharacterReason("del\x7f"), kCharControl);
+  EXPECT_EQ(ForbiddenCharacterReason("c1\xc2\x9b"), kCharControl);
+  EXPECT_EQ(ForbiddenCharacterReason("ls\xe2\x80\xa8"), kCharLineSeparator);
+  EXPECT_EQ(ForbiddenCharacterReason("ps\xe2\x80\xa9"), kCharLineSeparator);
+  EXPECT_EQ(ForbiddenCharacterReason("alm\xd8\x9c"), kCharBidiControl);
+  EXPECT_EQ(ForbiddenCharacterReason("rlo\xe2\x80\xae"), kCharBidiControl);
+  EXPECT_EQ(ForbiddenCharacterReason("pdi\xe2\x81\xa9"), kCharBidiControl);
+  EXPECT_EQ(ForbiddenCharacterReason("bad\xff"), kCharInvalidUtf8);
   // Neighbours of the forbidden ranges are fine.
   EXPECT_EQ(ForbiddenCharacterReason("nbsp\xc2\xa0 zwj\xe2\x80\x8d euro\xe2\x82\xac"), "");
 }
@@ -132,7 +132,7 @@ TEST(ArgumentsTest, StructuralRefusals) {
   EXPECT_EQ(ReasonOf(R"({"sku":"a","sku":"b"})"), "duplicate_argument");
   EXPECT_EQ(ReasonOf(R"("sku")"), "malformed_arguments");
   EXPECT_EQ(ReasonOf(R"({"sku":"a"} trailing)"), "malformed_arguments");
-  EXPECT_EQ(ReasonOf("{\"sku\":\"\xff\"}"), "invalid_utf8");
+  EXPECT_EQ(ReasonOf("{\"sku\":\"\xff\"}"), kCharInvalidUtf8);
   EXPECT_EQ(ReasonOf(R"({"sku":{"nested":{"deeper":{"deepest":{}}}}})"), "malformed_arguments");
 }
 

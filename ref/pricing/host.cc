@@ -11,22 +11,7 @@
 
 namespace azure_pricing {
 
-const char kExperimentalWarning[] =
-    "maf-sandbox-azure-pricing is experimental. Its API may change or be removed without "
-    "notice. This package is not yet released.";
-
 namespace {
-
-std::atomic<bool> experimental_warned{false};
-
-void WarnExperimentalOnce(Logger* logger) {
-  if (experimental_warned.exchange(true)) return;
-  if (logger != nullptr) {
-    logger->Warning(kExperimentalWarningCategory, kExperimentalWarning);
-  } else {
-    std::cerr << kExperimentalWarningCategory << ": " << kExperimentalWarning << "\n";
-  }
-}
 
 // Everything one attached tool shares between its calls: nothing of a call survives into the
 // next one except the call counter.
@@ -57,7 +42,7 @@ class SandboxCliRunner : public CliRunner {
     sandbox::BoundedExec* bounded = lease->sandbox().bounded_exec();
     if (bounded == nullptr) {
       if (!lease->Dispose().ok()) return DisposeFailed();
-      return Status(Outcome::kRefused, kBoundedExecMissing,
+      return Status(Outcome::kRefused, reasons::kBoundedExecMissing,
                     "The sandbox does not offer bounded execution, which this tool requires; the "
                     "CLI was not run.");
     }
@@ -77,7 +62,7 @@ class SandboxCliRunner : public CliRunner {
       } else if (exec.status().reason() == sandbox::kExecOutputLimitReason) {
         result.output_limit_exceeded = true;
       } else {
-        return Status(Outcome::kFailed, kExecFailed,
+        return Status(Outcome::kFailed, reasons::kExecFailed,
                       "The sandbox failed to execute the pricing CLI.");
       }
       return result;
@@ -129,7 +114,6 @@ labels::FunctionResult CallTool(AttachedTool& tool, labels::InvocationContext& c
 
 }  // namespace
 
-void ResetExperimentalWarningForTest() { experimental_warned = false; }
 
 sandbox::Spec PricingSandboxSpec(const std::string& image) {
   sandbox::Spec spec;
@@ -152,24 +136,24 @@ StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* route
   WarnExperimentalOnce(logger);
   if (router == nullptr || !router->enabled()) return std::vector<labels::Tool>{};
   if (options.image.empty()) {
-    return Status(Outcome::kRefused, kImageRequired,
+    return Status(Outcome::kRefused, reasons::kImageRequired,
                   "make_azure_pricing_tools needs an image that provides /usr/local/bin/azmcp.");
   }
   if (agent_id.empty()) {
-    return Status(Outcome::kRefused, kAgentIdRequired,
+    return Status(Outcome::kRefused, reasons::kAgentIdRequired,
                   "make_azure_pricing_tools needs the agent id that keys its sandboxes.");
   }
   if (Status s = ValidateHostBounds(options.bounds); !s.ok()) return s;
   if (options.outbound_max_confidentiality.has_value() &&
       !labels::ParseConfidentiality(*options.outbound_max_confidentiality).has_value()) {
     // The policy middleware would log an unknown cap and let every call pass.
-    return Status(Outcome::kRefused, kInvalidOutboundCap,
+    return Status(Outcome::kRefused, reasons::kInvalidOutboundCap,
                   "outbound_max_confidentiality must be public, private or user_identity.");
   }
   sandbox::Spec spec = PricingSandboxSpec(options.image);
   if (Status s = router->EnsureCanServe(spec); !s.ok()) return s;
   if (!router->SelectedBackend()->declaration().bounded_exec) {
-    return Status(Outcome::kRefused, kBoundedExecMissing,
+    return Status(Outcome::kRefused, reasons::kBoundedExecMissing,
                   "The sandbox backend does not offer bounded execution, which this tool "
                   "requires.");
   }

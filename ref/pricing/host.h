@@ -13,8 +13,8 @@
 //   // tools->empty() when the router is disabled or absent; an error when the backend cannot
 //   // serve the spec (below container, no EXEC/EGRESS_METHODS, no GET token, no BoundedExec).
 //
-// The package is experimental: the first MakeAzurePricingTools of a process warns through the
-// host's logger (category MafSandboxAzurePricingExperimentalWarning).
+// The package is experimental: the first use of any entry point in a process warns, here through
+// the host's logger (category MafSandboxAzurePricingExperimentalWarning; see package.h).
 #ifndef REF_PRICING_HOST_H_
 #define REF_PRICING_HOST_H_
 
@@ -26,39 +26,20 @@
 #include "ref/labels/labels.h"
 #include "ref/labels/tool.h"
 #include "ref/pricing/bounds.h"
+#include "ref/pricing/package.h"
+#include "ref/pricing/reasons.h"
 #include "ref/sandbox/router.h"
 #include "ref/sandbox/spec.h"
 #include "ref/status/status.h"
 
 namespace azure_pricing {
 
-// Version metadata. The package is not yet released.
-inline constexpr char kPackageName[] = "maf-sandbox-azure-pricing";
-inline constexpr char kPackageVersion[] = "0.0.0.dev0";
-inline constexpr char kPackageStability[] = "experimental";
-inline constexpr char kExperimentalWarningCategory[] = "MafSandboxAzurePricingExperimentalWarning";
-extern const char kExperimentalWarning[];
-// What the image must provide at kAzmcpPath.
-inline constexpr char kImageCliContract[] = "Azure MCP 4.0.0-beta.4 pricing get";
 inline constexpr char kPricingHost[] = "prices.azure.com";
-
-// Reasons of this layer.
-inline constexpr char kImageRequired[] = "image_required";
-inline constexpr char kAgentIdRequired[] = "agent_id_required";
-inline constexpr char kInvalidOutboundCap[] = "invalid_outbound_max_confidentiality";
-inline constexpr char kBoundedExecMissing[] = "sandbox_bounded_exec_missing";
-inline constexpr char kExecFailed[] = "sandbox_exec_failed";
 
 // Additional-property keys the tool writes besides the framework's own.
 inline constexpr char kDerivedIntegrity[] = "maf_sandbox_derived_integrity";
 inline constexpr char kIsolationScopeProperty[] = "isolation_scope";
 inline constexpr char kEgressIntegrityProperty[] = "egress_integrity";
-
-class Logger {
- public:
-  virtual ~Logger() = default;
-  virtual void Warning(std::string_view category, std::string_view message) = 0;
-};
 
 // Who is calling: sandboxes are keyed by agent, session and call.
 struct CallerContext {
@@ -93,8 +74,6 @@ StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* route
                                                           const CallerContext& context,
                                                           const ToolOptions& options,
                                                           Logger* logger);
-
-void ResetExperimentalWarningForTest();
 
 }  // namespace azure_pricing
 

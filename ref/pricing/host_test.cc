@@ -156,10 +156,10 @@ TEST(MakeToolsTest, RefusesAtAttachWhatCannotServeTheSpec) {
     std::string_view reason;
   };
   for (const Case& c : std::vector<Case>{
-           {no_image, PricingCapableDeclaration(), kImageRequired},
-           {bad_cap, PricingCapableDeclaration(), kInvalidOutboundCap},
+           {no_image, PricingCapableDeclaration(), reasons::kImageRequired},
+           {bad_cap, PricingCapableDeclaration(), reasons::kInvalidOutboundCap},
            {bad_bounds, PricingCapableDeclaration(), "invalid_host_bounds"},
-           {Options(), no_bounded, kBoundedExecMissing},
+           {Options(), no_bounded, reasons::kBoundedExecMissing},
            {Options(), no_methods, sandbox::kEgressMethodsNotSupported},
        }) {
     FakeBackend backend(c.declaration);
@@ -255,7 +255,7 @@ TEST(ToolCallTest, EveryFaultStillDisposesAndFailsClosed) {
       {{.exec = {.stdout_bytes = Envelope(1), .stderr_bytes = std::string(9 << 20, 'x')}},
        "failed",
        "output_limit"},
-      {{.exec = {.exec_error = true}}, "failed", kExecFailed},
+      {{.exec = {.exec_error = true}}, "failed", reasons::kExecFailed},
       {{.exec = {.stdout_bytes = Envelope(1)}, .fail_dispose = true},
        "failed",
        sandbox::kDisposeFailed},
@@ -280,7 +280,7 @@ TEST(ToolCallTest, ASandboxWithoutBoundedExecIsRefusedBeforeTheCliRuns) {
   f.backend.SetWithholdBoundedExec(true);
   labels::InvocationContext ctx = f.Call({});
   EXPECT_EQ(ctx.result->outcome, "refused");
-  EXPECT_EQ(ctx.result->reason, kBoundedExecMissing);
+  EXPECT_EQ(ctx.result->reason, reasons::kBoundedExecMissing);
   EXPECT_TRUE(f.backend.execs().empty());
   EXPECT_EQ(f.backend.disposals(), 1);
 }

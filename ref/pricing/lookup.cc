@@ -8,7 +8,9 @@
 
 namespace azure_pricing {
 
-StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBounds& bounds) {
+StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBounds& bounds,
+                                Logger* logger) {
+  WarnExperimentalOnce(logger);
   if (Status s = ValidateHostBounds(bounds); !s.ok()) return s;
   StatusOr<ToolArguments> args = ParseToolArguments(arguments_json);
   if (!args.ok()) return args.status();
@@ -31,9 +33,9 @@ std::string LookupOutcome::message() const {
 }
 
 LookupOutcome RunLookup(std::string_view arguments_json, const HostBounds& bounds,
-                        CliRunner& runner) {
+                        CliRunner& runner, Logger* logger) {
   LookupOutcome outcome;
-  StatusOr<LookupPlan> plan = PlanLookup(arguments_json, bounds);
+  StatusOr<LookupPlan> plan = PlanLookup(arguments_json, bounds, logger);
   if (!plan.ok()) {
     outcome.status = plan.status();
     return outcome;

@@ -11,6 +11,7 @@
 
 #include "ref/pricing/bounds.h"
 #include "ref/pricing/envelope.h"
+#include "ref/pricing/package.h"
 #include "ref/pricing/region_plan.h"
 #include "ref/pricing/report.h"
 #include "ref/status/status.h"
@@ -34,8 +35,10 @@ struct LookupPlan {
   RegionPlan region;  // expanded when the query asks for an ARM region
 };
 
-// Validation and planning only; nothing runs.
-StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBounds& bounds);
+// Validation and planning only; nothing runs. Like every entry point, the first call in a
+// process emits the experimental warning (package.h), through `logger` or else on stderr.
+StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBounds& bounds,
+                                Logger* logger = nullptr);
 
 struct LookupOutcome {
   Status status;                   // ok() when completed
@@ -50,7 +53,7 @@ struct LookupOutcome {
 };
 
 LookupOutcome RunLookup(std::string_view arguments_json, const HostBounds& bounds,
-                        CliRunner& runner);
+                        CliRunner& runner, Logger* logger = nullptr);
 
 // {"outcome": ..., "reason": ..., "message": ..., "report": {...}} (report only when completed).
 std::string OutcomeToJson(const LookupOutcome& outcome);

@@ -1,5 +1,7 @@
 #include "ref/pricing/region_plan.h"
 
+#include "ref/zones/location_values.h"
+
 namespace azure_pricing {
 namespace {
 
@@ -38,7 +40,8 @@ RegionPlan PlanRegion(const ToolArguments& args, const zones::ZoneTable& table) 
   RegionPlan plan;
   if (!args.region.has_value()) return plan;
   const std::string& region = *args.region;
-  if (region == "Global" || zones::IsBillingZone(region)) return plan;
+  // Global and every other non-ARM location value keep the CLI's exact behaviour.
+  if (zones::IsLocationValue(region)) return plan;
   if (args.filter.has_value() && FilterNamesArmRegionName(*args.filter)) return plan;
   plan.expanded = true;
   plan.known = table.Find(region);

@@ -1,7 +1,7 @@
 // How the region argument shapes the one CLI query. An ARM region expands the query to that
 // region, Global and every billing zone, so that selection (selection.h) can keep the rows that
-// apply; Global, a billing-zone name, no region, or a raw filter that names armRegionName keep
-// the CLI's exact behaviour.
+// apply; a non-ARM location value (Global, any billing-zone name, zones/location_values.h), no
+// region, or a raw filter that names armRegionName keep the CLI's exact behaviour.
 #ifndef REF_PRICING_REGION_PLAN_H_
 #define REF_PRICING_REGION_PLAN_H_
 

@@ -5,6 +5,7 @@
 
 #include "ref/json/json.h"
 #include "ref/pricing/arguments.h"
+#include "ref/zones/location_values.h"
 
 namespace azure_pricing {
 namespace {
@@ -23,7 +24,8 @@ json::Value StringProperty(std::string_view description, size_t max_length) {
 // A typed value the CLI could mistake for an option or a response file is refused.
 json::Value TypedProperty(std::string_view description) {
   json::Value p = StringProperty(description, kMaxTypedValueLength);
-  p.Add("pattern", Str("^[^-@]"));
+  // Not option-like, and not only spaces.
+  p.Add("pattern", Str("^(?=[\\s\\S]*\\S)[^-@]"));
   return p;
 }
 
@@ -51,6 +53,19 @@ json::Value EnumProperty(std::string_view description,
   return p;
 }
 
+// Every accepted form, with the location values spelled from the one list that decides them.
+std::string RegionDescription() {
+  return "Either an ARM region name (armRegionName), e.g. eastus, which expands the query to "
+         "that region, Global and the billing zones and keeps the rows that apply (each labelled "
+         "matched_by); or, exactly as the price list spells it (case-sensitive), one of the "
+         "non-ARM location values " +
+         zones::LocationValueList() +
+         ", which keeps the CLI's exact behaviour and the original report shape. A case variant "
+         "of a location value (e.g. global) is refused. Must not be empty or blank: meters with "
+         "an empty region need filter \"armRegionName eq ''\" instead. To pick zone rows "
+         "yourself, omit region and filter on armRegionName or location.";
+}
+
 }  // namespace
 
 std::string ToolDescription() {
@@ -60,7 +75,9 @@ std::string ToolDescription() {
          "case-sensitive price-list values.";
 }
 
-std::string ParameterSchemaJson() {
+namespace {
+
+json::Value Properties() {
   json::Value props = json::Value::Object();
   props.Add("sku",
             TypedProperty("ARM SKU name as in the price list's armSkuName, e.g. Standard_D4s_v5. "
@@ -75,10 +92,7 @@ std::string ParameterSchemaJson() {
                           "\"serviceName eq 'Virtual Network' and productName eq 'Virtual "
                           "Network Private Link' and meterName eq 'Standard Private Endpoint'\"; "
                           "those rows have an empty ARM SKU and return as a Global fallback."));
-  props.Add("region",
-            TypedProperty("ARM region name (armRegionName), e.g. eastus; lower case, no spaces. "
-                          "Must not be empty: meters with an empty region need filter "
-                          "\"armRegionName eq ''\" instead."));
+  props.Add("region", TypedProperty(RegionDescription()));
   props.Add("service_family",
             EnumProperty("Price-list serviceFamily value, exact and case-sensitive. Output rows "
                          "spell it as the CLI's enum member name without spaces (e.g. "
@@ -102,8 +116,8 @@ std::string ParameterSchemaJson() {
           Str("Also return savings-plan prices, nested in each row with their own terms."));
     props.Add("include_savings_plan", std::move(p));
   }
-  props.Add("filter",
-            StringProperty(
+  {
+    json::Value p = StringProperty(
                 "Raw OData filter, passed in parentheses and ANDed with the typed filters; not "
                 "checked by the host, the price API decides. Fields that work: armRegionName, "
                 "location, meterId, meterName, productId, skuId, productName, skuName, "
@@ -113,8 +127,32 @@ std::string ParameterSchemaJson() {
                 "quotes. There is no operating-system field such as osType: Windows VM meters "
                 "have Windows at the end of productName. skuName is a price-list value (e.g. "
                 "'D4s v5'), not a portal display name. Unknown fields fail the whole lookup.",
-                kMaxFilterLength));
+                kMaxFilterLength);
+    p.Add("pattern", Str("\\S"));  // not only spaces
+    props.Add("filter", std::move(p));
+  }
+  return props;
+}
 
+// service requires sku: either service is absent (null) or sku is present.
+json::Value DependentSchemas() {
+  json::Value service_absent = json::Value::Object();
+  json::Value null_type = json::Value::Object();
+  null_type.Add("type", Str("null"));
+  json::Value props_null = json::Value::Object();
+  props_null.Add("service", std::move(null_type));
+  service_absent.Add("properties", std::move(props_null));
+  json::Value service_rule = json::Value::Object();
+  service_rule.Add("anyOf", json::Value::Array({std::move(service_absent), RequiredString("sku")}));
+  json::Value dependent = json::Value::Object();
+  dependent.Add("service", std::move(service_rule));
+  return dependent;
+}
+
+}  // namespace
+
+std::string ParameterSchemaJson() {
+  json::Value props = Properties();
   json::Value schema = json::Value::Object();
   schema.Add("$schema", Str("https://json-schema.org/draft/2020-12/schema"));
   schema.Add("type", Str("object"));
@@ -127,19 +165,7 @@ std::string ParameterSchemaJson() {
     alternatives.push_back(RequiredString(n));
   }
   schema.Add("anyOf", json::Value::Array(std::move(alternatives)));
-  json::Value service_absent = json::Value::Object();
-  {
-    json::Value null_type = json::Value::Object();
-    null_type.Add("type", Str("null"));
-    json::Value props_null = json::Value::Object();
-    props_null.Add("service", std::move(null_type));
-    service_absent.Add("properties", std::move(props_null));
-  }
-  json::Value service_rule = json::Value::Object();
-  service_rule.Add("anyOf", json::Value::Array({std::move(service_absent), RequiredString("sku")}));
-  json::Value dependent = json::Value::Object();
-  dependent.Add("service", std::move(service_rule));
-  schema.Add("dependentSchemas", std::move(dependent));
+  schema.Add("dependentSchemas", DependentSchemas());
   return json::Serialize(schema);
 }
 

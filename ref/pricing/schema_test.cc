@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <string>
+
 #include "ref/json/json.h"
 #include "ref/pricing/arguments.h"
+#include "ref/zones/location_values.h"
 
 namespace azure_pricing {
 namespace {
@@ -59,8 +63,31 @@ TEST_F(SchemaTest, StatesTheRulesTheValidatorEnforces) {
           R"("dependentSchemas":{"service":{"anyOf":[{"properties":{"service":{"type":"null"}}},)" +
           sku_alternative + "]}}"),
       std::string::npos);
+  // The patterns, read as ECMAScript regular expressions (JSON Schema's dialect), accept and
+  // refuse what the validator does: option-like and blank values.
   for (const char* name : {"sku", "service", "region"}) {
-    EXPECT_EQ(props_->Find(name)->Find("pattern")->as_string(), "^[^-@]") << name;
+    const std::regex pattern(props_->Find(name)->Find("pattern")->as_string(),
+                             std::regex::ECMAScript);
+    for (const char* good : {"eastus", "Zone 1", "a", " x"}) {
+      EXPECT_TRUE(std::regex_search(good, pattern)) << name << ": " << good;
+    }
+    for (const char* bad : {"-x", "@file", " ", "   ", "--"}) {
+      EXPECT_FALSE(std::regex_search(bad, pattern)) << name << ": " << bad;
+    }
+  }
+  const std::regex filter(props_->Find("filter")->Find("pattern")->as_string(),
+                          std::regex::ECMAScript);
+  EXPECT_TRUE(std::regex_search("serviceName eq 'x'", filter));
+  EXPECT_FALSE(std::regex_search("   ", filter));
+}
+
+TEST_F(SchemaTest, RegionDescriptionListsEveryAcceptedForm) {
+  const std::string region = Description("region");
+  EXPECT_NE(region.find("ARM region name"), std::string::npos) << region;
+  EXPECT_NE(region.find("case-sensitive"), std::string::npos) << region;
+  EXPECT_NE(region.find("exact behaviour"), std::string::npos) << region;
+  for (const zones::LocationValue& v : zones::kLocationValues) {
+    EXPECT_NE(region.find("'" + std::string(v.value) + "'"), std::string::npos) << v.value;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <set>
 #include <tuple>
 
+#include "ref/zones/location_values.h"
 #include "ref/zones/zones.h"
 
 namespace azure_pricing {
@@ -10,7 +11,10 @@ namespace azure_pricing {
 const char kNoteUnknownRegion[] =
     "The requested region is not in the bundled billing-zone mapping (checked 2026-11-03), so "
     "billing-zone rows were left out; regional and Global rows are kept. A newly named region "
-    "needs a mapping update or an explicit location filter.";
+    "needs a mapping update. To choose zone rows yourself, omit region (a filter given with "
+    "region is ANDed with this expansion and cannot add rows) and name every location in "
+    "filter on armRegionName or location, for example filter=\"serviceName eq 'Bandwidth' and "
+    "(armRegionName eq 'newregion' or armRegionName eq 'Zone 1' or location eq 'Global')\".";
 const char kNoteNoAssignment[] =
     "The bundled mapping has no billing-zone assignment for the requested region in some zone "
     "families (sovereign clouds are never mapped into commercial zones), so those zone rows were "
@@ -44,88 +48,113 @@ bool CompleteIdentity(const PriceRow& r) {
 
 }  // namespace
 
-Selection SelectRows(const std::vector<PriceRow>& rows, const RegionPlan& plan,
-                     bool received_truncated) {
-  enum class Kind { kDropped, kRegion, kZone, kGlobalCandidate };
-  std::vector<Kind> kinds(rows.size(), Kind::kDropped);
-  std::vector<const zones::ZoneAssignment*> assignments(rows.size(), nullptr);
-  std::vector<zones::ZoneFamily> families(rows.size(), zones::ZoneFamily::kNetwork);
-  // An unknown region can select no zone at all, whether or not zone rows came back.
-  const bool unknown_region = plan.known == nullptr;
-  bool no_assignment = false, unknown_family = false, express = false;
-  std::set<MeterKey> preferred;  // meters with a kept regional or zone row
+namespace {
 
+enum class Kind { kDropped, kRegion, kZone, kGlobalCandidate };
+
+// How each received row relates to the requested region, before Global fallback is decided.
+struct Classification {
+  std::vector<Kind> kinds;
+  std::vector<const zones::ZoneAssignment*> assignments;
+  std::vector<zones::ZoneFamily> families;
+  std::set<MeterKey> preferred;  // meters with a kept regional or zone row
+  bool no_assignment = false, unknown_family = false, express = false;
+};
+
+// The kind of a billing-zone row for the requested region; sets the flags that become notes.
+Kind ClassifyZoneRow(const PriceRow& r, const RegionPlan& plan, Classification& c, size_t i) {
+  if (r.service_name == "ExpressRoute") {
+    c.express = true;
+    return Kind::kDropped;
+  }
+  const std::optional<zones::ZoneFamily> family = zones::FamilyOfService(r.service_name);
+  if (!family) {
+    c.unknown_family = true;
+    return Kind::kDropped;
+  }
+  // An unknown region can select no zone at all, whether or not zone rows came back.
+  if (plan.known == nullptr) return Kind::kDropped;
+  const std::optional<zones::ZoneAssignment>& a = plan.known->For(*family);
+  if (!a) {
+    c.no_assignment = true;
+    return Kind::kDropped;
+  }
+  if (a->zone != r.region) return Kind::kDropped;  // another zone: intentionally excluded
+  c.assignments[i] = &*a;
+  c.families[i] = *family;
+  return Kind::kZone;
+}
+
+Classification Classify(const std::vector<PriceRow>& rows, const RegionPlan& plan) {
+  Classification c{std::vector<Kind>(rows.size(), Kind::kDropped),
+                   std::vector<const zones::ZoneAssignment*>(rows.size(), nullptr),
+                   std::vector<zones::ZoneFamily>(rows.size(), zones::ZoneFamily::kNetwork),
+                   {}};
   for (size_t i = 0; i < rows.size(); ++i) {
     const PriceRow& r = rows[i];
-    if (zones::SameRegionName(r.region, plan.requested_region)) {
-      kinds[i] = Kind::kRegion;
-    } else if (r.region == "Global") {
-      kinds[i] = Kind::kGlobalCandidate;
+    if (r.region == "Global") {
+      c.kinds[i] = Kind::kGlobalCandidate;
       continue;
-    } else if (zones::IsBillingZone(r.region)) {
-      if (r.service_name == "ExpressRoute") {
-        express = true;
-        continue;
-      }
-      const std::optional<zones::ZoneFamily> family = zones::FamilyOfService(r.service_name);
-      if (!family) {
-        unknown_family = true;
-        continue;
-      }
-      if (unknown_region) continue;
-      const std::optional<zones::ZoneAssignment>& a = plan.known->For(*family);
-      if (!a) {
-        no_assignment = true;
-        continue;
-      }
-      if (a->zone != r.region) continue;  // another zone: intentionally excluded
-      kinds[i] = Kind::kZone;
-      assignments[i] = &*a;
-      families[i] = *family;
-    } else {
-      continue;  // another location: intentionally excluded
     }
-    if (CompleteIdentity(r)) preferred.insert({r.service_name, r.product_name, r.meter_name});
+    if (zones::IsBillingZone(r.region)) {
+      c.kinds[i] = ClassifyZoneRow(r, plan, c, i);
+    } else if (!zones::IsLocationValue(r.region) &&
+               zones::SameRegionName(r.region, plan.requested_region)) {
+      // ARM names compare ignoring case; a location value is never the requested ARM region.
+      c.kinds[i] = Kind::kRegion;
+    }
+    if (c.kinds[i] != Kind::kDropped && CompleteIdentity(r)) {
+      c.preferred.insert({r.service_name, r.product_name, r.meter_name});
+    }
   }
+  return c;
+}
 
+SelectedRow ZoneRow(const PriceRow& r, const zones::ZoneAssignment& a, zones::ZoneFamily family) {
+  SelectedRow s{r, "zone", a.zone, std::string(zones::ZoneFamilyName(family)), a.basis,
+                std::nullopt};
+  if (family == zones::ZoneFamily::kNetwork) s.zone_reference_region = a.reference_region;
+  return s;
+}
+
+}  // namespace
+
+Selection SelectRows(const std::vector<PriceRow>& rows, const RegionPlan& plan,
+                     bool received_truncated) {
+  const Classification c = Classify(rows, plan);
   Selection selection;
   bool edge = false, nearest = false, global_kept = false;
   for (size_t i = 0; i < rows.size(); ++i) {
     const PriceRow& r = rows[i];
-    SelectedRow s{r, "", std::nullopt, std::nullopt, std::nullopt, std::nullopt};
-    switch (kinds[i]) {
+    switch (c.kinds[i]) {
       case Kind::kDropped:
-        continue;
+        break;
       case Kind::kRegion:
-        s.matched_by = "region";
+        selection.rows.push_back({r, "region", std::nullopt, std::nullopt, std::nullopt,
+                                  std::nullopt});
         break;
       case Kind::kGlobalCandidate:
-        if (preferred.count({r.service_name, r.product_name, r.meter_name}) != 0) continue;
-        s.matched_by = "global";
+        if (c.preferred.count({r.service_name, r.product_name, r.meter_name}) != 0) break;
+        selection.rows.push_back({r, "global", std::nullopt, std::nullopt, std::nullopt,
+                                  std::nullopt});
         global_kept = true;
         break;
       case Kind::kZone:
-        s.matched_by = "zone";
-        s.zone = assignments[i]->zone;
-        s.zone_family = std::string(zones::ZoneFamilyName(families[i]));
-        s.zone_basis = assignments[i]->basis;
-        if (families[i] == zones::ZoneFamily::kNetwork) {
-          s.zone_reference_region = assignments[i]->reference_region;
-        }
-        edge = edge || families[i] == zones::ZoneFamily::kEdge;
-        nearest = nearest || assignments[i]->basis == "nearest_region";
+        selection.rows.push_back(ZoneRow(r, *c.assignments[i], c.families[i]));
+        edge = edge || c.families[i] == zones::ZoneFamily::kEdge;
+        nearest = nearest || c.assignments[i]->basis == "nearest_region";
         break;
     }
-    selection.rows.push_back(std::move(s));
   }
+  const bool unknown_region = plan.known == nullptr;
   if (unknown_region) selection.notes.emplace_back(kNoteUnknownRegion);
-  if (no_assignment) selection.notes.emplace_back(kNoteNoAssignment);
-  if (unknown_family) selection.notes.emplace_back(kNoteUnknownFamily);
-  if (express) selection.notes.emplace_back(kNoteExpressRoute);
+  if (c.no_assignment) selection.notes.emplace_back(kNoteNoAssignment);
+  if (c.unknown_family) selection.notes.emplace_back(kNoteUnknownFamily);
+  if (c.express) selection.notes.emplace_back(kNoteExpressRoute);
   if (edge) selection.notes.emplace_back(kNoteEdgeZone);
   if (nearest) selection.notes.emplace_back(kNoteNearestRegion);
   if (global_kept && received_truncated) selection.notes.emplace_back(kNoteGlobalFromTruncated);
-  if (unknown_region || no_assignment || unknown_family || express) {
+  if (unknown_region || c.no_assignment || c.unknown_family || c.express) {
     selection.notes.emplace_back(kNoteNotProofOfAbsence);
   }
   return selection;
