@@ -163,5 +163,44 @@ RC_GTEST_PROP(ArgumentProperties, ArmRegionNameDetectorIgnoresLiterals, ()) {
   RC_ASSERT(FilterNamesArmRegionName(filter) == named_outside);
 }
 
+// PROJECT-002: a value made only of whitespace, in any string argument, is refused as
+// empty_value before anything runs, like an empty one.
+RC_GTEST_PROP(ArgumentProperties, BlankValuesAreRefusedAsEmpty, ()) {
+  Json args = *GenValidArguments();
+  if (!args.contains("sku")) args["sku"] = *GenSafeValue();
+  const std::string key = *rc::gen::elementOf(
+      std::vector<std::string>(std::begin(kStringArguments), std::end(kStringArguments)));
+  const std::string blank = *GenBlankValue();
+  const StatusOr<LookupPlan> plan = PlanLookup(ArgumentsText(args, key, blank), HostBounds{});
+  RC_ASSERT(!plan.ok());
+  RC_ASSERT(plan.status().outcome() == Outcome::kRefused);
+  RC_ASSERT(plan.status().reason() == std::string_view("empty_value"));
+  RC_ASSERT(plan.status().message().find("'" + key + "'") != std::string::npos);
+}
+
+// REGION-006, REGION-010: every location value, spelled exactly, reaches the CLI as --region
+// unchanged and is never expanded. PROJECT-001: any other letter case of it is refused and the
+// message names the exact spelling.
+RC_GTEST_PROP(ArgumentProperties, LocationValuesAreExactAndCaseVariantsRefused, ()) {
+  const std::string exact = *rc::gen::elementOf(LocationValuesForTests());
+  Json args = *GenValidArguments();
+  args.erase("filter");
+  args["region"] = exact;
+  const StatusOr<LookupPlan> plan = PlanLookup(args.dump(), HostBounds{});
+  RC_ASSERT(plan.ok());
+  RC_ASSERT(!plan->region.expanded);
+  const std::vector<std::string>& argv = plan->argv;
+  const auto at = std::find(argv.begin(), argv.end(), "--region");
+  RC_ASSERT(at != argv.end() && at + 1 != argv.end() && *(at + 1) == exact);
+  RC_ASSERT(std::find(argv.begin(), argv.end(), "--filter") == argv.end());
+
+  args["region"] = *GenCaseVariant(exact);
+  const StatusOr<LookupPlan> refused = PlanLookup(args.dump(), HostBounds{});
+  RC_ASSERT(!refused.ok());
+  RC_ASSERT(refused.status().outcome() == Outcome::kRefused);
+  RC_ASSERT(refused.status().reason() == std::string_view("region_case_mismatch"));
+  RC_ASSERT(refused.status().message().find("'" + exact + "'") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace azure_pricing::properties

@@ -1,5 +1,7 @@
 #include "conformance/properties/generators.h"
 
+#include <cctype>
+
 #include <algorithm>
 
 namespace azure_pricing::properties {
@@ -25,6 +27,43 @@ rc::Gen<std::string> GenSafeValue() {
       rc::gen::elementOf(std::string(kLetters)), GenWord(7, 40),
       rc::gen::element(std::string(""), std::string("\xc3\xa9"), std::string("'q'"),
                        std::string(" \xe2\x82\xac"), std::string("\\\"")));
+}
+
+const std::vector<std::string>& LocationValuesForTests() {
+  static const std::vector<std::string> values = {
+      "Global", "Zone 1", "Zone 2",        "Zone 3",        "Zone 4",    "Zone 5",
+      "Zone 6", "Zone 7", "Zone 8",        "Zone 9",        "US Gov Zone 1", "US Gov Zone 2",
+      "DE Zone 1", "DE Gov Zone 2", "CN Zone 1", "Zone 1 (China)", "US Gov"};
+  return values;
+}
+
+rc::Gen<std::string> GenBlankValue() {
+  const std::vector<std::string> spaces = {" ",          "\xc2\xa0",     "\xe2\x80\x82",
+                                           "\xe2\x80\x83", "\xe2\x80\x89", "\xe2\x80\xaf",
+                                           "\xe3\x80\x80", "\xe1\x9a\x80"};
+  return rc::gen::map(rc::gen::container<std::vector<std::string>>(
+                          *rc::gen::inRange(1, 7), rc::gen::elementOf(spaces)),
+                      [](const std::vector<std::string>& parts) {
+                        std::string out;
+                        for (const std::string& p : parts) out += p;
+                        return out;
+                      });
+}
+
+rc::Gen<std::string> GenCaseVariant(const std::string& exact) {
+  return rc::gen::exec([exact] {
+    std::string variant = exact;
+    while (variant == exact) {
+      for (char& c : variant) {
+        if (std::isalpha(static_cast<unsigned char>(c)) && *rc::gen::arbitrary<bool>()) {
+          c = std::isupper(static_cast<unsigned char>(c))
+                  ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
+                  : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        }
+      }
+    }
+    return variant;
+  });
 }
 
 rc::Gen<Json> GenValidArguments() {

@@ -28,6 +28,18 @@ rc::Gen<std::string> GenForbiddenCharacter();
 // A byte sequence that is not UTF-8.
 rc::Gen<std::string> GenInvalidUtf8();
 
+// The non-ARM location values of the price list (Global and every billing zone), written out
+// here from the specification and the price-list evidence, independently of the reference's
+// own list.
+const std::vector<std::string>& LocationValuesForTests();
+
+// 1 to 6 whitespace characters (space, no-break space, en/em/ideographic spaces, ...), none of
+// them a control: text that is blank but passes the character rule.
+rc::Gen<std::string> GenBlankValue();
+
+// A spelling of `exact` that differs from it only in ASCII letter case (never `exact` itself).
+rc::Gen<std::string> GenCaseVariant(const std::string& exact);
+
 // One valid CLI row, keys in the CLI's order; sometimes with reservationTerm, savingsPlan or a
 // key the tool does not know (which must not be forwarded).
 rc::Gen<Json> GenRow();
