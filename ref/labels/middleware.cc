@@ -98,10 +98,10 @@ void PolicyEnforcementFunctionMiddleware::Process(InvocationContext& context,
   const ContentLabel& ctx = *context.metadata.context_label;
   std::vector<std::string> violations;
   const bool exempt = AcceptsUntrusted(*tool, allow_untrusted_tools_);
-  if (!exempt && ctx.integrity == Integrity::kUntrusted) violations.push_back("untrusted_context");
+  if (!exempt && ctx.integrity == Integrity::kUntrusted) violations.push_back(kViolationUntrustedContext);
   if (!exempt && context.metadata.argument_label.has_value() &&
       context.metadata.argument_label->integrity == Integrity::kUntrusted) {
-    violations.push_back("untrusted_arguments");
+    violations.push_back(kViolationUntrustedArguments);
   }
   // The confidentiality check always runs; absent cap = no check, invalid cap = logged, passes.
   if (const std::string* cap_text = tool->Property(kMaxAllowedConfidentiality)) {
@@ -113,7 +113,7 @@ void PolicyEnforcementFunctionMiddleware::Process(InvocationContext& context,
       if (context.metadata.argument_label.has_value()) {
         highest = std::max(highest, context.metadata.argument_label->confidentiality);
       }
-      if (highest > *cap) violations.push_back("max_allowed_confidentiality");
+      if (highest > *cap) violations.push_back(kViolationMaxAllowedConfidentiality);
     }
   }
   const bool block = !violations.empty() && block_on_violation_;

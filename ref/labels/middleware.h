@@ -85,6 +85,11 @@ class PolicyEnforcementFunctionMiddleware : public FunctionMiddleware {
   std::vector<std::string> warnings_;
 };
 
+// The policy's violation names, as the framework reports them.
+inline constexpr char kViolationUntrustedContext[] = "untrusted_context";
+inline constexpr char kViolationUntrustedArguments[] = "untrusted_arguments";
+inline constexpr char kViolationMaxAllowedConfidentiality[] = "max_allowed_confidentiality";
+
 inline constexpr char kBlockedError[] = "The call was blocked by the information-flow policy.";
 
 }  // namespace azure_pricing::labels

@@ -99,7 +99,7 @@ TEST(PolicyTest, BlocksAPrivateConversationIntoAPublicSinkBeforeTheBody) {
   InvokeFunction(tool, ctx, {&tracker, &policy});
   EXPECT_EQ(rec.runs, 0);
   ASSERT_TRUE(ctx.blocked.has_value());
-  EXPECT_EQ(ctx.blocked->violations, std::vector<std::string>{"max_allowed_confidentiality"});
+  EXPECT_EQ(ctx.blocked->violations, std::vector<std::string>{kViolationMaxAllowedConfidentiality});
   EXPECT_FALSE(ctx.result.has_value());
   ASSERT_EQ(policy.audit_log().size(), 1u);
   EXPECT_TRUE(policy.audit_log()[0].blocked);
@@ -173,7 +173,7 @@ TEST(PolicyTest, UntrustedConversationOrArgumentsUnlessTheToolAcceptsThem) {
     if (!accepts) {
       ASSERT_TRUE(ctx.blocked.has_value());
       EXPECT_EQ(ctx.blocked->violations,
-                (std::vector<std::string>{"untrusted_context", "untrusted_arguments"}));
+                (std::vector<std::string>{kViolationUntrustedContext, kViolationUntrustedArguments}));
     }
   }
 }

@@ -185,7 +185,8 @@ std::string TerminalSafe(std::string_view text, size_t max_chars) {
 StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
   if (arguments_json.size() > kMaxArgumentsJsonBytes) {
     return Refuse(reasons::kArgumentsTooLarge, "The arguments object is larger than " +
-                                             std::to_string(kMaxArgumentsJsonBytes) + " bytes.");
+                                                   std::to_string(kMaxArgumentsJsonBytes) +
+                                                   " bytes.");
   }
   // Read member by member so that a bad byte or a repeated name can be pinned on its argument.
   json::Reader reader(arguments_json, /*max_depth=*/4, json::Reader::Utf8Check::kPerString);
@@ -279,8 +280,8 @@ bool OneOf(const std::string& value, const std::array<std::string_view, N>& allo
 }
 
 bool IsCurrencyCode(const std::string& c) {
-  return c.size() == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' && c[1] <= 'Z' &&
-         c[2] >= 'A' && c[2] <= 'Z';
+  return c.size() == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' && c[1] <= 'Z' && c[2] >= 'A' &&
+         c[2] <= 'Z';
 }
 
 // Price-list location values are exact: "global" or "zone 1" would otherwise be expanded as an
@@ -292,8 +293,7 @@ Status CheckRegionSpelling(const std::optional<std::string>& region) {
   return Refuse(reasons::kRegionCaseMismatch,
                 "Argument 'region' differs only in letter case from a price-list location "
                 "value; these are exact and case-sensitive. Spell it exactly as one of " +
-                    zones::LocationValueList() +
-                    ", or give an ARM region name such as eastus.");
+                    zones::LocationValueList() + ", or give an ARM region name such as eastus.");
 }
 
 Status CheckPriceListValues(const ToolArguments& args, const std::optional<std::string>& currency) {

@@ -2,17 +2,16 @@
 // REGION-008, BOUND-015.
 #include "ref/pricing/arguments.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "ref/pricing/reasons.h"
+#include "ref/status/status_matchers.h"
+
 namespace azure_pricing {
 namespace {
-
-std::string ReasonOf(std::string_view json) {
-  const StatusOr<ToolArguments> args = ParseToolArguments(json);
-  return args.ok() ? "ok" : std::string(args.status().reason());
-}
 
 TEST(ArgumentsTest, DefaultsApplyWhenOmitted) {
   const StatusOr<ToolArguments> args = ParseToolArguments(R"({"sku":"Standard_LRS"})");
@@ -26,41 +25,44 @@ TEST(ArgumentsTest, EachFilterArgumentAloneIsEnough) {
   for (const char* json : {R"({"sku":"a"})", R"({"region":"eastus"})", R"({"filter":"x"})",
                            R"({"service_family":"Compute"})", R"({"price_type":"Reservation"})",
                            R"({"sku":"a","service":"Virtual Machines"})"}) {
-    EXPECT_EQ(ReasonOf(json), "ok") << json;
+    EXPECT_THAT(ParseToolArguments(json), IsOk()) << json;
   }
-  EXPECT_EQ(ReasonOf(R"({"currency":"EUR","include_savings_plan":true})"), "missing_filter");
-  EXPECT_EQ(ReasonOf("{}"), "missing_filter");
+  EXPECT_THAT(ParseToolArguments(R"({"currency":"EUR","include_savings_plan":true})"),
+              StatusIs(Outcome::kRefused, reasons::kMissingFilter));
+  EXPECT_THAT(ParseToolArguments("{}"), StatusIs(Outcome::kRefused, reasons::kMissingFilter));
 }
 
 TEST(ArgumentsTest, ServiceWithoutSkuIsRefusedWithTheAlternative) {
   const StatusOr<ToolArguments> args =
       ParseToolArguments(R"({"service":"Virtual Network","filter":"a"})");
-  ASSERT_FALSE(args.ok());
-  EXPECT_EQ(args.status().outcome(), Outcome::kRefused);
-  EXPECT_EQ(args.status().reason(), "service_without_sku");
-  EXPECT_NE(args.status().message().find("omit both service and sku"), std::string::npos);
+  EXPECT_THAT(args, StatusIs(Outcome::kRefused, reasons::kServiceWithoutSku,
+                             ::testing::HasSubstr("omit both service and sku")));
 }
 
 TEST(ArgumentsTest, PriceTypesAreExact) {
   for (std::string_view t : kPriceTypes) {
-    EXPECT_EQ(ReasonOf(R"({"price_type":")" + std::string(t) + "\"}"), "ok");
+    EXPECT_THAT(ParseToolArguments(R"({"price_type":")" + std::string(t) + "\"}"), IsOk());
   }
-  EXPECT_EQ(ReasonOf(R"({"price_type":"SavingsPlan"})"), "invalid_price_type");
-  EXPECT_EQ(ReasonOf(R"({"price_type":"reservation"})"), "invalid_price_type");
+  EXPECT_THAT(ParseToolArguments(R"({"price_type":"SavingsPlan"})"),
+              StatusIs(Outcome::kRefused, reasons::kInvalidPriceType));
+  EXPECT_THAT(ParseToolArguments(R"({"price_type":"reservation"})"),
+              StatusIs(Outcome::kRefused, reasons::kInvalidPriceType));
 }
 
 TEST(ArgumentsTest, ServiceFamiliesAreTheCliEnumValues) {
   EXPECT_EQ(kServiceFamilies.size(), 26u);
   for (std::string_view f : kServiceFamilies) {
-    EXPECT_EQ(ReasonOf(R"({"service_family":")" + std::string(f) + "\"}"), "ok") << f;
+    EXPECT_THAT(ParseToolArguments(R"({"service_family":")" + std::string(f) + "\"}"), IsOk()) << f;
   }
-  EXPECT_EQ(ReasonOf(R"({"service_family":"compute"})"), "invalid_service_family");
+  EXPECT_THAT(ParseToolArguments(R"({"service_family":"compute"})"),
+              StatusIs(Outcome::kRefused, reasons::kInvalidServiceFamily));
 }
 
 TEST(ArgumentsTest, CurrencyIsThreeUpperCaseLetters) {
-  EXPECT_EQ(ReasonOf(R"({"sku":"a","currency":"JPY"})"), "ok");
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"a","currency":"JPY"})"), IsOk());
   for (const char* c : {"usd", "US", "USDX", "U$D", "ÜSD"}) {
-    EXPECT_EQ(ReasonOf(std::string(R"({"sku":"a","currency":")") + c + "\"}"), "invalid_currency")
+    EXPECT_THAT(ParseToolArguments(std::string(R"({"sku":"a","currency":")") + c + "\"}"),
+                StatusIs(Outcome::kRefused, reasons::kInvalidCurrency))
         << c;
   }
 }
@@ -70,23 +72,28 @@ TEST(ArgumentsTest, EmptyStringsAreRefusedIncludingRegion) {
        {"sku", "service", "region", "service_family", "price_type", "currency", "filter"}) {
     const std::string json = std::string(R"({"sku":"a",")") + name + R"(":""})";
     if (std::string(name) == "sku") continue;
-    EXPECT_EQ(ReasonOf(json), "empty_value") << name;
+    EXPECT_THAT(ParseToolArguments(json), StatusIs(Outcome::kRefused, reasons::kEmptyValue))
+        << name;
   }
-  EXPECT_EQ(ReasonOf(R"({"sku":""})"), "empty_value");
+  EXPECT_THAT(ParseToolArguments(R"({"sku":""})"),
+              StatusIs(Outcome::kRefused, reasons::kEmptyValue));
 }
 
 TEST(ArgumentsTest, LengthBoundsCountCodePoints) {
   const std::string at_bound(kMaxTypedValueLength, 'a');
-  EXPECT_EQ(ReasonOf(R"({"sku":")" + at_bound + "\"}"), "ok");
-  EXPECT_EQ(ReasonOf(R"({"sku":")" + at_bound + "a\"}"), "value_too_long");
+  EXPECT_THAT(ParseToolArguments(R"({"sku":")" + at_bound + "\"}"), IsOk());
+  EXPECT_THAT(ParseToolArguments(R"({"sku":")" + at_bound + "a\"}"),
+              StatusIs(Outcome::kRefused, reasons::kValueTooLong));
   std::string accented;
   for (size_t i = 0; i < kMaxTypedValueLength; ++i) accented += "\xc3\xa9";  // 2 bytes, 1 char
-  EXPECT_EQ(ReasonOf(R"({"sku":")" + accented + "\"}"), "ok");
-  EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxFilterLength, 'f') + "\"}"), "ok");
-  EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxFilterLength + 1, 'f') + "\"}"),
-            "value_too_long");
-  EXPECT_EQ(ReasonOf(R"({"filter":")" + std::string(kMaxArgumentsJsonBytes, 'f') + "\"}"),
-            "arguments_too_large");
+  EXPECT_THAT(ParseToolArguments(R"({"sku":")" + accented + "\"}"), IsOk());
+  EXPECT_THAT(ParseToolArguments(R"({"filter":")" + std::string(kMaxFilterLength, 'f') + "\"}"),
+              IsOk());
+  EXPECT_THAT(ParseToolArguments(R"({"filter":")" + std::string(kMaxFilterLength + 1, 'f') + "\"}"),
+              StatusIs(Outcome::kRefused, reasons::kValueTooLong));
+  EXPECT_THAT(
+      ParseToolArguments(R"({"filter":")" + std::string(kMaxArgumentsJsonBytes, 'f') + "\"}"),
+      StatusIs(Outcome::kRefused, reasons::kArgumentsTooLarge));
 }
 
 TEST(ArgumentsTest, ForbiddenCharacterClasses) {
@@ -114,7 +121,8 @@ TEST(ArgumentsTest, FilterMustStayInsideItsParentheses) {
   EXPECT_FALSE(FilterStaysParenthesized("a)"));
   EXPECT_FALSE(FilterStaysParenthesized("a eq 'x"));
   EXPECT_FALSE(FilterStaysParenthesized("a eq 'x'' or (b)"));  // '' keeps the literal open
-  EXPECT_EQ(ReasonOf(R"({"sku":"x","filter":"a) or (b"})"), "unbalanced_filter");
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"x","filter":"a) or (b"})"),
+              StatusIs(Outcome::kRefused, reasons::kUnbalancedFilter));
 }
 
 TEST(ArgumentsTest, TerminalSafeNeutralizesControlsAndCutsOnCharacters) {
@@ -125,15 +133,53 @@ TEST(ArgumentsTest, TerminalSafeNeutralizesControlsAndCutsOnCharacters) {
   EXPECT_EQ(TerminalSafe("\xe2\x82", 5), "??");
 }
 
+TEST(ArgumentsTest, BlankValuesAreEmpty) {
+  for (const char* blank : {" ", "   ", "\xc2\xa0", "\xe3\x80\x80 ", "\xe2\x80\x83"}) {
+    for (const char* name : {"region", "filter", "service_family", "currency"}) {
+      const std::string json = std::string(R"({"sku":"a",")") + name + "\":\"" + blank + "\"}";
+      EXPECT_THAT(ParseToolArguments(json),
+                  StatusIs(Outcome::kRefused, reasons::kEmptyValue, ::testing::HasSubstr(name)))
+          << json;
+    }
+  }
+  // A tab is a control character, refused by the character rule first.
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"\t"})"),
+              StatusIs(Outcome::kRefused, reasons::kForbiddenCharacter));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":" a "})"), IsOk());
+}
+
+TEST(ArgumentsTest, LocationValuesAreExactAndCaseVariantsRefused) {
+  for (const char* exact : {"Global", "Zone 1", "US Gov Zone 2", "DE Zone 1", "Zone 1 (China)"}) {
+    EXPECT_THAT(ParseToolArguments(std::string(R"({"region":")") + exact + "\"}"), IsOk());
+  }
+  for (const char* variant : {"global", "GLOBAL", "zone 1", "us gov zone 2", "DE ZONE 1"}) {
+    EXPECT_THAT(ParseToolArguments(std::string(R"({"region":")") + variant + "\"}"),
+                StatusIs(Outcome::kRefused, reasons::kRegionCaseMismatch,
+                         ::testing::AllOf(::testing::HasSubstr("case-sensitive"),
+                                          ::testing::HasSubstr("'Global'"),
+                                          ::testing::Not(::testing::HasSubstr(variant)))))
+        << variant;
+  }
+  // ARM region names keep matching ignoring case.
+  EXPECT_THAT(ParseToolArguments(R"({"region":"EastUS"})"), IsOk());
+}
+
 TEST(ArgumentsTest, StructuralRefusals) {
-  EXPECT_EQ(ReasonOf(R"({"sku":"a","osType":"Windows"})"), "unknown_argument");
-  EXPECT_EQ(ReasonOf(R"({"sku":1})"), "wrong_type");
-  EXPECT_EQ(ReasonOf(R"({"sku":"a","include_savings_plan":1})"), "wrong_type");
-  EXPECT_EQ(ReasonOf(R"({"sku":"a","sku":"b"})"), "duplicate_argument");
-  EXPECT_EQ(ReasonOf(R"("sku")"), "malformed_arguments");
-  EXPECT_EQ(ReasonOf(R"({"sku":"a"} trailing)"), "malformed_arguments");
-  EXPECT_EQ(ReasonOf("{\"sku\":\"\xff\"}"), kCharInvalidUtf8);
-  EXPECT_EQ(ReasonOf(R"({"sku":{"nested":{"deeper":{"deepest":{}}}}})"), "malformed_arguments");
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"a","osType":"Windows"})"),
+              StatusIs(Outcome::kRefused, reasons::kUnknownArgument));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":1})"), StatusIs(Outcome::kRefused, reasons::kWrongType));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"a","include_savings_plan":1})"),
+              StatusIs(Outcome::kRefused, reasons::kWrongType));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"a","sku":"b"})"),
+              StatusIs(Outcome::kRefused, reasons::kDuplicateArgument));
+  EXPECT_THAT(ParseToolArguments(R"("sku")"),
+              StatusIs(Outcome::kRefused, reasons::kMalformedArguments));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"a"} trailing)"),
+              StatusIs(Outcome::kRefused, reasons::kMalformedArguments));
+  EXPECT_THAT(ParseToolArguments("{\"sku\":\"\xff\"}"),
+              StatusIs(Outcome::kRefused, reasons::kInvalidUtf8));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":{"nested":{"deeper":{"deepest":{}}}}})"),
+              StatusIs(Outcome::kRefused, reasons::kMalformedArguments));
 }
 
 TEST(ArgumentsTest, ByteLevelRefusalsNameTheArgument) {
@@ -149,11 +195,14 @@ TEST(ArgumentsTest, ByteLevelRefusalsNameTheArgument) {
 }
 
 TEST(ArgumentsTest, OptionLikeValuesNeverReachTheCli) {
-  EXPECT_EQ(ReasonOf(R"({"sku":"@/etc/passwd"})"), "option_like_value");
-  EXPECT_EQ(ReasonOf(R"({"sku":"a","region":"--"})"), "option_like_value");
-  EXPECT_EQ(ReasonOf(R"({"sku":"-h"})"), "option_like_value");
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"@/etc/passwd"})"),
+              StatusIs(Outcome::kRefused, reasons::kOptionLikeValue));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"a","region":"--"})"),
+              StatusIs(Outcome::kRefused, reasons::kOptionLikeValue));
+  EXPECT_THAT(ParseToolArguments(R"({"sku":"-h"})"),
+              StatusIs(Outcome::kRefused, reasons::kOptionLikeValue));
   // A raw filter is wrapped in parentheses, so it may start with anything.
-  EXPECT_EQ(ReasonOf(R"({"filter":"-x"})"), "ok");
+  EXPECT_THAT(ParseToolArguments(R"({"filter":"-x"})"), IsOk());
 }
 
 TEST(ArgumentsTest, RefusalsNeverContainTheValue) {

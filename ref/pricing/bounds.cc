@@ -2,11 +2,13 @@
 
 #include <string>
 
+#include "ref/pricing/reasons.h"
+
 namespace azure_pricing {
 
 Status ValidateHostBounds(const HostBounds& bounds) {
   auto refuse = [](std::string message) {
-    return Status(Outcome::kRefused, "invalid_host_bounds", std::move(message));
+    return Status(Outcome::kRefused, reasons::kInvalidHostBounds, std::move(message));
   };
   if (bounds.exec_timeout_seconds < kMinExecTimeoutSeconds ||
       bounds.exec_timeout_seconds > kMaxExecTimeoutSeconds) {

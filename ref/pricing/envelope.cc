@@ -5,6 +5,7 @@
 
 #include "ref/json/json.h"
 #include "ref/json/reader.h"
+#include "ref/pricing/reasons.h"
 
 namespace azure_pricing {
 
@@ -26,26 +27,26 @@ Status Fail(std::string_view reason, const char* message) {
 }
 
 Status Timeout() {
-  return Fail("timeout",
+  return Fail(reasons::kTimeout,
               "The pricing lookup did not finish within the host's time limit; no prices were "
               "returned. Narrow the query or try again later.");
 }
 Status OutputLimit() {
-  return Fail("output_limit",
+  return Fail(reasons::kOutputLimit,
               "The pricing CLI produced more output than the host allows; no prices were "
               "returned. Narrow the query.");
 }
 Status MalformedEnvelope() {
-  return Fail("malformed_envelope",
+  return Fail(reasons::kMalformedEnvelope,
               "The pricing CLI's output is not the expected result envelope; it was not "
               "accepted.");
 }
 Status MalformedRow() {
-  return Fail("malformed_row",
+  return Fail(reasons::kMalformedRow,
               "A price row from the pricing CLI is malformed; no prices were returned.");
 }
 Status CliFailed() {
-  return Fail("cli_failed",
+  return Fail(reasons::kCliFailed,
               "The pricing lookup failed: the CLI reported an error (for example the price API "
               "was unreachable or answered with an error). Try again later or narrow the query.");
 }
@@ -53,13 +54,13 @@ Status CliFailed() {
 Status ForParseError(json::ParseError error) {
   switch (error) {
     case json::ParseError::kInvalidUtf8:
-      return Fail("invalid_utf8",
+      return Fail(reasons::kInvalidUtf8,
                   "The pricing CLI's output is not valid UTF-8; it was not accepted.");
     case json::ParseError::kDuplicateKey:
-      return Fail("duplicate_key",
+      return Fail(reasons::kDuplicateKey,
                   "The pricing CLI's output repeats a key in a JSON object; it was not accepted.");
     case json::ParseError::kNonFiniteNumber:
-      return Fail("non_finite_number",
+      return Fail(reasons::kNonFiniteNumber,
                   "The pricing CLI's output holds a non-finite or out-of-range number; it was "
                   "not accepted.");
     default:
@@ -83,18 +84,18 @@ Status ClassifyFailureEnvelope(const json::Value& envelope) {
       const std::string& m = message->as_string();
       if (t == "ClientResultException" &&
           m.rfind("Service request failed.\nStatus: 400 ", 0) == 0) {
-        return Fail("upstream_filter_rejected", kFilterCorrectionGuidance);
+        return Fail(reasons::kUpstreamFilterRejected, kFilterCorrectionGuidance);
       }
       if (t == "ClientResultException" &&
           m.rfind("Service request failed.\nStatus: 404 ", 0) == 0) {
-        return Fail("upstream_not_found",
+        return Fail(reasons::kUpstreamNotFound,
                     "The price API answered 404 (Not Found). It does so when the request URL is "
                     "longer than about 2,048 characters: shorten the filter or use fewer "
                     "arguments.");
       }
       if (t == "ArgumentOutOfRangeException" && (m.rfind("Unknown ServiceFamily value.", 0) == 0 ||
                                                  m.rfind("Unknown PriceType value.", 0) == 0)) {
-        return Fail("upstream_value_unknown",
+        return Fail(reasons::kUpstreamValueUnknown,
                     "The price list returned a service family or price type that the pinned CLI "
                     "does not know, so the CLI dropped every row. Narrow the query (for example "
                     "with serviceName or serviceFamily) to avoid those meters.");
@@ -422,7 +423,7 @@ StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
     return OutputLimit();
   }
   if (!result.stderr_bytes.empty()) {
-    return Fail("stderr_not_empty",
+    return Fail(reasons::kStderrNotEmpty,
                 "The pricing CLI wrote to its error stream; its result was not accepted.");
   }
   std::vector<PriceRow> rows;

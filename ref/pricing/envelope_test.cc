@@ -2,7 +2,11 @@
 // BOUND-014, BOUND-015, UPSTREAM-001, UPSTREAM-002.
 #include "ref/pricing/envelope.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "ref/pricing/reasons.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing {
 namespace {
@@ -20,55 +24,56 @@ std::string Envelope(const std::string& rows) {
          R"(]},"duration":5})";
 }
 
-std::string ReasonOf(const CliResult& r) {
-  const auto rows = ValidateCliResult(r, kBudget);
-  return rows.ok() ? "ok" : std::string(rows.status().reason());
-}
-
 TEST(EnvelopeTest, AcceptsTheRealShapeAndAnEmptyArray) {
   CliResult r;
   r.stdout_bytes = Envelope(kRow);
   const auto rows = ValidateCliResult(r, kBudget);
-  ASSERT_TRUE(rows.ok()) << rows.status().reason();
+  ASSERT_THAT(rows, IsOk());
   ASSERT_EQ(rows->size(), 1u);
   EXPECT_EQ((*rows)[0].retail_price, 0.5);
   EXPECT_EQ((*rows)[0].arm_sku_name, "");
   r.stdout_bytes = Envelope("");
-  EXPECT_EQ(ReasonOf(r), "ok");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), IsOk());
 }
 
 TEST(EnvelopeTest, ExecutionFailuresComeFirst) {
   CliResult r;
   r.stdout_bytes = Envelope(kRow);
   r.timed_out = true;
-  EXPECT_EQ(ReasonOf(r), "timeout");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kTimeout));
   r.timed_out = false;
   r.output_limit_exceeded = true;
-  EXPECT_EQ(ReasonOf(r), "output_limit");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kOutputLimit));
   r.output_limit_exceeded = false;
   r.stderr_bytes = std::string(kBudget, 'e');  // combined with stdout over budget
-  EXPECT_EQ(ReasonOf(r), "output_limit");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kOutputLimit));
   r.stderr_bytes = "x";
-  EXPECT_EQ(ReasonOf(r), "stderr_not_empty");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kStderrNotEmpty));
 }
 
 TEST(EnvelopeTest, EnvelopeShapeIsTheClis) {
   CliResult r;
   r.stdout_bytes =
       R"({"status":200,"message":"Success","results":{"prices":[]},"duration":5,"extra":1})";
-  EXPECT_EQ(ReasonOf(r), "malformed_envelope");
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kMalformedEnvelope));
   r.stdout_bytes = R"({"status":"200","message":"Success","results":{"prices":[]}})";
-  EXPECT_EQ(ReasonOf(r), "malformed_envelope");
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kMalformedEnvelope));
   r.stdout_bytes = R"({"status":200,"message":"Success","results":{"prices":{}}})";
-  EXPECT_EQ(ReasonOf(r), "malformed_envelope");
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kMalformedEnvelope));
   r.stdout_bytes = R"({"status":200,"message":"Success","results":{"prices":[],"next":1}})";
-  EXPECT_EQ(ReasonOf(r), "malformed_envelope");
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kMalformedEnvelope));
   r.stdout_bytes = R"({"status":200,"message":"Success"})";
-  EXPECT_EQ(ReasonOf(r), "malformed_envelope");
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kMalformedEnvelope));
   r.stdout_bytes = "";
-  EXPECT_EQ(ReasonOf(r), "malformed_envelope");
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kMalformedEnvelope));
   r.exit_code = 139;  // crashed without printing
-  EXPECT_EQ(ReasonOf(r), "cli_failed");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kCliFailed));
 }
 
 TEST(EnvelopeTest, UpstreamFailuresAreRecognizedWithoutEcho) {
@@ -77,19 +82,18 @@ TEST(EnvelopeTest, UpstreamFailuresAreRecognizedWithoutEcho) {
   r.stdout_bytes =
       R"({"status":500,"message":"Service request failed.\nStatus: 400 (Bad Request)\n. x",)"
       R"("results":{"message":"Service request failed.\nStatus: 400 (Bad Request)\n","type":"ClientResultException"},"duration":1})";
-  const auto rows = ValidateCliResult(r, kBudget);
-  ASSERT_FALSE(rows.ok());
-  EXPECT_EQ(rows.status().reason(), "upstream_filter_rejected");
-  EXPECT_EQ(rows.status().message(), kFilterCorrectionGuidance);
-  EXPECT_EQ(rows.status().message().find("Service request failed"), std::string::npos);
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kUpstreamFilterRejected,
+                       ::testing::StrEq(kFilterCorrectionGuidance)));
   r.stdout_bytes =
       R"({"status":500,"message":"Service request failed.\nStatus: 404 (Not Found)\n. x",)"
       R"("results":{"message":"Service request failed.\nStatus: 404 (Not Found)\n","type":"ClientResultException"},"duration":1})";
-  EXPECT_EQ(ReasonOf(r), "upstream_not_found");
+  EXPECT_THAT(ValidateCliResult(r, kBudget),
+              StatusIs(Outcome::kFailed, reasons::kUpstreamNotFound));
   r.stdout_bytes =
       R"({"status":500,"message":"Service request failed.\nStatus: 503 (Service Unavailable)\n. x",)"
       R"("results":{"message":"Service request failed.\nStatus: 503 (Service Unavailable)\n","type":"ClientResultException"},"duration":1})";
-  EXPECT_EQ(ReasonOf(r), "cli_failed");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kCliFailed));
 }
 
 TEST(EnvelopeTest, RowRules) {
@@ -99,39 +103,41 @@ TEST(EnvelopeTest, RowRules) {
     std::string changed = row;
     changed.replace(changed.find(from), from.size(), to);
     r.stdout_bytes = Envelope(changed);
-    return ReasonOf(r);
+    return ValidateCliResult(r, kBudget);
   };
-  EXPECT_EQ(with("\"priceType\":\"Consumption\"", "\"priceType\":\"SavingsPlan\""),
-            "malformed_row");
-  EXPECT_EQ(with("\"priceType\":\"Consumption\"", "\"priceType\":\"Reservation\""),
-            "malformed_row");
-  EXPECT_EQ(with("\"priceType\":\"Consumption\"",
-                 "\"priceType\":\"Reservation\",\"reservationTerm\":\"1 Year\""),
-            "ok");
-  EXPECT_EQ(with("\"isPrimaryMeterRegion\":true", "\"isPrimaryMeterRegion\":\"true\""),
-            "malformed_row");
-  EXPECT_EQ(with("\"retailPrice\":0.5", "\"retailPrice\":-0.5"), "malformed_row");
-  EXPECT_EQ(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"savingsPlan\":[]"), "malformed_row");
-  EXPECT_EQ(with("\"meterId\":\"id\"",
-                 "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 Year\",\"unitPrice\":1}]"),
-            "malformed_row");
-  EXPECT_EQ(with("\"meterId\":\"id\"",
-                 "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 "
-                 "Year\",\"unitPrice\":1,\"retailPrice\":1}]"),
-            "ok");
-  EXPECT_EQ(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"tierMinimumUnits\":0"), "ok");
+  EXPECT_THAT(with("\"priceType\":\"Consumption\"", "\"priceType\":\"SavingsPlan\""),
+              StatusIs(Outcome::kFailed, reasons::kMalformedRow));
+  EXPECT_THAT(with("\"priceType\":\"Consumption\"", "\"priceType\":\"Reservation\""),
+              StatusIs(Outcome::kFailed, reasons::kMalformedRow));
+  EXPECT_THAT(with("\"priceType\":\"Consumption\"",
+                   "\"priceType\":\"Reservation\",\"reservationTerm\":\"1 Year\""),
+              IsOk());
+  EXPECT_THAT(with("\"isPrimaryMeterRegion\":true", "\"isPrimaryMeterRegion\":\"true\""),
+              StatusIs(Outcome::kFailed, reasons::kMalformedRow));
+  EXPECT_THAT(with("\"retailPrice\":0.5", "\"retailPrice\":-0.5"),
+              StatusIs(Outcome::kFailed, reasons::kMalformedRow));
+  EXPECT_THAT(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"savingsPlan\":[]"),
+              StatusIs(Outcome::kFailed, reasons::kMalformedRow));
+  EXPECT_THAT(with("\"meterId\":\"id\"",
+                   "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 Year\",\"unitPrice\":1}]"),
+              StatusIs(Outcome::kFailed, reasons::kMalformedRow));
+  EXPECT_THAT(with("\"meterId\":\"id\"",
+                   "\"meterId\":\"id\",\"savingsPlan\":[{\"term\":\"1 "
+                   "Year\",\"unitPrice\":1,\"retailPrice\":1}]"),
+              IsOk());
+  EXPECT_THAT(with("\"meterId\":\"id\"", "\"meterId\":\"id\",\"tierMinimumUnits\":0"), IsOk());
   r.stdout_bytes = Envelope("[]");
-  EXPECT_EQ(ReasonOf(r), "malformed_row");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kMalformedRow));
 }
 
 TEST(EnvelopeTest, DuplicateKeysNonFiniteAndUtf8) {
   CliResult r;
   r.stdout_bytes = R"({"status":200,"status":200,"message":"Success","results":{"prices":[]}})";
-  EXPECT_EQ(ReasonOf(r), "duplicate_key");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kDuplicateKey));
   r.stdout_bytes = Envelope(std::string(kRow).replace(std::string(kRow).find("0.5"), 3, "NaN"));
-  EXPECT_EQ(ReasonOf(r), "non_finite_number");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kNonFiniteNumber));
   r.stdout_bytes = Envelope(kRow) + "\xff";
-  EXPECT_EQ(ReasonOf(r), "invalid_utf8");
+  EXPECT_THAT(ValidateCliResult(r, kBudget), StatusIs(Outcome::kFailed, reasons::kInvalidUtf8));
 }
 
 }  // namespace

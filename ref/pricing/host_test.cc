@@ -10,6 +10,7 @@
 #include "ref/labels/middleware.h"
 #include "ref/pricing/command.h"
 #include "ref/pricing/report.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing {
 namespace {
@@ -67,7 +68,7 @@ struct Fixture {
     backend.SetFallback({.exec = {.stdout_bytes = Envelope(3)}});
     StatusOr<std::vector<labels::Tool>> made =
         MakeAzurePricingTools(&router, "agent-1", {"session-1"}, options, &logger);
-    EXPECT_TRUE(made.ok()) << made.status().reason();
+    EXPECT_THAT(made, IsOk());
     if (made.ok() && !made->empty()) tool = made->front();
   }
 
@@ -158,7 +159,7 @@ TEST(MakeToolsTest, RefusesAtAttachWhatCannotServeTheSpec) {
   for (const Case& c : std::vector<Case>{
            {no_image, PricingCapableDeclaration(), reasons::kImageRequired},
            {bad_cap, PricingCapableDeclaration(), reasons::kInvalidOutboundCap},
-           {bad_bounds, PricingCapableDeclaration(), "invalid_host_bounds"},
+           {bad_bounds, PricingCapableDeclaration(), reasons::kInvalidHostBounds},
            {Options(), no_bounded, reasons::kBoundedExecMissing},
            {Options(), no_methods, sandbox::kEgressMethodsNotSupported},
        }) {
@@ -167,8 +168,7 @@ TEST(MakeToolsTest, RefusesAtAttachWhatCannotServeTheSpec) {
     RecordingLogger logger;
     StatusOr<std::vector<labels::Tool>> made =
         MakeAzurePricingTools(&router, "agent-1", {}, c.options, &logger);
-    ASSERT_FALSE(made.ok());
-    EXPECT_EQ(made.status().reason(), c.reason);
+    EXPECT_THAT(made, StatusIs(Outcome::kRefused, c.reason));
     EXPECT_EQ(backend.acquisitions(), 0);
   }
 }
@@ -251,10 +251,10 @@ TEST(ToolCallTest, EveryFaultStillDisposesAndFailsClosed) {
     std::string_view reason;
   };
   std::vector<Case> cases = {
-      {{.exec = {.stdout_bytes = Envelope(1), .delay_ms = 60'000}}, "failed", "timeout"},
+      {{.exec = {.stdout_bytes = Envelope(1), .delay_ms = 60'000}}, "failed", reasons::kTimeout},
       {{.exec = {.stdout_bytes = Envelope(1), .stderr_bytes = std::string(9 << 20, 'x')}},
        "failed",
-       "output_limit"},
+       reasons::kOutputLimit},
       {{.exec = {.exec_error = true}}, "failed", reasons::kExecFailed},
       {{.exec = {.stdout_bytes = Envelope(1)}, .fail_dispose = true},
        "failed",
@@ -409,7 +409,8 @@ TEST(PolicyTest, AnUntrustedReportTaintsTheConversationForTheNextCall) {
     labels::InvocationContext second = f.Call({&tracker, &policy});
     EXPECT_EQ(second.blocked.has_value(), !host_trusts);
     if (!host_trusts) {
-      EXPECT_EQ(second.blocked->violations, std::vector<std::string>{"untrusted_context"});
+      EXPECT_EQ(second.blocked->violations,
+                std::vector<std::string>{labels::kViolationUntrustedContext});
     }
     EXPECT_EQ(f.backend.acquisitions(), host_trusts ? 2 : 1);
     // Allowing the tool explicitly lets the second call through, still untrusted.

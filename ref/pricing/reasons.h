@@ -41,8 +41,8 @@ inline constexpr char kBoundedExecMissing[] = "sandbox_bounded_exec_missing";
 
 // Failed: the sandbox or the CLI's result.
 inline constexpr char kExecFailed[] = "sandbox_exec_failed";
-inline constexpr char kTimeout[] = "timeout";            // == sandbox::kExecTimeoutReason
-inline constexpr char kOutputLimit[] = "output_limit";   // == sandbox::kExecOutputLimitReason
+inline constexpr char kTimeout[] = "timeout";           // == sandbox::kExecTimeoutReason
+inline constexpr char kOutputLimit[] = "output_limit";  // == sandbox::kExecOutputLimitReason
 inline constexpr char kStderrNotEmpty[] = "stderr_not_empty";
 inline constexpr char kDuplicateKey[] = "duplicate_key";
 inline constexpr char kNonFiniteNumber[] = "non_finite_number";

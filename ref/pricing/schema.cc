@@ -118,16 +118,16 @@ json::Value Properties() {
   }
   {
     json::Value p = StringProperty(
-                "Raw OData filter, passed in parentheses and ANDed with the typed filters; not "
-                "checked by the host, the price API decides. Fields that work: armRegionName, "
-                "location, meterId, meterName, productId, skuId, productName, skuName, "
-                "serviceName, serviceId, serviceFamily, priceType, armSkuName; reservationTerm "
-                "also works. Operators: eq, and, or, parentheses; contains(meterName, 'Spot') "
-                "supports substring queries. Values are exact and case-sensitive, in single "
-                "quotes. There is no operating-system field such as osType: Windows VM meters "
-                "have Windows at the end of productName. skuName is a price-list value (e.g. "
-                "'D4s v5'), not a portal display name. Unknown fields fail the whole lookup.",
-                kMaxFilterLength);
+        "Raw OData filter, passed in parentheses and ANDed with the typed filters; not "
+        "checked by the host, the price API decides. Fields that work: armRegionName, "
+        "location, meterId, meterName, productId, skuId, productName, skuName, "
+        "serviceName, serviceId, serviceFamily, priceType, armSkuName; reservationTerm "
+        "also works. Operators: eq, and, or, parentheses; contains(meterName, 'Spot') "
+        "supports substring queries. Values are exact and case-sensitive, in single "
+        "quotes. There is no operating-system field such as osType: Windows VM meters "
+        "have Windows at the end of productName. skuName is a price-list value (e.g. "
+        "'D4s v5'), not a portal display name. Unknown fields fail the whole lookup.",
+        kMaxFilterLength);
     p.Add("pattern", Str("\\S"));  // not only spaces
     props.Add("filter", std::move(p));
   }

@@ -111,8 +111,8 @@ Classification Classify(const std::vector<PriceRow>& rows, const RegionPlan& pla
 }
 
 SelectedRow ZoneRow(const PriceRow& r, const zones::ZoneAssignment& a, zones::ZoneFamily family) {
-  SelectedRow s{r, "zone", a.zone, std::string(zones::ZoneFamilyName(family)), a.basis,
-                std::nullopt};
+  SelectedRow s{r,       "zone",      a.zone, std::string(zones::ZoneFamilyName(family)),
+                a.basis, std::nullopt};
   if (family == zones::ZoneFamily::kNetwork) s.zone_reference_region = a.reference_region;
   return s;
 }
@@ -130,13 +130,13 @@ Selection SelectRows(const std::vector<PriceRow>& rows, const RegionPlan& plan,
       case Kind::kDropped:
         break;
       case Kind::kRegion:
-        selection.rows.push_back({r, "region", std::nullopt, std::nullopt, std::nullopt,
-                                  std::nullopt});
+        selection.rows.push_back(
+            {r, "region", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
         break;
       case Kind::kGlobalCandidate:
         if (c.preferred.count({r.service_name, r.product_name, r.meter_name}) != 0) break;
-        selection.rows.push_back({r, "global", std::nullopt, std::nullopt, std::nullopt,
-                                  std::nullopt});
+        selection.rows.push_back(
+            {r, "global", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
         global_kept = true;
         break;
       case Kind::kZone:

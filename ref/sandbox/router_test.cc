@@ -8,6 +8,7 @@
 
 #include "fakes/sandbox/fake_backend.h"
 #include "gtest/gtest.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::sandbox {
 namespace {
@@ -58,7 +59,7 @@ TEST(ValidateSpecTest, RefusesSpecsThatDoNotSayWhatTheyMean) {
        }) {
     Spec bad = GetOnlySpec();
     mutate(bad);
-    EXPECT_EQ(ValidateSpec(bad).reason(), "sandbox_invalid_spec");
+    EXPECT_THAT(ValidateSpec(bad), StatusIs(Outcome::kRefused, kInvalidSpec));
   }
 }
 
@@ -129,11 +130,9 @@ TEST(RouterTest, RefusalTable) {
     c.mutate(d, o);
     FakeBackend backend(d);
     Router router({&backend}, o);
-    EXPECT_EQ(router.EnsureCanServe(GetOnlySpec()).reason(), c.reason);
-    StatusOr<Lease> lease = router.Acquire(GetOnlySpec(), {"agent", "session", "call-1"});
-    ASSERT_FALSE(lease.ok());
-    EXPECT_EQ(lease.status().reason(), c.reason);
-    EXPECT_EQ(lease.status().outcome(), Outcome::kRefused);
+    EXPECT_THAT(router.EnsureCanServe(GetOnlySpec()), StatusIs(Outcome::kRefused, c.reason));
+    EXPECT_THAT(router.Acquire(GetOnlySpec(), {"agent", "session", "call-1"}),
+                StatusIs(Outcome::kRefused, c.reason));
     EXPECT_EQ(backend.acquisitions(), 0);
   }
 }
@@ -160,7 +159,8 @@ TEST(RouterTest, SelectsTheNamedBackend) {
   RouterOptions options = ContainerFloor();
   Router first_router({&first, &second}, options);
   // No search across backends: the first one is the one, and it is refused.
-  EXPECT_EQ(first_router.EnsureCanServe(GetOnlySpec()).reason(), kEgressMethodsNotSupported);
+  EXPECT_THAT(first_router.EnsureCanServe(GetOnlySpec()),
+              StatusIs(Outcome::kRefused, kEgressMethodsNotSupported));
   options.selected = "fake";
   Router named({&first, &second}, options);
   EXPECT_TRUE(named.EnsureCanServe(GetOnlySpec()).ok());
@@ -192,10 +192,8 @@ TEST(LeaseTest, AcquireFailureIsAFailureNotARefusal) {
   FakeBackend backend(PricingCapableDeclaration());
   backend.Script({.fail_acquire = true});
   Router router({&backend}, ContainerFloor());
-  StatusOr<Lease> lease = router.Acquire(GetOnlySpec(), {"agent", "session", "call-1"});
-  ASSERT_FALSE(lease.ok());
-  EXPECT_EQ(lease.status().reason(), kAcquireFailed);
-  EXPECT_EQ(lease.status().outcome(), Outcome::kFailed);
+  EXPECT_THAT(router.Acquire(GetOnlySpec(), {"agent", "session", "call-1"}),
+              StatusIs(Outcome::kFailed, kAcquireFailed));
   EXPECT_EQ(backend.live(), 0);
 }
 

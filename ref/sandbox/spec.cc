@@ -73,7 +73,7 @@ bool IsHostName(std::string_view host) {
 }
 
 Status InvalidSpec(const char* message) {
-  return Status(Outcome::kRefused, "sandbox_invalid_spec", message);
+  return Status(Outcome::kRefused, kInvalidSpec, message);
 }
 
 }  // namespace

@@ -14,10 +14,10 @@
 namespace azure_pricing::zones {
 
 enum class LocationKind {
-  kGlobal,           // rows that apply everywhere
-  kExpansionZone,    // a billing zone an expanded query asks for (kExpansionZones in zones.h)
-  kOtherZone,        // a sovereign or legacy zone the expansion never asks for
-  kCloudAggregate,   // a whole cloud's aggregate location
+  kGlobal,          // rows that apply everywhere
+  kExpansionZone,   // a billing zone an expanded query asks for (kExpansionZones in zones.h)
+  kOtherZone,       // a sovereign or legacy zone the expansion never asks for
+  kCloudAggregate,  // a whole cloud's aggregate location
 };
 
 struct LocationValue {
