@@ -201,48 +201,52 @@ bool Reader::ParseStringBody(std::string& out) {
     }
     if (*p_ != '\\') return Fail(ParseError::kSyntax);  // raw control character
     ++p_;
-    if (p_ == end_) return Fail(ParseError::kSyntax);
-    const char e = *p_++;
-    switch (e) {
-      case '"':
-      case '\\':
-      case '/':
-        out.push_back(e);
-        break;
-      case 'b':
-        out.push_back('\b');
-        break;
-      case 'f':
-        out.push_back('\f');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'u': {
-        uint32_t cp = 0;
-        if (!ParseHex4(cp)) return false;
-        if (cp >= 0xDC00 && cp <= 0xDFFF) return Fail(ParseError::kInvalidUtf8);
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          uint32_t low = 0;
-          if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return Fail(ParseError::kInvalidUtf8);
-          p_ += 2;
-          if (!ParseHex4(low)) return false;
-          if (low < 0xDC00 || low > 0xDFFF) return Fail(ParseError::kInvalidUtf8);
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-        }
-        AppendUtf8(out, cp);
-        break;
-      }
-      default:
-        return Fail(ParseError::kSyntax);
-    }
+    if (!ParseEscape(out)) return false;
   }
+}
+
+bool Reader::ParseEscape(std::string& out) {
+  if (p_ == end_) return Fail(ParseError::kSyntax);
+  const char e = *p_++;
+  switch (e) {
+    case '"':
+    case '\\':
+    case '/':
+      out.push_back(e);
+      return true;
+    case 'b':
+      out.push_back('\b');
+      return true;
+    case 'f':
+      out.push_back('\f');
+      return true;
+    case 'n':
+      out.push_back('\n');
+      return true;
+    case 'r':
+      out.push_back('\r');
+      return true;
+    case 't':
+      out.push_back('\t');
+      return true;
+    case 'u':
+      break;
+    default:
+      return Fail(ParseError::kSyntax);
+  }
+  uint32_t cp = 0;
+  if (!ParseHex4(cp)) return false;
+  if (cp >= 0xDC00 && cp <= 0xDFFF) return Fail(ParseError::kInvalidUtf8);
+  if (cp >= 0xD800 && cp <= 0xDBFF) {
+    uint32_t low = 0;
+    if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return Fail(ParseError::kInvalidUtf8);
+    p_ += 2;
+    if (!ParseHex4(low)) return false;
+    if (low < 0xDC00 || low > 0xDFFF) return Fail(ParseError::kInvalidUtf8);
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+  }
+  AppendUtf8(out, cp);
+  return true;
 }
 
 bool Reader::ReadString(std::string& out) {

@@ -73,6 +73,7 @@ class Reader {
   bool Expect(char c);
   bool Begin(bool is_object, char open);
   bool ParseStringBody(std::string& out);
+  bool ParseEscape(std::string& out);  // after a backslash inside a string
   bool ParseHex4(uint32_t& cp);
   bool RememberKey(const std::string& key);
 

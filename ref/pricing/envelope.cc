@@ -250,6 +250,50 @@ bool StreamSavingsPlan(json::Reader& r, std::vector<SavingsPlanPrice>& out, std:
   return r.ok() && !out.empty();
 }
 
+// The row's text members by field; nullptr for the fields that are not plain strings.
+constexpr std::string PriceRow::*kStringMembers[kRequiredFieldCount] = {
+    &PriceRow::arm_sku_name,
+    &PriceRow::sku_name,
+    &PriceRow::product_name,
+    &PriceRow::service_name,
+    &PriceRow::service_family,
+    &PriceRow::region,
+    &PriceRow::location,
+    nullptr,
+    nullptr,
+    &PriceRow::currency_code,
+    &PriceRow::unit_of_measure,
+    &PriceRow::price_type,
+    &PriceRow::effective_start_date,
+    &PriceRow::meter_name,
+    &PriceRow::meter_id,
+    nullptr};
+
+// Reads one member's value into the row; false when it breaks a row rule.
+bool StreamField(json::Reader& r, RowField field, PriceRow& row, std::string& key) {
+  if (field < kRequiredFieldCount && kStringMembers[field] != nullptr) {
+    return StreamString(r, row.*kStringMembers[field]);
+  }
+  switch (field) {
+    case kRetailPrice:
+      return StreamPrice(r, row.retail_price);
+    case kUnitPrice:
+      return StreamPrice(r, row.unit_price);
+    case kIsPrimaryMeterRegion:
+      return r.Peek() == json::Reader::Next::kBool && r.ReadBool(row.is_primary_meter_region);
+    case kReservationTerm: {
+      std::string term;
+      const bool good = StreamString(r, term) && !term.empty();
+      row.reservation_term = std::move(term);
+      return good;
+    }
+    case kSavingsPlan:
+      return StreamSavingsPlan(r, row.savings_plan, key);
+    default:
+      return r.SkipValue();  // an unknown field: read, not forwarded
+  }
+}
+
 bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
   if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
   uint32_t seen = 0;
@@ -257,70 +301,7 @@ bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
   while (r.NextMember(key)) {
     const RowField field = FieldOf(key, expected);
     expected = field + 1;
-    bool good = true;
-    switch (field) {
-      case kArmSkuName:
-        good = StreamString(r, row.arm_sku_name);
-        break;
-      case kSkuName:
-        good = StreamString(r, row.sku_name);
-        break;
-      case kProductName:
-        good = StreamString(r, row.product_name);
-        break;
-      case kServiceName:
-        good = StreamString(r, row.service_name);
-        break;
-      case kServiceFamily:
-        good = StreamString(r, row.service_family);
-        break;
-      case kRegion:
-        good = StreamString(r, row.region);
-        break;
-      case kLocation:
-        good = StreamString(r, row.location);
-        break;
-      case kRetailPrice:
-        good = StreamPrice(r, row.retail_price);
-        break;
-      case kUnitPrice:
-        good = StreamPrice(r, row.unit_price);
-        break;
-      case kCurrencyCode:
-        good = StreamString(r, row.currency_code);
-        break;
-      case kUnitOfMeasure:
-        good = StreamString(r, row.unit_of_measure);
-        break;
-      case kPriceType:
-        good = StreamString(r, row.price_type);
-        break;
-      case kEffectiveStartDate:
-        good = StreamString(r, row.effective_start_date);
-        break;
-      case kMeterName:
-        good = StreamString(r, row.meter_name);
-        break;
-      case kMeterId:
-        good = StreamString(r, row.meter_id);
-        break;
-      case kIsPrimaryMeterRegion:
-        good = r.Peek() == json::Reader::Next::kBool && r.ReadBool(row.is_primary_meter_region);
-        break;
-      case kReservationTerm: {
-        std::string term;
-        good = StreamString(r, term) && !term.empty();
-        row.reservation_term = std::move(term);
-        break;
-      }
-      case kSavingsPlan:
-        good = StreamSavingsPlan(r, row.savings_plan, key);
-        break;
-      case kUnknownField:
-        good = r.SkipValue();
-        break;  // not forwarded
-    }
-    if (!good) return false;
+    if (!StreamField(r, field, row, key)) return false;
     if (field < kRequiredFieldCount) seen |= 1u << field;
   }
   if (!r.ok() || seen != (1u << kRequiredFieldCount) - 1) return false;

@@ -11,7 +11,7 @@ extern const char kBillingZonesCsv[];  // generated from billing_zones.csv
 namespace {
 
 Status Malformed(std::string message) {
-  return Status(Outcome::kFailed, "malformed_zone_table", std::move(message));
+  return Status(Outcome::kFailed, kMalformedZoneTable, std::move(message));
 }
 
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -127,10 +127,94 @@ const std::optional<ZoneAssignment>& RegionZones::For(ZoneFamily family) const {
   return network;
 }
 
+namespace {
+
+using Fields = std::vector<std::string>;
+
+// One family's zone, basis and (network only) reference region; an empty zone is no assignment.
+StatusOr<std::optional<ZoneAssignment>> ReadAssignment(const Fields& f, size_t zone, size_t basis,
+                                                       std::optional<size_t> reference,
+                                                       const std::string& line) {
+  if (f[zone].empty()) {
+    if (!f[basis].empty() || (reference && !f[*reference].empty())) {
+      return Malformed("A basis is given without a zone" + line);
+    }
+    return std::optional<ZoneAssignment>();
+  }
+  if (!IsBillingZone(f[zone])) return Malformed("A zone is not in the expansion list" + line);
+  return std::optional<ZoneAssignment>(
+      ZoneAssignment{f[zone], f[basis], reference ? f[*reference] : ""});
+}
+
+// The bases a row may use, by family and cloud.
+Status CheckBases(const RegionZones& z, const std::string& line) {
+  const bool commercial = z.cloud == "public";
+  if (z.network) {
+    if (z.network->basis != "published_region" && z.network->basis != "nearest_region") {
+      return Malformed("A network basis is not published_region or nearest_region" + line);
+    }
+    if (z.network->reference_region.empty()) {
+      return Malformed("A network zone has no reference region" + line);
+    }
+    if (!commercial && z.network->basis == "nearest_region") {
+      return Malformed("A sovereign region is mapped by proximity" + line);
+    }
+    if (z.network->basis == "published_region" && z.network->reference_region != z.region) {
+      return Malformed("A published network zone names another region as its reference" + line);
+    }
+  }
+  if (z.edge && z.edge->basis != "geography") {
+    return Malformed("An edge basis is not geography" + line);
+  }
+  if (z.dns && z.dns->basis != (commercial ? "uniform_commercial" : "published_region")) {
+    return Malformed("A DNS basis does not fit the region's cloud" + line);
+  }
+  // Commercial zones are "Zone N"; sovereign regions never land in them.
+  for (const auto* a : {&z.network, &z.edge, &z.dns}) {
+    if (*a && commercial != ((*a)->zone.rfind("US Gov ", 0) != 0)) {
+      return Malformed("A region is mapped into another cloud's zones" + line);
+    }
+  }
+  return OkStatus();
+}
+
+StatusOr<RegionZones> ReadRegion(const Fields& f, const std::string& line) {
+  if (f.size() != kColumns.size()) {
+    return Malformed("A zone table row has the wrong field count" + line);
+  }
+  RegionZones z;
+  z.region = f[0];
+  z.display_name = f[1];
+  z.geography_group = f[2];
+  z.cloud = f[3];
+  z.notes = f[11];
+  if (z.region.empty() || std::any_of(z.region.begin(), z.region.end(), [](char c) {
+        return !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+      })) {
+    return Malformed("A region name is not a lower-case ARM name" + line);
+  }
+  if (z.cloud != "public" && z.cloud != "usgov" && z.cloud != "china") {
+    return Malformed("A region's cloud is not public, usgov or china" + line);
+  }
+  auto network = ReadAssignment(f, 4, 5, 6, line);
+  auto edge = ReadAssignment(f, 7, 8, std::nullopt, line);
+  auto dns = ReadAssignment(f, 9, 10, std::nullopt, line);
+  for (const auto* a : {&network, &edge, &dns}) {
+    if (!a->ok()) return a->status();
+  }
+  z.network = *network;
+  z.edge = *edge;
+  z.dns = *dns;
+  if (Status s = CheckBases(z, line); !s.ok()) return s;
+  return z;
+}
+
+}  // namespace
+
 StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
   const auto records = ReadCsv(csv);
   if (!records || records->empty()) return Malformed("The zone table is not CSV.");
-  const std::vector<std::string>& header = (*records)[0];
+  const Fields& header = (*records)[0];
   if (header.size() != kColumns.size() ||
       !std::equal(header.begin(), header.end(), kColumns.begin())) {
     return Malformed("The zone table's header is not the expected columns.");
@@ -138,76 +222,11 @@ StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
   ZoneTable table;
   std::set<std::string> seen;
   for (size_t r = 1; r < records->size(); ++r) {
-    const std::vector<std::string>& f = (*records)[r];
     const std::string line = " (line " + std::to_string(r + 1) + ")";
-    if (f.size() != kColumns.size())
-      return Malformed("A zone table row has the wrong field count" + line);
-    RegionZones z;
-    z.region = f[0];
-    z.display_name = f[1];
-    z.geography_group = f[2];
-    z.cloud = f[3];
-    z.notes = f[11];
-    if (z.region.empty() || std::any_of(z.region.begin(), z.region.end(), [](char c) {
-          return !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
-        })) {
-      return Malformed("A region name is not a lower-case ARM name" + line);
-    }
-    if (!seen.insert(z.region).second) return Malformed("A region appears twice" + line);
-    if (z.cloud != "public" && z.cloud != "usgov" && z.cloud != "china") {
-      return Malformed("A region's cloud is not public, usgov or china" + line);
-    }
-    auto assignment =
-        [&](size_t zone, size_t basis,
-            std::optional<size_t> reference) -> StatusOr<std::optional<ZoneAssignment>> {
-      if (f[zone].empty()) {
-        if (!f[basis].empty() || (reference && !f[*reference].empty())) {
-          return Malformed("A basis is given without a zone" + line);
-        }
-        return std::optional<ZoneAssignment>();
-      }
-      if (!IsBillingZone(f[zone])) return Malformed("A zone is not in the expansion list" + line);
-      ZoneAssignment a{f[zone], f[basis], reference ? f[*reference] : ""};
-      return std::optional<ZoneAssignment>(std::move(a));
-    };
-    auto network = assignment(4, 5, 6);
-    auto edge = assignment(7, 8, std::nullopt);
-    auto dns = assignment(9, 10, std::nullopt);
-    for (const auto* a : {&network, &edge, &dns}) {
-      if (!a->ok()) return a->status();
-    }
-    z.network = *network;
-    z.edge = *edge;
-    z.dns = *dns;
-    const bool commercial = z.cloud == "public";
-    if (z.network) {
-      if (z.network->basis != "published_region" && z.network->basis != "nearest_region") {
-        return Malformed("A network basis is not published_region or nearest_region" + line);
-      }
-      if (z.network->reference_region.empty()) {
-        return Malformed("A network zone has no reference region" + line);
-      }
-      if (!commercial && z.network->basis == "nearest_region") {
-        return Malformed("A sovereign region is mapped by proximity" + line);
-      }
-      if (z.network->basis == "published_region" && z.network->reference_region != z.region) {
-        return Malformed("A published network zone names another region as its reference" + line);
-      }
-    }
-    if (z.edge && z.edge->basis != "geography")
-      return Malformed("An edge basis is not geography" + line);
-    if (z.dns) {
-      const char* want = commercial ? "uniform_commercial" : "published_region";
-      if (z.dns->basis != want)
-        return Malformed("A DNS basis does not fit the region's cloud" + line);
-    }
-    // Commercial zones are "Zone N"; sovereign regions never land in them.
-    for (const auto* a : {&z.network, &z.edge, &z.dns}) {
-      if (*a && commercial != ((*a)->zone.rfind("US Gov ", 0) != 0)) {
-        return Malformed("A region is mapped into another cloud's zones" + line);
-      }
-    }
-    table.regions_.push_back(std::move(z));
+    StatusOr<RegionZones> z = ReadRegion((*records)[r], line);
+    if (!z.ok()) return z.status();
+    if (!seen.insert(z->region).second) return Malformed("A region appears twice" + line);
+    table.regions_.push_back(std::move(z).value());
   }
   // Every nearest_region estimate borrows a published assignment.
   for (const RegionZones& z : table.regions_) {
