@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace azure_pricing::conformance {
@@ -26,8 +27,26 @@ struct Catalog {
 // nullopt when the file is missing or malformed (duplicate ids included).
 std::optional<Catalog> LoadCatalog(const std::string& path);
 
-// Requirement ids cited in a text: PREFIX-NNN for the catalog's prefixes.
-std::set<std::string> CitedIds(const std::string& text);
+// The requirements a test source declares with CITES (conformance/citations/cites.h), and what
+// is wrong with any declaration it finds.
+struct SourceCitations {
+  std::set<std::string> ids;
+  std::vector<std::string> problems;  // "line N: ..."; each is a failure of the catalog check
+};
+
+// A lexical parse, not a preprocessor: in C++ (`shell` false) the token CITES followed by `(`
+// outside comments and string or character literals opens a declaration; in a shell test a
+// comment line `# CITES(` does. The declaration must be string literals separated by commas up
+// to `)`, each a well-formed id (citations/id_form.h). Ids anywhere else are not citations.
+SourceCitations ParseCitations(std::string_view text, bool shell);
+
+struct TestCitations {
+  std::map<std::string, std::set<std::string>> by_source;  // "test <path>" -> ids
+  std::vector<std::string> problems;                       // "<path>: line N: ..."
+};
+
+// Reads and parses each file (a *_test.sh file as shell); an unreadable file is a problem.
+TestCitations ReadTestCitations(const std::vector<std::string>& files);
 
 struct Coverage {
   std::map<std::string, std::set<std::string>> cited_by;  // id -> citing files/cases

@@ -60,11 +60,8 @@ int Main(int argc, char** argv) {
     failed += file_failed;
   }
 
-  for (const std::string& file : TestSourceFiles()) {
-    std::ifstream in(file);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    citations["test " + file] = CitedIds(text);
-  }
+  const TestCitations tests = ReadTestCitations(TestSourceFiles());
+  citations.insert(tests.by_source.begin(), tests.by_source.end());
   const Coverage coverage = ComputeCoverage(*catalog, citations);
 
   int implemented = 0;
@@ -110,9 +107,14 @@ int Main(int argc, char** argv) {
     std::printf("  FAIL %s is cited but marked pending: update the catalog\n", id.c_str());
     ++failed;
   }
-  const int catalog_checks = 3;
-  const int catalog_failures = static_cast<int>(coverage.uncited.size() + coverage.unknown.size() +
-                                                coverage.pending_but_cited.size());
+  for (const std::string& problem : tests.problems) {
+    std::printf("  FAIL malformed citation: %s\n", problem.c_str());
+    ++failed;
+  }
+  const int catalog_checks = 4;
+  const int catalog_failures =
+      static_cast<int>(coverage.uncited.size() + coverage.unknown.size() +
+                       coverage.pending_but_cited.size() + tests.problems.size());
   if (catalog_failures == 0) passed += catalog_checks;
 
   std::printf("\n%s\n", failed == 0 ? "gate: PASS" : "gate: FAIL");

@@ -3,18 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <iterator>
 
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
+#include "conformance/citations/id_form.h"
 
 namespace azure_pricing::conformance {
 namespace {
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 TEST(CatalogTest, LoadsWithUniqueWellFormedIds) {
   const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
@@ -41,17 +36,46 @@ TEST(CatalogTest, MalformedCatalogsAreRejectedNotMisread) {
   }
 }
 
-TEST(CatalogTest, CitedIdsFindsOnlyCatalogPrefixes) {
-  // Ids in this file are split across literals so the coverage scan does not count them.
-  EXPECT_EQ(CitedIds("covers ARG"
-                     "-004 and BOUND"
-                     "-021, not FOO"
-                     "-001 or ARG"
-                     "-04"),
-            (std::set<std::string>{"ARG"
-                                   "-004",
-                                   "BOUND"
-                                   "-021"}));
+TEST(CitationsTest, OnlyDeclarationsCount) {
+  // Inside string literals, as here, the macro's name is not a declaration of this file.
+  const std::string cites = "CITES(";
+  const SourceCitations parsed = ParseCitations(
+      "// ARG-004 in a comment, and " + cites + "\"ARG-005\") in one\n"
+      "/* " + cites + "\"ARG-006\") */ const char* s = \"" + cites + "\\\"ARG-007\\\")\";\n"
+      "const char* r = R\"x(" + cites + "\"ARG-008\"))x\"; int n = 601'000;\n" +
+      cites + "\"ARG-001\",\n      \"BOUND-021\");\nint MY" + cites + "\"ARG-009\");\n",
+      /*shell=*/false);
+  EXPECT_EQ(parsed.ids, (std::set<std::string>{"ARG-001", "BOUND-021"}));
+  EXPECT_EQ(parsed.problems, std::vector<std::string>{});
+}
+
+TEST(CitationsTest, MalformedDeclarationsAreProblems) {
+  const std::string cites = "CITES(";
+  for (const std::string& body :
+       {cites + "\"ARG-01\");", cites + "\"FOO-001\");", cites + "kArg001);", cites + ");",
+        cites + "\"ARG-001\" \"ARG-002\");", cites + "\"ARG-001\",);", cites + "\"ARG-001\""}) {
+    const SourceCitations parsed = ParseCitations(body, /*shell=*/false);
+    EXPECT_EQ(parsed.problems.size(), 1u) << body;
+    EXPECT_TRUE(parsed.ids.empty()) << body;
+  }
+}
+
+TEST(CitationsTest, ShellTestsDeclareInACommentLine) {
+  const std::string cites = "CITES(";
+  const SourceCitations parsed = ParseCitations(
+      "#!/bin/bash\n# Covers ZONE-002.\n  # " + cites + "\"ZONE-001\", \"ZONE-003\")\n"
+      "echo '# " + cites + "\"ZONE-004\")'\n# " + cites + "\"zone-5\")\n",
+      /*shell=*/true);
+  EXPECT_EQ(parsed.ids, (std::set<std::string>{"ZONE-001", "ZONE-003"}));
+  EXPECT_EQ(parsed.problems.size(), 1u);
+}
+
+TEST(CatalogTest, EveryCatalogIdHasACitablePrefix) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  ASSERT_TRUE(catalog.has_value());
+  for (const Requirement& r : catalog->requirements) {
+    EXPECT_TRUE(citations::IsWellFormedId(r.id)) << r.id << ": add its prefix to id_form.h";
+  }
 }
 
 TEST(CatalogTest, CoverageFlagsUncitedUnknownAndPrematureCitations) {
@@ -84,7 +108,9 @@ TEST(CatalogTest, EveryImplementedRequirementIsCitedAndEveryCitationExists) {
   }
   const std::vector<std::string> sources = TestSourceFiles();
   ASSERT_GE(sources.size(), 5u) << "test sources are missing from the runfiles";
-  for (const std::string& file : sources) citations["test " + file] = CitedIds(Slurp(file));
+  const TestCitations tests = ReadTestCitations(sources);
+  citations.insert(tests.by_source.begin(), tests.by_source.end());
+  for (const std::string& problem : tests.problems) ADD_FAILURE() << problem;
   const Coverage coverage = ComputeCoverage(*catalog, citations);
   for (const std::string& id : coverage.uncited) ADD_FAILURE() << id << " is cited by nothing";
   for (const std::string& id : coverage.unknown) ADD_FAILURE() << id << " is not in the catalog";

@@ -1,4 +1,3 @@
-// Requirements: BOUND-012, HOST-013, HOST-014.
 // Real transport failures on the egress path, end to end: the real azmcp 3.0.0-beta.46 runs
 // through the GET-only egress proxy to the fake price API while the connection is reset, the
 // proxy refuses connections, or the CLI is given a CA that did not sign the proxy's leaf (TLS
@@ -12,11 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "fakes/azmcp/differential_rig.h"
+#include "conformance/citations/cites.h"
 #include "conformance/host/scripted_host.h"
+#include "fakes/azmcp/differential_rig.h"
 #include "gtest/gtest.h"
 
 namespace azure_pricing::conformance::host {
+CITES("HOST-013", "HOST-014", "BOUND-012");
 namespace {
 
 using fakes::azmcp::DifferentialRig;

@@ -1,14 +1,15 @@
 // Properties of envelope acceptance, truncation at 5,000 rows, and failing closed.
-// Requirements: BOUND-005, BOUND-006, BOUND-008, BOUND-009, BOUND-010, BOUND-013, BOUND-015,
-// BOUND-016, BOUND-017, BOUND-018, BOUND-019, BOUND-020, BOUND-021, BOUND-022, BOUND-014,
-// INTRO-006.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "conformance/citations/cites.h"
 #include "conformance/properties/generators.h"
 #include "ref/pricing/lookup.h"
 
 namespace azure_pricing::properties {
+CITES("INTRO-006", "BOUND-005", "BOUND-006", "BOUND-008", "BOUND-009", "BOUND-010", "BOUND-013",
+      "BOUND-014", "BOUND-015", "BOUND-016", "BOUND-017", "BOUND-018", "BOUND-019", "BOUND-020",
+      "BOUND-021", "BOUND-022");
 namespace {
 
 class FixedRunner : public CliRunner {

@@ -1,8 +1,7 @@
 // The host contract over generated combinations: which calls are blocked, which reports are
 // promoted to trusted, that the host's confidentiality is never lowered, and that every acquired
 // sandbox is disposed whatever the backend does. Expectations are computed here from the
-// spec's rules, not from the library. Requirements: POLICY-003, POLICY-004, POLICY-005,
-// POLICY-007, INTEG-003, INTEG-004, INTEG-005, INTRO-007, BOUND-004.
+// spec's rules, not from the library.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -10,12 +9,15 @@
 #include <memory>
 #include <optional>
 
+#include "conformance/citations/cites.h"
 #include "conformance/properties/host_generators.h"
 #include "fakes/sandbox/fake_backend.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
 
 namespace azure_pricing::properties {
+CITES("INTRO-007", "POLICY-003", "POLICY-004", "POLICY-005", "POLICY-007", "BOUND-004", "INTEG-003",
+      "INTEG-004", "INTEG-005");
 namespace {
 
 using labels::Confidentiality;

@@ -1,12 +1,14 @@
-// Requirements: ARG-001, ARG-002, ARG-004, ARG-005, ARG-006, ARG-008, ARG-009, ARG-010,
-// REGION-008, BOUND-015.
 #include "ref/pricing/arguments.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "conformance/citations/cites.h"
+
 namespace azure_pricing {
+CITES("ARG-001", "ARG-002", "ARG-004", "ARG-005", "ARG-006", "ARG-008", "ARG-009", "ARG-010",
+      "REGION-008", "BOUND-015");
 namespace {
 
 std::string ReasonOf(std::string_view json) {
