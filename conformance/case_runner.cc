@@ -163,7 +163,7 @@ std::string RunOne(const ordered_json& c) {
   azure_pricing::StatusOr<conformance::host::CallReport> ran = conformance::host::RunScriptedCall(call);
   if (!ran.ok()) return "case configuration: " + ran.status().message();
   const conformance::host::CallReport& got_report = *ran;
-  const std::string got = got_report.outcome;
+  const std::string got(OutcomeName(got_report.outcome));
   const std::string message =
       got_report.trusted_messages.empty() ? "" : got_report.trusted_messages.front();
   if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";

@@ -15,6 +15,7 @@
 #include "conformance/host/scripted_host.h"
 #include "fakes/azmcp/differential_rig.h"
 #include "gtest/gtest.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::host {
 CITES("HOST-013", "HOST-014", "BOUND-012");
@@ -55,7 +56,7 @@ class EgressFailuresTest : public ::testing::Test {
     call.arguments = R"({"sku":"Standard_D8s_v5"})";
     call.scripts = {{.exec = {.stdout_bytes = o.raw_out, .stderr_bytes = o.err, .exit_code = o.exit_code}}};
     auto report = RunScriptedCall(call);
-    EXPECT_TRUE(report.ok()) << report.status().message();
+    EXPECT_THAT(report, IsOk());
     return report.ok() ? *report : CallReport{};
   }
 
@@ -69,7 +70,7 @@ TEST_F(EgressFailuresTest, ControlRunCompletes) {
   const CallReport r = Through("", {}, &cli);
   EXPECT_EQ(cli.exit_code, 0);
   EXPECT_EQ(cli.requests.size(), 1u);
-  EXPECT_EQ(r.outcome, "completed") << r.reason;
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kCompleted) << r.reason;
   EXPECT_TRUE(r.output.has_value());
 }
 
@@ -78,7 +79,7 @@ TEST_F(EgressFailuresTest, ConnectionResetsFailClosed) {
   const CallReport r = Through(R"([{"reset":true,"times":4}])", {}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_EQ(cli.requests.size(), 4u);  // the CLI's own retries
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
   EXPECT_NE(r.reason, "malformed_envelope");
   EXPECT_FALSE(r.output.has_value());
@@ -90,7 +91,7 @@ TEST_F(EgressFailuresTest, TruncatedResponsesFailClosed) {
   const CallReport r = Through(R"([{"truncate":10,"times":4}])", {}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_EQ(cli.requests.size(), 4u);
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
   EXPECT_NE(r.reason, "malformed_envelope");
   EXPECT_FALSE(r.output.has_value());
@@ -102,7 +103,7 @@ TEST_F(EgressFailuresTest, ARefusedProxyConnectionFailsClosed) {
   const CallReport r = Through("", {"HTTPS_PROXY=http://127.0.0.1:1"}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_TRUE(cli.requests.empty());
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
   EXPECT_NE(r.reason, "malformed_envelope");
   EXPECT_FALSE(r.output.has_value());
@@ -116,7 +117,7 @@ TEST_F(EgressFailuresTest, AnUntrustedProxyCertificateFailsClosed) {
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_TRUE(cli.requests.empty());
   EXPECT_NE(cli.out.find("SSL"), std::string::npos) << cli.out;
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
   EXPECT_NE(r.reason, "malformed_envelope");
   EXPECT_FALSE(r.output.has_value());

@@ -1,12 +1,14 @@
 #include "conformance/host/scripted_host.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "ref/json/json.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
+#include "ref/pricing/reasons.h"
 #include "ref/sandbox/router.h"
 
 namespace azure_pricing::conformance::host {
@@ -18,8 +20,16 @@ namespace json = azure_pricing::json;
 
 namespace {
 
+// The function result states its outcome in words (ref/labels/tool.h).
+std::optional<Outcome> OutcomeNamed(std::string_view name) {
+  for (Outcome o : {Outcome::kCompleted, Outcome::kRefused, Outcome::kFailed, Outcome::kBlocked}) {
+    if (azure_pricing::OutcomeName(o) == name) return o;
+  }
+  return std::nullopt;
+}
+
 Status Invalid(const std::string& what) {
-  return Status(Outcome::kRefused, "invalid_configuration", what);
+  return Status(Outcome::kRefused, kInvalidConfiguration, what);
 }
 
 class Config {
@@ -346,15 +356,15 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   };
 
   if (!tools.ok()) {
-    report.outcome = std::string(azure_pricing::OutcomeName(tools.status().outcome()));
+    report.outcome = tools.status().outcome();
     report.reason = std::string(tools.status().reason());
     report.trusted_messages = {tools.status().message()};
     return finish();
   }
   report.tools = tools->size();
   if (tools->empty()) {
-    report.outcome = "refused";
-    report.reason = "no_tool";
+    report.outcome = Outcome::kRefused;
+    report.reason = kNoTool;
     report.trusted_messages = {
         "make_azure_pricing_tools returned no tool: the sandbox router is disabled or absent."};
     return finish();
@@ -365,14 +375,16 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   ctx.argument_labels = label_setup->arguments;
   labels::InvokeFunction(tools->front(), ctx, chain);
   if (ctx.blocked.has_value()) {
-    report.outcome = "blocked";
-    report.reason = "policy_violation";
+    report.outcome = Outcome::kBlocked;
+    report.reason = reasons::kPolicyViolation;
     report.violations = ctx.blocked->violations;
     report.trusted_messages = {ctx.blocked->error};
     return finish();
   }
   if (!ctx.result.has_value()) return Invalid("the tool did not run");
-  report.outcome = ctx.result->outcome;
+  const std::optional<Outcome> outcome = OutcomeNamed(ctx.result->outcome);
+  if (!outcome.has_value()) return Invalid("the tool ended with an outcome the host does not know");
+  report.outcome = *outcome;
   report.reason = ctx.result->reason;
   for (const labels::Content& item : ctx.result->items) {
     if (item.name == azure_pricing::kOutputItem) {
@@ -387,7 +399,7 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
 
 std::string CallReportToJson(const CallReport& r) {
   std::string out = "{\"outcome\":";
-  json::AppendQuoted(out, r.outcome);
+  json::AppendQuoted(out, azure_pricing::OutcomeName(r.outcome));
   out += ",\"reason\":";
   if (r.reason.empty()) {
     out += "null";
