@@ -41,7 +41,7 @@ int Main(int argc, char** argv) {
   int passed = 0, failed = 0;
   std::map<std::string, std::set<std::string>> citations;
   std::printf("cases\n");
-  for (const std::string& file : DefaultCaseFiles()) {
+  for (const std::string& file : CaseFiles()) {
     int file_passed = 0, file_failed = 0;
     for (const CaseResult& r : RunCaseFile(file)) {
       if (r.passed) {
