@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -20,34 +18,52 @@ const Requirement* Catalog::Find(const std::string& id) const {
   return nullptr;
 }
 
+namespace {
+
+std::optional<Requirement> ParseRequirement(const nlohmann::json& r) {
+  static const std::regex kId("^[A-Z]+-[0-9]{3}$");
+  static const std::regex kObservedOn("^azmcp [0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.]+)?$");
+  static const std::set<std::string> kKeys = {"id",   "level",   "section",
+                                              "text", "pending", "observed_on"};
+  if (!r.is_object()) return std::nullopt;
+  for (const auto& item : r.items()) {
+    if (kKeys.count(item.key()) == 0) return std::nullopt;
+  }
+  auto is_text = [&r](const char* key) { return r.contains(key) && r[key].is_string(); };
+  if (!is_text("id") || !is_text("level") || !is_text("section") || !is_text("text") ||
+      !r.contains("pending") || !(r["pending"].is_null() || r["pending"].is_number_integer()) ||
+      (r.contains("observed_on") && !is_text("observed_on"))) {
+    return std::nullopt;
+  }
+  Requirement req;
+  req.id = r["id"].get<std::string>();
+  req.level = r["level"].get<std::string>();
+  req.section = r["section"].get<std::string>();
+  req.text = r["text"].get<std::string>();
+  if (r["pending"].is_number_integer()) req.pending_issue = r["pending"].get<int>();
+  if (is_text("observed_on")) req.observed_on = r["observed_on"].get<std::string>();
+  if (!std::regex_match(req.id, kId) || (req.level != "MUST" && req.level != "SHOULD") ||
+      (req.observed_on && !std::regex_match(*req.observed_on, kObservedOn))) {
+    return std::nullopt;
+  }
+  return req;
+}
+
+}  // namespace
+
 std::optional<Catalog> LoadCatalog(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  const StatusOr<std::string> text = base::ReadFile(path);
+  if (!text.ok()) return std::nullopt;
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
   if (doc.is_discarded() || !doc.contains("requirements") || !doc["requirements"].is_array()) {
     return std::nullopt;
   }
   Catalog catalog;
   std::set<std::string> ids;
-  static const std::regex kId("^[A-Z]+-[0-9]{3}$");
   for (const auto& r : doc["requirements"]) {
-    auto is_text = [&r](const char* key) { return r.contains(key) && r[key].is_string(); };
-    if (!r.is_object() || !is_text("id") || !is_text("level") || !is_text("section") ||
-        !is_text("text") || !r.contains("pending") ||
-        !(r["pending"].is_null() || r["pending"].is_number_integer())) {
-      return std::nullopt;
-    }
-    Requirement req;
-    req.id = r["id"].get<std::string>();
-    req.level = r["level"].get<std::string>();
-    req.section = r["section"].get<std::string>();
-    req.text = r["text"].get<std::string>();
-    if (r["pending"].is_number_integer()) req.pending_issue = r["pending"].get<int>();
-    if (!std::regex_match(req.id, kId) || !ids.insert(req.id).second ||
-        (req.level != "MUST" && req.level != "SHOULD")) {
-      return std::nullopt;
-    }
-    catalog.requirements.push_back(std::move(req));
+    std::optional<Requirement> req = ParseRequirement(r);
+    if (!req || !ids.insert(req->id).second) return std::nullopt;
+    catalog.requirements.push_back(std::move(*req));
   }
   return catalog;
 }

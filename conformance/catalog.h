@@ -17,6 +17,9 @@ struct Requirement {
   std::string section;
   std::string text;
   std::optional<int> pending_issue;  // the issue that will implement it; empty when done
+  // "azmcp 3.0.0-beta.46": the behaviour was observed on that real CLI, not on the 4.0.0-beta.4
+  // the spec pins (unpublished); empty for requirements that are the tool's own.
+  std::optional<std::string> observed_on;
 };
 
 struct Catalog {
@@ -24,7 +27,8 @@ struct Catalog {
   const Requirement* Find(const std::string& id) const;
 };
 
-// nullopt when the file is missing or malformed (duplicate ids included).
+// nullopt when the file is missing or malformed: duplicate ids, a key other than id, level,
+// section, text, pending and observed_on, or an observed_on that is not "azmcp <version>".
 std::optional<Catalog> LoadCatalog(const std::string& path);
 
 // The requirements a test source declares with CITES (conformance/citations/cites.h), and what

@@ -2,11 +2,11 @@
 // test, every cited id exists, and no pending requirement is claimed before its issue lands.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
 #include "conformance/citations/id_form.h"
+#include "ref/base/files.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance {
 namespace {
@@ -21,17 +21,29 @@ TEST(CatalogTest, LoadsWithUniqueWellFormedIds) {
   }
 }
 
+TEST(CatalogTest, ObservedOnNamesTheRealCliItWasSeenOn) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  ASSERT_TRUE(catalog.has_value());
+  ASSERT_NE(catalog->Find("HOST-004"), nullptr);
+  EXPECT_EQ(catalog->Find("HOST-004")->observed_on, "azmcp 3.0.0-beta.46");
+  ASSERT_NE(catalog->Find("INTRO-001"), nullptr);
+  EXPECT_EQ(catalog->Find("INTRO-001")->observed_on, std::nullopt);
+}
+
 TEST(CatalogTest, MalformedCatalogsAreRejectedNotMisread) {
   const std::string path = testing::TempDir() + "/catalog.json";
   for (
       const char* body :
-      {R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":5,"pending":null}]})",
-       R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
-       R"({"requirements":[{"id":"ARG" "-001","level":"MAY","section":"s","text":"t","pending":null}]})",
+      {R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":5,"pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MAY","section":"s","text":"t","pending":null}]})",
        R"({"requirements":[{"id":"arg-1","level":"MUST","section":"s","text":"t","pending":null}]})",
-       R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null},
-                            {"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null}]})"}) {
-    std::ofstream(path) << body;
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observed_on":"3.0.0"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observed_on":3}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observd_on":"azmcp 3.0.0"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null},
+                            {"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null}]})"}) {
+    ASSERT_THAT(base::WriteFileAtomically(path, body), IsOk());
     EXPECT_FALSE(LoadCatalog(path).has_value()) << body;
   }
 }
@@ -80,14 +92,7 @@ TEST(CatalogTest, EveryCatalogIdHasACitablePrefix) {
 
 TEST(CatalogTest, CoverageFlagsUncitedUnknownAndPrematureCitations) {
   Catalog catalog;
-  const std::string a1 = "ARG"
-                         "-001",
-                    a2 = "ARG"
-                         "-002",
-                    z1 = "ZONE"
-                         "-001",
-                    a9 = "ARG"
-                         "-999";
+  const std::string a1 = "ARG-001", a2 = "ARG-002", z1 = "ZONE-001", a9 = "ARG-999";
   catalog.requirements = {{a1, "MUST", "s", "t", std::nullopt},
                           {a2, "MUST", "s", "t", std::nullopt},
                           {z1, "MUST", "s", "t", 3}};
