@@ -14,7 +14,9 @@
 #include "conformance/citations/cites.h"
 #include "conformance/host/scripted_host.h"
 #include "fakes/azmcp/differential_rig.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ref/pricing/reasons.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::host {
@@ -81,7 +83,7 @@ TEST_F(EgressFailuresTest, ConnectionResetsFailClosed) {
   EXPECT_EQ(cli.requests.size(), 4u);  // the CLI's own retries
   EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
   EXPECT_EQ(r.sandbox_disposals, r.sandbox_acquisitions);
 }
@@ -93,7 +95,7 @@ TEST_F(EgressFailuresTest, TruncatedResponsesFailClosed) {
   EXPECT_EQ(cli.requests.size(), 4u);
   EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
 }
 
@@ -105,7 +107,7 @@ TEST_F(EgressFailuresTest, ARefusedProxyConnectionFailsClosed) {
   EXPECT_TRUE(cli.requests.empty());
   EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
 }
 
@@ -116,10 +118,10 @@ TEST_F(EgressFailuresTest, AnUntrustedProxyCertificateFailsClosed) {
   const CallReport r = Through("", {"SSL_CERT_FILE=" + rig_->unrelated_ca_file()}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_TRUE(cli.requests.empty());
-  EXPECT_NE(cli.out.find("SSL"), std::string::npos) << cli.out;
+  EXPECT_THAT(cli.out, testing::HasSubstr("SSL"));
   EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
 }
 
