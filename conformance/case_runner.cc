@@ -1,26 +1,21 @@
 #include "conformance/case_runner.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "conformance/host/scripted_host.h"
+#include "conformance/json_schema.h"
+#include "ref/base/files.h"
 #include "ref/pricing/lookup.h"
 
 namespace azure_pricing::conformance {
 namespace {
 
 using nlohmann::ordered_json;
-
-std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // Collects every string inside a JSON value (the arguments a model sent, or a CLI envelope).
 void CollectStrings(const ordered_json& v, std::vector<std::string>& out) {
@@ -52,6 +47,18 @@ void CollectLines(const std::string& text, std::vector<std::string>& out) {
   }
 }
 
+// What one case produced, in the terms its expectations use. A planning case (no "cli") has
+// no host report; a host case has one, and its output when the tool completed.
+struct Observed {
+  std::string outcome;  // "planned" or OutcomeName
+  std::string reason;
+  std::string message;              // the refusal or failure text (the first trusted message)
+  std::vector<std::string> inputs;  // what the message must not echo: arguments, CLI output
+  std::optional<std::vector<std::string>> argv;
+  std::optional<host::CallReport> report;
+  std::optional<ordered_json> output;  // discarded when the report is not JSON
+};
+
 }  // namespace
 
 std::string EchoProblem(const std::string& message, const std::vector<std::string>& inputs) {
@@ -65,68 +72,262 @@ std::string EchoProblem(const std::string& message, const std::vector<std::strin
 
 namespace {
 
-std::string RunOne(const ordered_json& c) {
-  std::string args_text;
-  std::vector<std::string> inputs;
-  if (c.contains("arguments_text")) {
-    args_text = c["arguments_text"].get<std::string>();
-    CollectQuotedRuns(args_text, inputs);
-  } else if (c.contains("arguments")) {
-    args_text = c["arguments"].dump();
-    CollectStrings(c["arguments"], inputs);
-  } else {
-    return "case has neither arguments nor arguments_text";
+// ---- Expectation checks: each says what is wrong, or nothing. -------------------------------
+
+std::string Mismatch(const ordered_json& got, const ordered_json& want) {
+  return got.dump() + ", want " + want.dump();
+}
+
+std::string Missing(const ordered_json& parts, const std::string& text, const char* what) {
+  std::string problems;
+  for (const auto& part : parts) {
+    if (text.find(part.get<std::string>()) == std::string::npos) {
+      problems += std::string(problems.empty() ? "" : ", ") + what + " lacks \"" +
+                  part.get<std::string>() + "\"";
+    }
   }
+  return problems;
+}
+
+std::string CheckOutcome(const ordered_json& expect, const Observed& got) {
+  const std::string want = expect["outcome"].get<std::string>();
+  return got.outcome == want ? "" : got.outcome + ", want " + want;
+}
+
+std::string CheckReason(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("reason") || got.outcome == "planned") return "";
+  const std::string want = expect["reason"].get<std::string>();
+  return got.reason == want ? "" : got.reason + ", want " + want;
+}
+
+std::string CheckArgv(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("argv") || !got.argv) return "";
+  return ordered_json(*got.argv) == expect["argv"] ? "" : Mismatch(*got.argv, expect["argv"]);
+}
+
+std::string CheckMessage(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("message_contains") || got.outcome == "planned") return "";
+  return Missing(expect["message_contains"], got.message, "message");
+}
+
+// Refusal and failure text must not echo input. (The standing guidance that follows it is fixed
+// prose that may share words such as "Reservation" with the rows.)
+std::string CheckNoEcho(const ordered_json&, const Observed& got) {
+  if (got.outcome == "planned" || got.outcome == "completed") return "";
+  return EchoProblem(got.message, got.inputs);
+}
+
+std::string CheckNoCliBeforeRefusal(const ordered_json&, const Observed& got) {
+  if (!got.report || (got.outcome != "refused" && got.outcome != "blocked")) return "";
+  return got.report->execs == 0 ? "" : got.outcome + " after running the CLI";
+}
+
+// Every acquired sandbox is disposed, whatever happened, and every exec is bounded.
+std::string CheckSandboxesDisposed(const ordered_json&, const Observed& got) {
+  if (!got.report || got.report->sandbox_acquisitions == got.report->sandbox_disposals) return "";
+  return "acquired " + std::to_string(got.report->sandbox_acquisitions) + " sandboxes, disposed " +
+         std::to_string(got.report->sandbox_disposals);
+}
+
+std::string CheckBoundedExec(const ordered_json&, const Observed& got) {
+  return got.report && got.report->unbounded_execs != 0 ? "ran the CLI without BoundedExec" : "";
+}
+
+std::string CheckNoFileTransfer(const ordered_json&, const Observed& got) {
+  return got.report && got.report->file_operations != 0
+             ? "moved files in or out of the sandbox"
+             : "";
+}
+
+std::string CheckCounts(const ordered_json& expect, const Observed& got) {
+  if (!got.report) return "";
+  const std::pair<const char*, int64_t> counts[] = {
+      {"sandbox_acquisitions", got.report->sandbox_acquisitions},
+      {"sandbox_disposals", got.report->sandbox_disposals},
+      {"tools", static_cast<int64_t>(got.report->tools)}};
+  std::string problems;
+  for (const auto& [field, value] : counts) {
+    if (expect.contains(field) && value != expect[field].get<int64_t>()) {
+      problems += std::string(problems.empty() ? "" : ", ") + field + " " +
+                  Mismatch(value, expect[field]);
+    }
+  }
+  return problems;
+}
+
+std::string CheckViolations(const ordered_json& expect, const Observed& got) {
+  if (!got.report || !expect.contains("violations")) return "";
+  const ordered_json violations(got.report->violations);
+  return violations == expect["violations"] ? "" : Mismatch(violations, expect["violations"]);
+}
+
+std::string CheckResultLabel(const ordered_json& expect, const Observed& got) {
+  if (!got.report || !expect.contains("result_label")) return "";
+  ordered_json label = nullptr;
+  if (const auto& l = got.report->result_label; l.has_value()) {
+    label = {{"integrity", std::string(labels::Name(l->integrity))},
+             {"confidentiality", std::string(labels::Name(l->confidentiality))}};
+  }
+  return label == expect["result_label"] ? "" : Mismatch(label, expect["result_label"]);
+}
+
+std::string CheckTrustedMessages(const ordered_json& expect, const Observed& got) {
+  if (!got.report || !expect.contains("trusted_messages_contain")) return "";
+  std::string all;
+  for (const std::string& m : got.report->trusted_messages) all += m + "\n";
+  return Missing(expect["trusted_messages_contain"], all, "trusted messages");
+}
+
+std::string CheckReportPresent(const ordered_json& expect, const Observed& got) {
+  if (!got.report || got.output) return "";
+  return expect.contains("returned_rows") || expect.contains("first_row") ? "no report" : "";
+}
+
+std::string CheckReportIsJson(const ordered_json&, const Observed& got) {
+  return got.output && got.output->is_discarded() ? "report is not JSON" : "";
+}
+
+// The report's checks below run only on a report that parsed.
+const ordered_json* ParsedReport(const Observed& got) {
+  return got.output && !got.output->is_discarded() ? &*got.output : nullptr;
+}
+
+// An expanded query adds its selection fields; any other keeps the original shape.
+std::string CheckReportKeys(const ordered_json& expect, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr) return "";
+  std::vector<std::string> keys;
+  for (const auto& item : report->items()) keys.push_back(item.key());
+  std::vector<std::string> want = {"prices", "returned_rows", "received_rows", "truncated",
+                                   "upstream_limit_reached"};
+  for (const char* k : {"selected_rows", "requested_region", "selection_notes", "matched_by"}) {
+    if (!expect.contains(k)) continue;
+    want.insert(want.end(), {"requested_region", "selected_rows", "selection_notes"});
+    break;
+  }
+  return keys == want ? "" : ordered_json(keys).dump();
+}
+
+std::string CheckMatchedBy(const ordered_json& expect, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr || !expect.contains("matched_by")) return "";
+  ordered_json matched = ordered_json::array();
+  for (const auto& row : (*report)["prices"]) matched.push_back(row.value("matched_by", ""));
+  return matched == expect["matched_by"] ? "" : Mismatch(matched, expect["matched_by"]);
+}
+
+std::string CheckReportFields(const ordered_json& expect, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr) return "";
+  std::string problems;
+  for (const char* field :
+       {"returned_rows", "received_rows", "truncated", "upstream_limit_reached", "selected_rows",
+        "requested_region", "selection_notes"}) {
+    if (!expect.contains(field)) continue;
+    const std::string sep = problems.empty() ? "" : ", ";
+    if (!report->contains(field)) {
+      problems += sep + "no " + field;
+    } else if ((*report)[field] != expect[field]) {
+      problems += sep + field + " " + Mismatch((*report)[field], expect[field]);
+    }
+  }
+  return problems;
+}
+
+std::string CheckPricesLength(const ordered_json&, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr) return "";
+  const ordered_json& returned = report->value("returned_rows", ordered_json());
+  const bool same = returned.is_number_integer() && report->contains("prices") &&
+                    static_cast<int64_t>((*report)["prices"].size()) == returned.get<int64_t>();
+  return same ? "" : "prices length differs from returned_rows";
+}
+
+// ordered_json compares key order too: the CLI's order is part of the contract.
+std::string CheckFirstRow(const ordered_json& expect, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr || !expect.contains("first_row")) return "";
+  const ordered_json& prices = report->value("prices", ordered_json::array());
+  if (prices.empty()) return "no first row";
+  const bool same = prices[0] == expect["first_row"] && prices[0].dump() == expect["first_row"].dump();
+  return same ? "" : Mismatch(prices[0], expect["first_row"]);
+}
+
+struct ExpectationCheck {
+  const char* name;
+  std::string (*problem)(const ordered_json& expect, const Observed& got);
+};
+
+// Every case runs every check; a check that does not apply to the case says nothing.
+constexpr ExpectationCheck kChecks[] = {
+    {"outcome", CheckOutcome},
+    {"reason", CheckReason},
+    {"argv", CheckArgv},
+    {"message", CheckMessage},
+    {"no echo", CheckNoEcho},
+    {"no CLI before a refusal", CheckNoCliBeforeRefusal},
+    {"sandboxes disposed", CheckSandboxesDisposed},
+    {"bounded exec", CheckBoundedExec},
+    {"no file transfer", CheckNoFileTransfer},
+    {"counts", CheckCounts},
+    {"violations", CheckViolations},
+    {"result_label", CheckResultLabel},
+    {"trusted messages", CheckTrustedMessages},
+    {"report present", CheckReportPresent},
+    {"report JSON", CheckReportIsJson},
+    {"report keys", CheckReportKeys},
+    {"matched_by", CheckMatchedBy},
+    {"report fields", CheckReportFields},
+    {"prices length", CheckPricesLength},
+    {"first_row", CheckFirstRow},
+};
+
+std::string CheckAll(const ordered_json& expect, const Observed& got) {
+  std::string problems;
+  for (const ExpectationCheck& check : kChecks) {
+    const std::string problem = check.problem(expect, got);
+    if (!problem.empty()) problems += std::string(check.name) + ": " + problem + "; ";
+  }
+  return problems;
+}
+
+// ---- Running a case. ------------------------------------------------------------------------
+
+HostBounds BoundsOf(const ordered_json& c) {
   HostBounds bounds;
-  if (c.contains("host")) {
-    const ordered_json& h = c["host"];
-    if (h.contains("max_rows")) bounds.max_rows = h["max_rows"].get<int64_t>();
-    if (h.contains("exec_timeout_seconds")) {
-      bounds.exec_timeout_seconds = h["exec_timeout_seconds"].get<int64_t>();
-    }
-    if (h.contains("max_output_bytes"))
-      bounds.max_output_bytes = h["max_output_bytes"].get<int64_t>();
+  const ordered_json& h = c.value("host", ordered_json::object());
+  if (h.contains("max_rows")) bounds.max_rows = h["max_rows"].get<int64_t>();
+  if (h.contains("exec_timeout_seconds")) {
+    bounds.exec_timeout_seconds = h["exec_timeout_seconds"].get<int64_t>();
   }
-  const ordered_json& expect = c["expect"];
-  const std::string want_outcome = expect["outcome"].get<std::string>();
-  std::ostringstream problems;
+  if (h.contains("max_output_bytes")) bounds.max_output_bytes = h["max_output_bytes"].get<int64_t>();
+  return bounds;
+}
 
-  if (!c.contains("cli")) {
-    StatusOr<LookupPlan> plan = PlanLookup(args_text, bounds);
-    const std::string got =
-        plan.ok() ? "planned" : std::string(OutcomeName(plan.status().outcome()));
-    if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";
-    if (!plan.ok()) {
-      if (expect.contains("reason") &&
-          plan.status().reason() != expect["reason"].get<std::string>()) {
-        problems << "reason " << plan.status().reason() << ", want "
-                 << expect["reason"].get<std::string>() << "; ";
-      }
-      if (expect.contains("message_contains")) {
-        for (const auto& part : expect["message_contains"]) {
-          if (plan.status().message().find(part.get<std::string>()) == std::string::npos) {
-            problems << "message lacks \"" << part.get<std::string>() << "\"; ";
-          }
-        }
-      }
-      problems << EchoProblem(plan.status().message(), inputs);
-    } else if (expect.contains("argv")) {
-      if (ordered_json(plan->argv) != expect["argv"]) {
-        problems << "argv " << ordered_json(plan->argv).dump() << ", want " << expect["argv"].dump()
-                 << "; ";
-      }
-    }
-    return problems.str();
+Observed ObservePlan(const std::string& arguments, const HostBounds& bounds) {
+  Observed got;
+  StatusOr<LookupPlan> plan = PlanLookup(arguments, bounds);
+  if (plan.ok()) {
+    got.outcome = "planned";
+    got.argv = plan->argv;
+  } else {
+    got.outcome = OutcomeName(plan.status().outcome());
+    got.reason = plan.status().reason();
+    got.message = plan.status().message();
   }
+  return got;
+}
 
-  const ordered_json& cli = c["cli"];
-  fakes::sandbox::CallScript script;
+// The sandbox's scripted answer for a case's "cli"; an error text when a file cannot be read.
+std::string MakeScript(const ordered_json& cli, const HostBounds& bounds,
+                       fakes::sandbox::CallScript& script) {
   for (const auto& [name, out] :
        {std::pair<std::string, std::string*>{"stdout", &script.exec.stdout_bytes},
         std::pair<std::string, std::string*>{"stderr", &script.exec.stderr_bytes}}) {
     if (cli.contains(name + "_file")) {
-      std::optional<std::string> text = ReadFile(cli[name + "_file"].get<std::string>());
-      if (!text) return "cannot read " + cli[name + "_file"].get<std::string>();
+      const std::string file = cli[name + "_file"].get<std::string>();
+      StatusOr<std::string> text = base::ReadFile(file);
+      if (!text.ok()) return "cannot read " + file + ": " + text.status().message();
       *out = std::move(*text);
     } else if (cli.contains(name)) {
       *out = cli[name].get<std::string>();
@@ -142,7 +343,12 @@ std::string RunOne(const ordered_json& c) {
   script.exec.exec_error = cli.value("exec_error", false);
   script.fail_acquire = cli.value("fail_acquire", false);
   script.fail_dispose = cli.value("fail_dispose", false);
-  // What the CLI said must not come back either.
+  return "";
+}
+
+// What the CLI said must not come back in a message either.
+void CollectCliText(const ordered_json& cli, const fakes::sandbox::CallScript& script,
+                    std::vector<std::string>& inputs) {
   const ordered_json envelope = ordered_json::parse(script.exec.stdout_bytes, nullptr, false);
   if (envelope.is_discarded()) {
     CollectLines(script.exec.stdout_bytes, inputs);
@@ -150,190 +356,162 @@ std::string RunOne(const ordered_json& c) {
     CollectStrings(envelope, inputs);
   }
   if (!cli.value("output_limit_exceeded", false)) CollectLines(script.exec.stderr_bytes, inputs);
+}
 
-  conformance::host::ScriptedCall call;
-  call.arguments = args_text;
+host::ScriptedCall MakeCall(const ordered_json& c, const std::string& arguments,
+                            fakes::sandbox::CallScript script) {
+  host::ScriptedCall call;
+  call.arguments = arguments;
   if (c.contains("host")) call.host_json = c["host"].dump();
   if (c.contains("backend")) call.backend_json = c["backend"].dump();
   if (c.contains("labels")) call.labels_json = c["labels"].dump();
-  if (c.contains("middleware")) {
-    for (const auto& m : c["middleware"]) call.middleware.push_back(m.get<std::string>());
+  for (const auto& m : c.value("middleware", ordered_json::array())) {
+    call.middleware.push_back(m.get<std::string>());
   }
-  call.scripts = {script};
-  azure_pricing::StatusOr<conformance::host::CallReport> ran = conformance::host::RunScriptedCall(call);
+  call.scripts = {std::move(script)};
+  return call;
+}
+
+// Runs a host case into `got`; an error text when the case itself cannot be run.
+std::string ObserveHost(const ordered_json& c, const std::string& arguments, Observed& got) {
+  const HostBounds bounds = BoundsOf(c);
+  fakes::sandbox::CallScript script;
+  if (std::string error = MakeScript(c["cli"], bounds, script); !error.empty()) return error;
+  CollectCliText(c["cli"], script, got.inputs);
+  StatusOr<host::CallReport> ran = host::RunScriptedCall(MakeCall(c, arguments, script));
   if (!ran.ok()) return "case configuration: " + ran.status().message();
-  const conformance::host::CallReport& got_report = *ran;
-  const std::string got = got_report.outcome;
-  const std::string message =
-      got_report.trusted_messages.empty() ? "" : got_report.trusted_messages.front();
-  if (got != want_outcome) problems << "outcome " << got << ", want " << want_outcome << "; ";
-  if (expect.contains("reason") && got_report.reason != expect["reason"].get<std::string>()) {
-    problems << "reason " << got_report.reason << ", want " << expect["reason"].get<std::string>()
-             << "; ";
+  got.outcome = OutcomeName(ran->outcome);
+  got.reason = ran->reason;
+  got.message = ran->trusted_messages.empty() ? "" : ran->trusted_messages.front();
+  got.argv = ran->argv;
+  if (ran->output.has_value()) got.output = ordered_json::parse(*ran->output, nullptr, false);
+  got.report = std::move(*ran);
+  return "";
+}
+
+std::string RunOne(const ordered_json& c) {
+  std::string arguments;
+  std::vector<std::string> inputs;
+  if (c.contains("arguments_text")) {
+    arguments = c["arguments_text"].get<std::string>();
+    CollectQuotedRuns(arguments, inputs);
+  } else if (c.contains("arguments")) {
+    arguments = c["arguments"].dump();
+    CollectStrings(c["arguments"], inputs);
+  } else {
+    return "case has neither arguments nor arguments_text";
   }
-  if ((got == "refused" || got == "blocked") && got_report.execs != 0) {
-    problems << got << " after running the CLI; ";
+  Observed got;
+  if (c.contains("cli")) {
+    if (std::string error = ObserveHost(c, arguments, got); !error.empty()) return error;
+  } else {
+    got = ObservePlan(arguments, BoundsOf(c));
   }
-  // Every acquired sandbox is disposed, whatever happened, and every exec is bounded.
-  if (got_report.sandbox_acquisitions != got_report.sandbox_disposals) {
-    problems << "acquired " << got_report.sandbox_acquisitions << " sandboxes, disposed "
-             << got_report.sandbox_disposals << "; ";
+  got.inputs.insert(got.inputs.begin(), inputs.begin(), inputs.end());
+  return CheckAll(c["expect"], got);
+}
+
+// ---- Reading a case file. -------------------------------------------------------------------
+
+std::optional<ordered_json> ReadJson(const std::string& path) {
+  const StatusOr<std::string> text = base::ReadFile(path);
+  if (!text.ok()) return std::nullopt;
+  ordered_json doc = ordered_json::parse(*text, nullptr, false);
+  if (doc.is_discarded()) return std::nullopt;
+  return doc;
+}
+
+// Schema problems by case index; those outside any case under index -1.
+std::map<int64_t, std::vector<SchemaProblem>> ProblemsByCase(const ordered_json& schema,
+                                                             const ordered_json& doc) {
+  std::map<int64_t, std::vector<SchemaProblem>> by_case;
+  for (SchemaProblem& p : ValidateAgainstSchema(schema, doc)) {
+    const bool in_case = p.path.size() >= 2 && p.path[0] == "cases";
+    by_case[in_case ? std::stoll(p.path[1]) : -1].push_back(std::move(p));
   }
-  if (got_report.unbounded_execs != 0) problems << "ran the CLI without BoundedExec; ";
-  if (got_report.file_operations != 0) problems << "moved files in or out of the sandbox; ";
-  for (const char* field : {"sandbox_acquisitions", "sandbox_disposals"}) {
-    if (!expect.contains(field)) continue;
-    const int value = std::string(field) == "sandbox_acquisitions" ? got_report.sandbox_acquisitions
-                                                                   : got_report.sandbox_disposals;
-    if (value != expect[field].get<int>()) {
-      problems << field << " " << value << ", want " << expect[field].dump() << "; ";
-    }
+  return by_case;
+}
+
+std::string SchemaDetail(const std::string& file, const std::string& id,
+                         const std::vector<SchemaProblem>& problems) {
+  std::string detail;
+  for (const SchemaProblem& p : problems) {
+    detail += file + ": case " + id + ": " + p.what + " at " + PathText(p.path) + "; ";
   }
-  if (expect.contains("tools") &&
-      static_cast<int>(got_report.tools) != expect["tools"].get<int>()) {
-    problems << "tools " << got_report.tools << ", want " << expect["tools"].dump() << "; ";
+  return detail;
+}
+
+CaseResult RunCase(const std::string& file, const ordered_json& c, const std::string& id,
+                   const std::vector<SchemaProblem>& problems) {
+  CaseResult r;
+  r.file = file;
+  r.id = id;
+  for (const auto& req : c.value("requirements", ordered_json::array())) {
+    if (req.is_string()) r.requirements.push_back(req.get<std::string>());
   }
-  if (expect.contains("violations") &&
-      ordered_json(got_report.violations) != expect["violations"]) {
-    problems << "violations " << ordered_json(got_report.violations).dump() << ", want "
-             << expect["violations"].dump() << "; ";
+  const ordered_json& expect = c.value("expect", ordered_json::object());
+  if (expect.is_object()) {
+    if (expect.value("outcome", ordered_json()).is_string()) r.expected_outcome = expect["outcome"];
+    if (expect.value("reason", ordered_json()).is_string()) r.expected_reason = expect["reason"];
   }
-  if (expect.contains("result_label")) {
-    ordered_json label = nullptr;
-    if (got_report.result_label.has_value()) {
-      label = {
-          {"integrity", std::string(labels::Name(got_report.result_label->integrity))},
-          {"confidentiality", std::string(labels::Name(got_report.result_label->confidentiality))}};
-    }
-    if (label != expect["result_label"]) {
-      problems << "result_label " << label.dump() << ", want " << expect["result_label"].dump()
-               << "; ";
-    }
+  if (!problems.empty()) {
+    r.detail = SchemaDetail(file, id, problems);
+    return r;
   }
-  if (expect.contains("trusted_messages_contain")) {
-    std::string all;
-    for (const std::string& m : got_report.trusted_messages) all += m + "\n";
-    for (const auto& part : expect["trusted_messages_contain"]) {
-      if (all.find(part.get<std::string>()) == std::string::npos) {
-        problems << "trusted messages lack \"" << part.get<std::string>() << "\"; ";
-      }
-    }
+  // The schema has been checked, so a type mismatch here is a gap in the schema, not the case.
+  try {
+    r.detail = RunOne(c);
+  } catch (const std::exception&) {
+    r.detail = "case is valid by case.schema.json but cannot be run: the schema lacks a rule";
   }
-  // Refusal and failure text must not echo input. (The standing guidance that follows it is fixed
-  // prose that may share words such as "Reservation" with the rows.)
-  if (got != "completed") {
-    if (std::string echo = EchoProblem(message, inputs); !echo.empty()) problems << echo << "; ";
-  }
-  if (expect.contains("message_contains")) {
-    for (const auto& part : expect["message_contains"]) {
-      if (message.find(part.get<std::string>()) == std::string::npos) {
-        problems << "message lacks \"" << part.get<std::string>() << "\"; ";
-      }
-    }
-  }
-  if (got_report.output.has_value()) {
-    const ordered_json report = ordered_json::parse(*got_report.output, nullptr, false);
-    if (report.is_discarded()) return problems.str() + "report is not JSON; ";
-    std::vector<std::string> keys;
-    for (const auto& item : report.items()) keys.push_back(item.key());
-    // An expanded query adds its selection fields; any other keeps the original shape.
-    const bool expanded = expect.contains("selected_rows") || expect.contains("requested_region") ||
-                          expect.contains("selection_notes") || expect.contains("matched_by");
-    std::vector<std::string> want_keys = {"prices", "returned_rows", "received_rows", "truncated",
-                                          "upstream_limit_reached"};
-    if (expanded) {
-      for (const char* k : {"requested_region", "selected_rows", "selection_notes"}) {
-        want_keys.push_back(k);
-      }
-    }
-    if (keys != want_keys) problems << "report keys " << ordered_json(keys).dump() << "; ";
-    if (expect.contains("matched_by")) {
-      ordered_json got = ordered_json::array();
-      for (const auto& row : report["prices"]) got.push_back(row.value("matched_by", ""));
-      if (got != expect["matched_by"]) {
-        problems << "matched_by " << got.dump() << ", want " << expect["matched_by"].dump() << "; ";
-      }
-    }
-    for (const char* field :
-         {"returned_rows", "received_rows", "truncated", "upstream_limit_reached", "selected_rows",
-          "requested_region", "selection_notes"}) {
-      if (!expect.contains(field)) continue;
-      if (!report.contains(field)) {
-        problems << "report has no " << field << "; ";
-      } else if (report[field] != expect[field]) {
-        problems << field << " " << report[field].dump() << ", want " << expect[field].dump()
-                 << "; ";
-      }
-    }
-    if (static_cast<int64_t>(report["prices"].size()) != report["returned_rows"].get<int64_t>()) {
-      problems << "prices length differs from returned_rows; ";
-    }
-    if (expect.contains("first_row")) {
-      if (report["prices"].empty()) {
-        problems << "no first row; ";
-      } else if (report["prices"][0] != expect["first_row"] ||
-                 report["prices"][0].dump() != expect["first_row"].dump()) {
-        // ordered_json compares key order too: the CLI's order is part of the contract.
-        problems << "first row " << report["prices"][0].dump() << ", want "
-                 << expect["first_row"].dump() << "; ";
-      }
-    }
-  } else if (expect.contains("returned_rows") || expect.contains("first_row")) {
-    problems << "no report; ";
-  }
-  return problems.str();
+  r.passed = r.detail.empty();
+  return r;
 }
 
 }  // namespace
 
 std::vector<CaseResult> RunCaseFile(const std::string& path) {
-  std::vector<CaseResult> results;
-  auto broken = [&](const std::string& why) {
-    CaseResult r;
-    r.file = path;
-    r.id = "(file)";
-    r.detail = why;
-    results = {r};
-    return results;
+  auto broken = [&path](const std::string& why) {
+    return std::vector<CaseResult>{{.file = path, .id = "(file)", .detail = why}};
   };
-  std::optional<std::string> text = ReadFile(path);
-  if (!text) return broken("cannot read case file");
-  const ordered_json doc = ordered_json::parse(*text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("cases") ||
-      !doc["cases"].is_array()) {
-    return broken("case file is not an object with a cases array");
+  const std::optional<ordered_json> schema = ReadJson(kCaseSchema);
+  if (!schema) return broken(std::string("cannot read ") + kCaseSchema + " as JSON");
+  const std::optional<ordered_json> doc = ReadJson(path);
+  if (!doc) return broken(path + ": cannot read the case file as JSON");
+  std::map<int64_t, std::vector<SchemaProblem>> problems = ProblemsByCase(*schema, *doc);
+  if (!doc->is_object() || !doc->contains("cases") || !(*doc)["cases"].is_array()) {
+    return broken(SchemaDetail(path, "(file)", problems[-1]));
   }
+  std::vector<CaseResult> results;
+  if (!problems[-1].empty()) results = broken(SchemaDetail(path, "(file)", problems[-1]));
   std::set<std::string> ids;
-  for (const ordered_json& c : doc["cases"]) {
-    CaseResult r;
-    r.file = path;
-    if (!c.is_object() || !c.contains("id") || !c["id"].is_string() || !c.contains("expect") ||
-        !c.contains("requirements") || !c["requirements"].is_array() || c["requirements"].empty()) {
-      r.id = "(malformed)";
-      r.detail = "case lacks id, requirements or expect";
-      results.push_back(r);
-      continue;
+  const ordered_json& cases = (*doc)["cases"];
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const ordered_json& c = cases[i];
+    const ordered_json& id = c.is_object() ? c.value("id", ordered_json()) : ordered_json();
+    const std::string name =
+        id.is_string() ? id.get<std::string>() : "(case " + std::to_string(i) + ")";
+    results.push_back(RunCase(path, c, name, problems[static_cast<int64_t>(i)]));
+    if (!ids.insert(name).second) {
+      results.back().passed = false;
+      results.back().detail = "duplicate case id";
     }
-    r.id = c["id"].get<std::string>();
-    for (const auto& req : c["requirements"]) r.requirements.push_back(req.get<std::string>());
-    if (!ids.insert(r.id).second) {
-      r.detail = "duplicate case id";
-    } else {
-      try {
-        r.detail = RunOne(c);
-      } catch (const std::exception&) {
-        r.detail = "case does not follow case.schema.json";
-      }
-    }
-    r.passed = r.detail.empty();
-    results.push_back(std::move(r));
   }
   return results;
 }
 
-std::vector<std::string> DefaultCaseFiles() {
-  return {"conformance/cases/arguments.json", "conformance/cases/replay.json",
-          "conformance/cases/selection.json", "conformance/cases/host.json"};
+std::vector<std::string> CaseFiles(const std::string& directory) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(directory, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.ends_with(".json") && !name.ends_with(".schema.json")) {
+      files.push_back(it->path().lexically_normal().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace azure_pricing::conformance

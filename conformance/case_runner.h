@@ -10,24 +10,32 @@
 
 namespace azure_pricing::conformance {
 
+// Relative to the workspace root, which is where tests and `bazel run` start.
+inline constexpr char kCaseDirectory[] = "conformance/cases";
+inline constexpr char kCaseSchema[] = "conformance/cases/case.schema.json";
+
 struct CaseResult {
   std::string file;
   std::string id;
   std::vector<std::string> requirements;
+  std::string expected_outcome;  // as the case states it: planned, completed, refused, ...
+  std::string expected_reason;   // empty when the case names none
   bool passed = false;
   std::string detail;  // why it failed; empty when it passed
 };
 
-// Every case of one file. A file that cannot be read or does not follow the schema yields a
-// single failed result naming the problem.
+// Every case of one file, checked first against case.schema.json (an unknown or misspelt key
+// anywhere fails the case it is in, naming the file, the case and the key). A file that cannot
+// be read or is not a case file at all yields a single failed result naming the problem.
 std::vector<CaseResult> RunCaseFile(const std::string& path);
 
 // Errors must not echo input: the problem when `message` contains any of `inputs` that is six
 // bytes or longer, or an empty string.
 std::string EchoProblem(const std::string& message, const std::vector<std::string>& inputs);
 
-// The case files shipped with the harness, relative to the workspace root.
-std::vector<std::string> DefaultCaseFiles();
+// The case files in `directory` (every *.json but the schema), sorted, so a new file is run
+// without being listed anywhere.
+std::vector<std::string> CaseFiles(const std::string& directory = kCaseDirectory);
 
 }  // namespace azure_pricing::conformance
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace azure_pricing::conformance {
@@ -16,6 +17,9 @@ struct Requirement {
   std::string section;
   std::string text;
   std::optional<int> pending_issue;  // the issue that will implement it; empty when done
+  // "azmcp 3.0.0-beta.46": the behaviour was observed on that real CLI, not on the 4.0.0-beta.4
+  // the spec pins (unpublished); empty for requirements that are the tool's own.
+  std::optional<std::string> observed_on;
 };
 
 struct Catalog {
@@ -23,11 +27,30 @@ struct Catalog {
   const Requirement* Find(const std::string& id) const;
 };
 
-// nullopt when the file is missing or malformed (duplicate ids included).
+// nullopt when the file is missing or malformed: duplicate ids, a key other than id, level,
+// section, text, pending and observed_on, or an observed_on that is not "azmcp <version>".
 std::optional<Catalog> LoadCatalog(const std::string& path);
 
-// Requirement ids cited in a text: PREFIX-NNN for the catalog's prefixes.
-std::set<std::string> CitedIds(const std::string& text);
+// The requirements a test source declares with CITES (conformance/citations/cites.h), and what
+// is wrong with any declaration it finds.
+struct SourceCitations {
+  std::set<std::string> ids;
+  std::vector<std::string> problems;  // "line N: ..."; each is a failure of the catalog check
+};
+
+// A lexical parse, not a preprocessor: in C++ (`shell` false) the token CITES followed by `(`
+// outside comments and string or character literals opens a declaration; in a shell test a
+// comment line `# CITES(` does. The declaration must be string literals separated by commas up
+// to `)`, each a well-formed id (citations/id_form.h). Ids anywhere else are not citations.
+SourceCitations ParseCitations(std::string_view text, bool shell);
+
+struct TestCitations {
+  std::map<std::string, std::set<std::string>> by_source;  // "test <path>" -> ids
+  std::vector<std::string> problems;                       // "<path>: line N: ..."
+};
+
+// Reads and parses each file (a *_test.sh file as shell); an unreadable file is a problem.
+TestCitations ReadTestCitations(const std::vector<std::string>& files);
 
 struct Coverage {
   std::map<std::string, std::set<std::string>> cited_by;  // id -> citing files/cases

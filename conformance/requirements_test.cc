@@ -2,19 +2,14 @@
 // test, every cited id exists, and no pending requirement is claimed before its issue lands.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
-
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
+#include "conformance/citations/id_form.h"
+#include "ref/base/files.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance {
 namespace {
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 TEST(CatalogTest, LoadsWithUniqueWellFormedIds) {
   const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
@@ -26,44 +21,78 @@ TEST(CatalogTest, LoadsWithUniqueWellFormedIds) {
   }
 }
 
+TEST(CatalogTest, ObservedOnNamesTheRealCliItWasSeenOn) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  ASSERT_TRUE(catalog.has_value());
+  ASSERT_NE(catalog->Find("HOST-004"), nullptr);
+  EXPECT_EQ(catalog->Find("HOST-004")->observed_on, "azmcp 3.0.0-beta.46");
+  ASSERT_NE(catalog->Find("INTRO-001"), nullptr);
+  EXPECT_EQ(catalog->Find("INTRO-001")->observed_on, std::nullopt);
+}
+
 TEST(CatalogTest, MalformedCatalogsAreRejectedNotMisread) {
   const std::string path = testing::TempDir() + "/catalog.json";
   for (
       const char* body :
-      {R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":5,"pending":null}]})",
-       R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
-       R"({"requirements":[{"id":"ARG" "-001","level":"MAY","section":"s","text":"t","pending":null}]})",
+      {R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":5,"pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MAY","section":"s","text":"t","pending":null}]})",
        R"({"requirements":[{"id":"arg-1","level":"MUST","section":"s","text":"t","pending":null}]})",
-       R"({"requirements":[{"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null},
-                            {"id":"ARG" "-001","level":"MUST","section":"s","text":"t","pending":null}]})"}) {
-    std::ofstream(path) << body;
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observed_on":"3.0.0"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observed_on":3}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observd_on":"azmcp 3.0.0"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null},
+                            {"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null}]})"}) {
+    ASSERT_THAT(base::WriteFileAtomically(path, body), IsOk());
     EXPECT_FALSE(LoadCatalog(path).has_value()) << body;
   }
 }
 
-TEST(CatalogTest, CitedIdsFindsOnlyCatalogPrefixes) {
-  // Ids in this file are split across literals so the coverage scan does not count them.
-  EXPECT_EQ(CitedIds("covers ARG"
-                     "-004 and BOUND"
-                     "-021, not FOO"
-                     "-001 or ARG"
-                     "-04"),
-            (std::set<std::string>{"ARG"
-                                   "-004",
-                                   "BOUND"
-                                   "-021"}));
+TEST(CitationsTest, OnlyDeclarationsCount) {
+  // Inside string literals, as here, the macro's name is not a declaration of this file.
+  const std::string cites = "CITES(";
+  const SourceCitations parsed = ParseCitations(
+      "// ARG-004 in a comment, and " + cites + "\"ARG-005\") in one\n"
+      "/* " + cites + "\"ARG-006\") */ const char* s = \"" + cites + "\\\"ARG-007\\\")\";\n"
+      "const char* r = R\"x(" + cites + "\"ARG-008\"))x\"; int n = 601'000;\n" +
+      cites + "\"ARG-001\",\n      \"BOUND-021\");\nint MY" + cites + "\"ARG-009\");\n",
+      /*shell=*/false);
+  EXPECT_EQ(parsed.ids, (std::set<std::string>{"ARG-001", "BOUND-021"}));
+  EXPECT_EQ(parsed.problems, std::vector<std::string>{});
+}
+
+TEST(CitationsTest, MalformedDeclarationsAreProblems) {
+  const std::string cites = "CITES(";
+  for (const std::string& body :
+       {cites + "\"ARG-01\");", cites + "\"FOO-001\");", cites + "kArg001);", cites + ");",
+        cites + "\"ARG-001\" \"ARG-002\");", cites + "\"ARG-001\",);", cites + "\"ARG-001\""}) {
+    const SourceCitations parsed = ParseCitations(body, /*shell=*/false);
+    EXPECT_EQ(parsed.problems.size(), 1u) << body;
+    EXPECT_TRUE(parsed.ids.empty()) << body;
+  }
+}
+
+TEST(CitationsTest, ShellTestsDeclareInACommentLine) {
+  const std::string cites = "CITES(";
+  const SourceCitations parsed = ParseCitations(
+      "#!/bin/bash\n# Covers ZONE-002.\n  # " + cites + "\"ZONE-001\", \"ZONE-003\")\n"
+      "echo '# " + cites + "\"ZONE-004\")'\n# " + cites + "\"zone-5\")\n",
+      /*shell=*/true);
+  EXPECT_EQ(parsed.ids, (std::set<std::string>{"ZONE-001", "ZONE-003"}));
+  EXPECT_EQ(parsed.problems.size(), 1u);
+}
+
+TEST(CatalogTest, EveryCatalogIdHasACitablePrefix) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  ASSERT_TRUE(catalog.has_value());
+  for (const Requirement& r : catalog->requirements) {
+    EXPECT_TRUE(citations::IsWellFormedId(r.id)) << r.id << ": add its prefix to id_form.h";
+  }
 }
 
 TEST(CatalogTest, CoverageFlagsUncitedUnknownAndPrematureCitations) {
   Catalog catalog;
-  const std::string a1 = "ARG"
-                         "-001",
-                    a2 = "ARG"
-                         "-002",
-                    z1 = "ZONE"
-                         "-001",
-                    a9 = "ARG"
-                         "-999";
+  const std::string a1 = "ARG-001", a2 = "ARG-002", z1 = "ZONE-001", a9 = "ARG-999";
   catalog.requirements = {{a1, "MUST", "s", "t", std::nullopt},
                           {a2, "MUST", "s", "t", std::nullopt},
                           {z1, "MUST", "s", "t", 3}};
@@ -77,14 +106,16 @@ TEST(CatalogTest, EveryImplementedRequirementIsCitedAndEveryCitationExists) {
   const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
   ASSERT_TRUE(catalog.has_value());
   std::map<std::string, std::set<std::string>> citations;
-  for (const std::string& file : DefaultCaseFiles()) {
+  for (const std::string& file : CaseFiles()) {
     for (const CaseResult& r : RunCaseFile(file)) {
       for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
     }
   }
   const std::vector<std::string> sources = TestSourceFiles();
   ASSERT_GE(sources.size(), 5u) << "test sources are missing from the runfiles";
-  for (const std::string& file : sources) citations["test " + file] = CitedIds(Slurp(file));
+  const TestCitations tests = ReadTestCitations(sources);
+  citations.insert(tests.by_source.begin(), tests.by_source.end());
+  for (const std::string& problem : tests.problems) ADD_FAILURE() << problem;
   const Coverage coverage = ComputeCoverage(*catalog, citations);
   for (const std::string& id : coverage.uncited) ADD_FAILURE() << id << " is cited by nothing";
   for (const std::string& id : coverage.unknown) ADD_FAILURE() << id << " is not in the catalog";

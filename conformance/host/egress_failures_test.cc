@@ -1,4 +1,3 @@
-// Requirements: BOUND-012, HOST-013, HOST-014.
 // Real transport failures on the egress path, end to end: the real azmcp 3.0.0-beta.46 runs
 // through the GET-only egress proxy to the fake price API while the connection is reset, the
 // proxy refuses connections, or the CLI is given a CA that did not sign the proxy's leaf (TLS
@@ -12,11 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "fakes/azmcp/differential_rig.h"
+#include "conformance/citations/cites.h"
 #include "conformance/host/scripted_host.h"
+#include "fakes/azmcp/differential_rig.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ref/pricing/reasons.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::host {
+CITES("HOST-013", "HOST-014", "BOUND-012");
 namespace {
 
 using fakes::azmcp::DifferentialRig;
@@ -54,7 +58,7 @@ class EgressFailuresTest : public ::testing::Test {
     call.arguments = R"({"sku":"Standard_D8s_v5"})";
     call.scripts = {{.exec = {.stdout_bytes = o.raw_out, .stderr_bytes = o.err, .exit_code = o.exit_code}}};
     auto report = RunScriptedCall(call);
-    EXPECT_TRUE(report.ok()) << report.status().message();
+    EXPECT_THAT(report, IsOk());
     return report.ok() ? *report : CallReport{};
   }
 
@@ -68,7 +72,7 @@ TEST_F(EgressFailuresTest, ControlRunCompletes) {
   const CallReport r = Through("", {}, &cli);
   EXPECT_EQ(cli.exit_code, 0);
   EXPECT_EQ(cli.requests.size(), 1u);
-  EXPECT_EQ(r.outcome, "completed") << r.reason;
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kCompleted) << r.reason;
   EXPECT_TRUE(r.output.has_value());
 }
 
@@ -77,9 +81,9 @@ TEST_F(EgressFailuresTest, ConnectionResetsFailClosed) {
   const CallReport r = Through(R"([{"reset":true,"times":4}])", {}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_EQ(cli.requests.size(), 4u);  // the CLI's own retries
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
   EXPECT_EQ(r.sandbox_disposals, r.sandbox_acquisitions);
 }
@@ -89,9 +93,9 @@ TEST_F(EgressFailuresTest, TruncatedResponsesFailClosed) {
   const CallReport r = Through(R"([{"truncate":10,"times":4}])", {}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_EQ(cli.requests.size(), 4u);
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
 }
 
@@ -101,9 +105,9 @@ TEST_F(EgressFailuresTest, ARefusedProxyConnectionFailsClosed) {
   const CallReport r = Through("", {"HTTPS_PROXY=http://127.0.0.1:1"}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_TRUE(cli.requests.empty());
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
 }
 
@@ -114,10 +118,10 @@ TEST_F(EgressFailuresTest, AnUntrustedProxyCertificateFailsClosed) {
   const CallReport r = Through("", {"SSL_CERT_FILE=" + rig_->unrelated_ca_file()}, &cli);
   EXPECT_EQ(cli.exit_code, 1);
   EXPECT_TRUE(cli.requests.empty());
-  EXPECT_NE(cli.out.find("SSL"), std::string::npos) << cli.out;
-  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_THAT(cli.out, testing::HasSubstr("SSL"));
+  EXPECT_EQ(r.outcome, azure_pricing::Outcome::kFailed);
   // The tool read the CLI's error envelope, not garbage.
-  EXPECT_NE(r.reason, "malformed_envelope");
+  EXPECT_NE(r.reason, reasons::kMalformedEnvelope);
   EXPECT_FALSE(r.output.has_value());
 }
 

@@ -1,12 +1,14 @@
 #include "conformance/host/scripted_host.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "ref/json/json.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
+#include "ref/pricing/reasons.h"
 #include "ref/sandbox/router.h"
 
 namespace azure_pricing::conformance::host {
@@ -18,8 +20,16 @@ namespace json = azure_pricing::json;
 
 namespace {
 
+// The function result states its outcome in words (ref/labels/tool.h).
+std::optional<Outcome> OutcomeNamed(std::string_view name) {
+  for (Outcome o : {Outcome::kCompleted, Outcome::kRefused, Outcome::kFailed, Outcome::kBlocked}) {
+    if (azure_pricing::OutcomeName(o) == name) return o;
+  }
+  return std::nullopt;
+}
+
 Status Invalid(const std::string& what) {
-  return Status(Outcome::kRefused, "invalid_configuration", what);
+  return Status(Outcome::kRefused, kInvalidConfiguration, what);
 }
 
 class Config {
@@ -287,6 +297,83 @@ void AppendStrings(std::string& out, const std::vector<std::string>& items) {
 
 }  // namespace
 
+namespace {
+
+// The framework's middleware, in the order the call names them. Not movable: `chain` points
+// into the members.
+struct MiddlewareChain {
+  labels::LabelTrackingFunctionMiddleware tracker;
+  std::vector<std::unique_ptr<labels::PolicyEnforcementFunctionMiddleware>> policies;
+  std::vector<labels::FunctionMiddleware*> chain;
+};
+
+Status BuildChain(const ScriptedCall& call, const LabelSetup& labels_setup,
+                  MiddlewareChain& out) {
+  out.tracker.JoinIntoContext(labels_setup.conversation);
+  for (const std::string& name : call.middleware) {
+    if (name == "tracker") {
+      out.chain.push_back(&out.tracker);
+    } else if (name == "policy" || name == "policy-log") {
+      out.policies.push_back(
+          std::make_unique<labels::PolicyEnforcementFunctionMiddleware>(name == "policy"));
+      out.chain.push_back(out.policies.back().get());
+    } else {
+      return Invalid("unknown middleware " + name + " (tracker, policy, policy-log)");
+    }
+  }
+  return azure_pricing::OkStatus();
+}
+
+// What the backend and the middleware saw, whichever way the call ended.
+void CollectCounts(const fakes::sandbox::FakeBackend& backend, const MiddlewareChain& middleware,
+                   CallReport& report) {
+  report.sandbox_acquisitions = backend.acquisitions();
+  report.sandbox_disposals = backend.disposals();
+  report.sandbox_live = backend.live();
+  report.file_operations = backend.file_operations();
+  for (const fakes::sandbox::ExecRecord& e : backend.execs()) {
+    ++report.execs;
+    if (!e.bounded) ++report.unbounded_execs;
+    report.argv = e.request.argv;
+  }
+  for (const auto& p : middleware.policies) {
+    for (const std::string& w : p->warnings()) report.warnings.push_back(w);
+  }
+}
+
+// One call of the tool through the chain; an error only when the host itself went wrong.
+Status InvokeTool(const labels::Tool& tool, const ScriptedCall& call,
+                  const LabelSetup& labels_setup, const MiddlewareChain& middleware,
+                  CallReport& report) {
+  labels::InvocationContext ctx;
+  ctx.arguments = call.arguments;
+  ctx.argument_labels = labels_setup.arguments;
+  labels::InvokeFunction(tool, ctx, middleware.chain);
+  if (ctx.blocked.has_value()) {
+    report.outcome = Outcome::kBlocked;
+    report.reason = reasons::kPolicyViolation;
+    report.violations = ctx.blocked->violations;
+    report.trusted_messages = {ctx.blocked->error};
+    return azure_pricing::OkStatus();
+  }
+  if (!ctx.result.has_value()) return Invalid("the tool did not run");
+  const std::optional<Outcome> outcome = OutcomeNamed(ctx.result->outcome);
+  if (!outcome.has_value()) return Invalid("the tool ended with an outcome the host does not know");
+  report.outcome = *outcome;
+  report.reason = ctx.result->reason;
+  for (const labels::Content& item : ctx.result->items) {
+    if (item.name == azure_pricing::kOutputItem) {
+      report.output = item.text;
+      report.result_label = item.security_label;
+    } else {
+      report.trusted_messages.push_back(item.text);
+    }
+  }
+  return azure_pricing::OkStatus();
+}
+
+}  // namespace
+
 StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   StatusOr<HostSetup> host = ParseHost(call.host_json);
   if (!host.ok()) return host.status();
@@ -294,27 +381,13 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   if (!backend_setup.ok()) return backend_setup.status();
   StatusOr<LabelSetup> label_setup = ParseLabels(call.labels_json);
   if (!label_setup.ok()) return label_setup.status();
+  MiddlewareChain middleware;
+  if (Status built = BuildChain(call, *label_setup, middleware); !built.ok()) return built;
 
   azure_pricing::HostBounds& bounds = host->options.bounds;
   if (call.max_rows) bounds.max_rows = *call.max_rows;
   if (call.exec_timeout_seconds) bounds.exec_timeout_seconds = *call.exec_timeout_seconds;
   if (call.max_output_bytes) bounds.max_output_bytes = *call.max_output_bytes;
-
-  labels::LabelTrackingFunctionMiddleware tracker;
-  tracker.JoinIntoContext(label_setup->conversation);
-  std::vector<std::unique_ptr<labels::PolicyEnforcementFunctionMiddleware>> policies;
-  std::vector<labels::FunctionMiddleware*> chain;
-  for (const std::string& name : call.middleware) {
-    if (name == "tracker") {
-      chain.push_back(&tracker);
-    } else if (name == "policy" || name == "policy-log") {
-      policies.push_back(
-          std::make_unique<labels::PolicyEnforcementFunctionMiddleware>(name == "policy"));
-      chain.push_back(policies.back().get());
-    } else {
-      return Invalid("unknown middleware " + name + " (tracker, policy, policy-log)");
-    }
-  }
 
   fakes::sandbox::FakeBackend backend(backend_setup->declaration);
   backend.SetWithholdBoundedExec(backend_setup->withhold_bounded_exec);
@@ -328,66 +401,27 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   StatusOr<std::vector<labels::Tool>> tools = azure_pricing::MakeAzurePricingTools(
       host->router_present ? &router : nullptr, "conformance-agent", {"conformance-session"},
       host->options, &logger);
-
-  auto finish = [&]() {
-    report.sandbox_acquisitions = backend.acquisitions();
-    report.sandbox_disposals = backend.disposals();
-    report.sandbox_live = backend.live();
-    report.file_operations = backend.file_operations();
-    for (const fakes::sandbox::ExecRecord& e : backend.execs()) {
-      ++report.execs;
-      if (!e.bounded) ++report.unbounded_execs;
-      report.argv = e.request.argv;
-    }
-    for (const auto& p : policies) {
-      for (const std::string& w : p->warnings()) report.warnings.push_back(w);
-    }
-    return report;
-  };
-
   if (!tools.ok()) {
-    report.outcome = std::string(azure_pricing::OutcomeName(tools.status().outcome()));
+    report.outcome = tools.status().outcome();
     report.reason = std::string(tools.status().reason());
     report.trusted_messages = {tools.status().message()};
-    return finish();
-  }
-  report.tools = tools->size();
-  if (tools->empty()) {
-    report.outcome = "refused";
-    report.reason = "no_tool";
+  } else if (tools->empty()) {
+    report.outcome = Outcome::kRefused;
+    report.reason = kNoTool;
     report.trusted_messages = {
         "make_azure_pricing_tools returned no tool: the sandbox router is disabled or absent."};
-    return finish();
+  } else {
+    report.tools = tools->size();
+    const Status invoked = InvokeTool(tools->front(), call, *label_setup, middleware, report);
+    if (!invoked.ok()) return invoked;
   }
-
-  labels::InvocationContext ctx;
-  ctx.arguments = call.arguments;
-  ctx.argument_labels = label_setup->arguments;
-  labels::InvokeFunction(tools->front(), ctx, chain);
-  if (ctx.blocked.has_value()) {
-    report.outcome = "blocked";
-    report.reason = "policy_violation";
-    report.violations = ctx.blocked->violations;
-    report.trusted_messages = {ctx.blocked->error};
-    return finish();
-  }
-  if (!ctx.result.has_value()) return Invalid("the tool did not run");
-  report.outcome = ctx.result->outcome;
-  report.reason = ctx.result->reason;
-  for (const labels::Content& item : ctx.result->items) {
-    if (item.name == azure_pricing::kOutputItem) {
-      report.output = item.text;
-      report.result_label = item.security_label;
-    } else {
-      report.trusted_messages.push_back(item.text);
-    }
-  }
-  return finish();
+  CollectCounts(backend, middleware, report);
+  return report;
 }
 
 std::string CallReportToJson(const CallReport& r) {
   std::string out = "{\"outcome\":";
-  json::AppendQuoted(out, r.outcome);
+  json::AppendQuoted(out, azure_pricing::OutcomeName(r.outcome));
   out += ",\"reason\":";
   if (r.reason.empty()) {
     out += "null";

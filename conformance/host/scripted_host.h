@@ -37,9 +37,15 @@ struct ScriptedCall {
   std::optional<int64_t> max_rows, exec_timeout_seconds, max_output_bytes;
 };
 
+// The scripted host's own reason codes (Outcome::kRefused), beside the tool's in
+// ref/pricing/reasons.h: the configuration given to the host is unusable, or the host ended up
+// with no tool to call.
+inline constexpr char kInvalidConfiguration[] = "invalid_configuration";
+inline constexpr char kNoTool[] = "no_tool";
+
 struct CallReport {
-  std::string outcome;                               // completed | refused | failed | blocked
-  std::string reason;                                // empty when completed
+  Outcome outcome = Outcome::kCompleted;
+  std::string reason;                                // a reasons:: code; empty when completed
   size_t tools = 0;                                  // what make_azure_pricing_tools returned
   std::vector<std::string> trusted_messages;         // the trusted part, in order
   std::optional<std::string> output;                 // the price report JSON
@@ -56,10 +62,10 @@ struct CallReport {
 };
 
 // A configuration error (not JSON, unknown key or value) is an error status with reason
-// "invalid_configuration"; everything the tool does is in the report.
+// kInvalidConfiguration; everything the tool does is in the report.
 azure_pricing::StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call);
 
-// {"outcome", "reason", "message", "report", "result_label", "trusted_messages",
+// {"outcome" (OutcomeName), "reason", "message", "report", "result_label", "trusted_messages",
 //  "violations", "sandbox_acquisitions", "sandbox_disposals", "tools"}
 std::string CallReportToJson(const CallReport& report);
 

@@ -1,6 +1,8 @@
 #include "conformance/host/scripted_host.h"
 
 #include "gtest/gtest.h"
+#include "ref/pricing/reasons.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::host {
 namespace {
@@ -14,15 +16,16 @@ TEST(ScriptedHostTest, DefaultsAreAWorkingHost) {
   call.arguments = kArgs;
   call.scripts = {{.exec = {.stdout_bytes = kEmpty}}};
   auto report = RunScriptedCall(call);
-  ASSERT_TRUE(report.ok()) << report.status().message();
-  EXPECT_EQ(report->outcome, "completed");
+  ASSERT_THAT(report, IsOk());
+  EXPECT_EQ(report->outcome, Outcome::kCompleted);
   EXPECT_EQ(report->tools, 1u);
   EXPECT_EQ(report->sandbox_acquisitions, 1);
   EXPECT_EQ(report->sandbox_disposals, 1);
   ASSERT_TRUE(report->result_label.has_value());
   EXPECT_EQ(report->result_label->integrity, labels::Integrity::kUntrusted);
   ASSERT_EQ(report->warnings.size(), 1u);  // the experimental warning
-  EXPECT_EQ(CallReportToJson(*report).rfind(R"({"outcome":"completed","reason":null,)", 0), 0u);
+  EXPECT_THAT(CallReportToJson(*report),
+              testing::StartsWith(R"({"outcome":"completed","reason":null,)"));
 }
 
 TEST(ScriptedHostTest, ConfigurationErrorsNameThePart) {
@@ -42,8 +45,8 @@ TEST(ScriptedHostTest, ConfigurationErrorsNameThePart) {
     call.labels_json = labels_json;
     call.middleware = {middleware};
     auto report = RunScriptedCall(call);
-    ASSERT_FALSE(report.ok()) << host << backend << labels_json << middleware;
-    EXPECT_EQ(report.status().reason(), "invalid_configuration");
+    EXPECT_THAT(report, StatusIs(Outcome::kRefused, kInvalidConfiguration))
+        << host << backend << labels_json << middleware;
   }
 }
 
@@ -54,8 +57,9 @@ TEST(ScriptedHostTest, BlockedCallsReportViolationsAndNoAcquisition) {
   call.labels_json = R"({"arguments":[{"confidentiality":"private"}]})";
   call.middleware = {"tracker", "policy"};
   auto report = RunScriptedCall(call);
-  ASSERT_TRUE(report.ok());
-  EXPECT_EQ(report->outcome, "blocked");
+  ASSERT_THAT(report, IsOk());
+  EXPECT_EQ(report->outcome, Outcome::kBlocked);
+  EXPECT_EQ(report->reason, reasons::kPolicyViolation);
   EXPECT_EQ(report->violations, std::vector<std::string>{"max_allowed_confidentiality"});
   EXPECT_EQ(report->sandbox_acquisitions, 0);
 }
@@ -65,9 +69,10 @@ TEST(ScriptedHostTest, AbsentRouterGivesNoTool) {
   call.arguments = kArgs;
   call.host_json = R"({"router":{"present":false}})";
   auto report = RunScriptedCall(call);
-  ASSERT_TRUE(report.ok());
+  ASSERT_THAT(report, IsOk());
   EXPECT_EQ(report->tools, 0u);
-  EXPECT_EQ(report->reason, "no_tool");
+  EXPECT_EQ(report->outcome, Outcome::kRefused);
+  EXPECT_EQ(report->reason, kNoTool);
 }
 
 }  // namespace

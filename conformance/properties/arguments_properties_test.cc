@@ -1,15 +1,16 @@
 // Properties of argument refusal and of the fixed argv.
-// Requirements: ARG-007, ARG-008, BOUND-015, INTRO-005, UPSTREAM-003, REGION-001, REGION-002,
-// REGION-003, REGION-004, REGION-006.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "conformance/citations/cites.h"
 #include "conformance/properties/generators.h"
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/region_plan.h"
 
 namespace azure_pricing::properties {
+CITES("INTRO-005", "ARG-007", "ARG-008", "UPSTREAM-003", "REGION-001", "REGION-002", "REGION-003",
+      "REGION-004", "REGION-006", "BOUND-015");
 namespace {
 
 const char* const kStringArguments[] = {"sku",        "service",  "region", "service_family",

@@ -1,8 +1,7 @@
 // The host contract over generated combinations: which calls are blocked, which reports are
 // promoted to trusted, that the host's confidentiality is never lowered, and that every acquired
 // sandbox is disposed whatever the backend does. Expectations are computed here from the
-// spec's rules, not from the library. Requirements: POLICY-003, POLICY-004, POLICY-005,
-// POLICY-007, INTEG-003, INTEG-004, INTEG-005, INTRO-007, BOUND-004.
+// spec's rules, not from the library.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -10,12 +9,15 @@
 #include <memory>
 #include <optional>
 
+#include "conformance/citations/cites.h"
 #include "conformance/properties/host_generators.h"
 #include "fakes/sandbox/fake_backend.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
 
 namespace azure_pricing::properties {
+CITES("INTRO-007", "POLICY-003", "POLICY-004", "POLICY-005", "POLICY-007", "BOUND-004", "INTEG-003",
+      "INTEG-004", "INTEG-005");
 namespace {
 
 using labels::Confidentiality;
@@ -23,6 +25,40 @@ using labels::ContentLabel;
 using labels::Integrity;
 
 constexpr char kArgs[] = R"({"sku":"Standard_D2s_v5","filter":"armRegionName eq 'westeurope'"})";
+
+struct Expected {
+  bool has_tracker = false;
+  bool blocked = false;
+  bool trusted = false;  // the output promoted to trusted
+  Confidentiality arguments_confidentiality = Confidentiality::kPublic;
+};
+
+// The rules, from the spec and the framework's documented behaviour.
+Expected ExpectedFor(const std::vector<Middleware>& chain, const ContentLabel& conversation,
+                     const std::vector<ContentLabel>& argument_labels,
+                     std::optional<Confidentiality> cap, std::optional<Integrity> egress) {
+  auto position = [&](Middleware m) {
+    return std::find(chain.begin(), chain.end(), m) - chain.begin();
+  };
+  Expected want;
+  want.has_tracker = position(Middleware::kTracker) < static_cast<long>(chain.size());
+  const bool has_policy = position(Middleware::kPolicy) < static_cast<long>(chain.size());
+  const bool policy_sees_labels = has_policy && want.has_tracker &&
+                                  position(Middleware::kTracker) < position(Middleware::kPolicy);
+  bool arguments_trusted = true;
+  for (const ContentLabel& l : argument_labels) {
+    arguments_trusted = arguments_trusted && l.integrity == Integrity::kTrusted;
+    want.arguments_confidentiality = std::max(want.arguments_confidentiality, l.confidentiality);
+  }
+  const bool conversation_trusted = conversation.integrity == Integrity::kTrusted;
+  const bool violation = !conversation_trusted || !arguments_trusted ||
+                         (cap.has_value() && std::max(conversation.confidentiality,
+                                                      want.arguments_confidentiality) > *cap);
+  want.blocked = policy_sees_labels && violation;
+  want.trusted = egress == Integrity::kTrusted && want.has_tracker && conversation_trusted &&
+                 arguments_trusted;
+  return want;
+}
 
 RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   const auto egress = *GenOptional(GenIntegrity());
@@ -56,26 +92,10 @@ RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   ctx.argument_labels = argument_labels;
   labels::InvokeFunction(host.tool, ctx, middleware);
 
-  // The rules, from the spec and the framework's documented behaviour.
-  auto position = [&](Middleware m) {
-    return std::find(chain.begin(), chain.end(), m) - chain.begin();
-  };
-  const bool has_tracker = position(Middleware::kTracker) < static_cast<long>(chain.size());
-  const bool has_policy = position(Middleware::kPolicy) < static_cast<long>(chain.size());
-  const bool policy_sees_labels =
-      has_policy && has_tracker && position(Middleware::kTracker) < position(Middleware::kPolicy);
-  bool arguments_trusted = true;
-  Confidentiality arguments_conf = Confidentiality::kPublic;
-  for (const ContentLabel& l : argument_labels) {
-    arguments_trusted = arguments_trusted && l.integrity == Integrity::kTrusted;
-    arguments_conf = std::max(arguments_conf, l.confidentiality);
-  }
-  const bool conversation_trusted = conversation.integrity == Integrity::kTrusted;
-  const bool violation =
-      !conversation_trusted || !arguments_trusted ||
-      (cap.has_value() && std::max(conversation.confidentiality, arguments_conf) > *cap);
-  const bool want_blocked = policy_sees_labels && violation;
-
+  const Expected want = ExpectedFor(chain, conversation, argument_labels, cap, egress);
+  const bool want_blocked = want.blocked;
+  const bool has_tracker = want.has_tracker;
+  const Confidentiality arguments_conf = want.arguments_confidentiality;
   RC_ASSERT(ctx.blocked.has_value() == want_blocked);
   if (want_blocked) {
     RC_ASSERT(!ctx.result.has_value());
@@ -87,9 +107,7 @@ RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   RC_ASSERT(host.backend.acquisitions() == 1);
   const labels::Content& output = ctx.result->items.back();
   RC_ASSERT(output.name == std::string(kOutputItem));
-  const bool want_trusted =
-      egress == Integrity::kTrusted && has_tracker && conversation_trusted && arguments_trusted;
-  RC_ASSERT((output.security_label->integrity == Integrity::kTrusted) == want_trusted);
+  RC_ASSERT((output.security_label->integrity == Integrity::kTrusted) == want.trusted);
   const Confidentiality host_floor = host_conf.value_or(Confidentiality::kPublic);
   RC_ASSERT(output.security_label->confidentiality >= host_floor);
   if (has_tracker) {

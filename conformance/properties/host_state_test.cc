@@ -1,19 +1,21 @@
 // A stateful model of one attached tool over a sequence of calls with scripted backend faults
 // (rc::state): no sandbox outlives its call, every call gets a sandbox no earlier call had, the
 // counts match the model, and no state carries between calls: each call ends exactly as the same
-// call would on a freshly attached tool. Requirements: INTRO-003, INTRO-004, INTRO-007.
+// call would on a freshly attached tool.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 #include <rapidcheck/state.h>
 
 #include <set>
 
+#include "conformance/citations/cites.h"
 #include "conformance/properties/host_generators.h"
 #include "fakes/sandbox/fake_backend.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
 
 namespace azure_pricing::properties {
+CITES("INTRO-003", "INTRO-004", "INTRO-007");
 namespace {
 
 // The system under test: one attached tool, called the way a host that reuses call ids would.

@@ -1,6 +1,4 @@
 // Properties of billing-zone selection over generated rows and requested regions.
-// Requirements: SELECT-003, SELECT-004, SELECT-005, SELECT-006, SELECT-007, BOUND-020,
-// BOUND-022, REGION-009, ZONE-012.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -9,11 +7,14 @@
 #include <set>
 #include <tuple>
 
+#include "conformance/citations/cites.h"
 #include "ref/pricing/region_plan.h"
 #include "ref/pricing/selection.h"
 #include "ref/zones/zones.h"
 
 namespace azure_pricing {
+CITES("REGION-009", "SELECT-003", "SELECT-004", "SELECT-005", "SELECT-006", "SELECT-007",
+      "ZONE-012", "BOUND-020", "BOUND-022");
 namespace {
 
 const char* const kServices[] = {

@@ -19,11 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "ref/egress/policy.h"
+#include "conformance/citations/cites.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
+#include "ref/egress/policy.h"
 
 namespace azure_pricing::egress {
+CITES("HOST-008", "HOST-014");
 namespace {
 
 using Json = nlohmann::json;

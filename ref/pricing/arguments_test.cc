@@ -1,5 +1,3 @@
-// Requirements: ARG-001, ARG-002, ARG-004, ARG-005, ARG-006, ARG-008, ARG-009, ARG-010,
-// REGION-008, BOUND-015.
 #include "ref/pricing/arguments.h"
 
 #include <gmock/gmock.h>
@@ -7,10 +5,13 @@
 
 #include <string>
 
+#include "conformance/citations/cites.h"
 #include "ref/pricing/reasons.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing {
+CITES("ARG-001", "ARG-002", "ARG-004", "ARG-005", "ARG-006", "ARG-008", "ARG-009", "ARG-010",
+      "REGION-008", "BOUND-015");
 namespace {
 
 TEST(ArgumentsTest, DefaultsApplyWhenOmitted) {

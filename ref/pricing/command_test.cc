@@ -1,9 +1,11 @@
-// Requirements: INTRO-002, INTRO-005, INTRO-010, HOST-015, HOST-016, ARG-003, ARG-007.
 #include "ref/pricing/command.h"
 
 #include <gtest/gtest.h>
 
+#include "conformance/citations/cites.h"
+
 namespace azure_pricing {
+CITES("INTRO-002", "INTRO-005", "INTRO-010", "HOST-015", "HOST-016", "ARG-003", "ARG-007");
 namespace {
 
 TEST(CommandTest, MinimalArgvIsTheFixedSubcommandWithDefaultCurrency) {

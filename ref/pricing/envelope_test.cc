@@ -1,14 +1,15 @@
-// Requirements: BOUND-005, BOUND-006, BOUND-008, BOUND-009, BOUND-010, BOUND-011, BOUND-013,
-// BOUND-014, BOUND-015, UPSTREAM-001, UPSTREAM-002.
 #include "ref/pricing/envelope.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "conformance/citations/cites.h"
 #include "ref/pricing/reasons.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing {
+CITES("UPSTREAM-001", "UPSTREAM-002", "BOUND-005", "BOUND-006", "BOUND-008", "BOUND-009",
+      "BOUND-010", "BOUND-011", "BOUND-013", "BOUND-014", "BOUND-015");
 namespace {
 
 constexpr int64_t kBudget = 8 * 1024 * 1024;

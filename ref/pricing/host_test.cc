@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/citations/cites.h"
 #include "fakes/sandbox/fake_backend.h"
 #include "gtest/gtest.h"
 #include "ref/labels/middleware.h"
@@ -13,6 +14,12 @@
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing {
+CITES("INTRO-001", "INTRO-003", "INTRO-004", "INTRO-007", "INTRO-008", "INTRO-009", "HOST-001",
+      "HOST-002", "HOST-003", "HOST-004", "HOST-006", "HOST-007", "HOST-009", "HOST-010",
+      "HOST-011", "HOST-017", "HOST-018", "POLICY-001", "POLICY-002", "POLICY-003", "POLICY-004",
+      "POLICY-005", "POLICY-006", "POLICY-007", "POLICY-008", "BOUND-004", "INTEG-001", "INTEG-002",
+      "INTEG-003", "INTEG-004", "INTEG-005", "INTEG-006", "INTEG-008", "INTEG-009", "INTEG-010",
+      "INTEG-011");
 namespace {
 
 using fakes::sandbox::CallScript;

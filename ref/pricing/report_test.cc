@@ -1,13 +1,14 @@
-// Requirements: BOUND-016, BOUND-017, BOUND-021, BOUND-024, BOUND-025, BOUND-026, BOUND-027,
-// BOUND-028, BOUND-029, BOUND-030, BOUND-031.
 #include "ref/pricing/report.h"
 
 #include <gtest/gtest.h>
 
+#include "conformance/citations/cites.h"
 #include "ref/json/json.h"
 #include "ref/pricing/schema.h"
 
 namespace azure_pricing {
+CITES("SELECT-012", "SELECT-013", "BOUND-016", "BOUND-017", "BOUND-021", "BOUND-024", "BOUND-025",
+      "BOUND-026", "BOUND-027", "BOUND-028", "BOUND-029", "BOUND-030", "BOUND-031");
 namespace {
 
 std::vector<PriceRow> Rows(int n) {

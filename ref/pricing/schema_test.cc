@@ -1,5 +1,3 @@
-// Requirements: SCHEMA-001, SCHEMA-002, SCHEMA-003, SCHEMA-004, SCHEMA-005, SCHEMA-006,
-// SCHEMA-007, ARG-001, ARG-002, REGION-007.
 #include "ref/pricing/schema.h"
 
 #include <gtest/gtest.h>
@@ -7,11 +5,14 @@
 #include <regex>
 #include <string>
 
+#include "conformance/citations/cites.h"
 #include "ref/json/json.h"
 #include "ref/pricing/arguments.h"
 #include "ref/zones/location_values.h"
 
 namespace azure_pricing {
+CITES("ARG-001", "ARG-002", "SCHEMA-001", "SCHEMA-002", "SCHEMA-003", "SCHEMA-004", "SCHEMA-005",
+      "SCHEMA-006", "SCHEMA-007", "REGION-007");
 namespace {
 
 class SchemaTest : public testing::Test {

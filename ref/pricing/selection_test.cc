@@ -1,14 +1,16 @@
-// Requirements: SELECT-002, SELECT-003, SELECT-004, SELECT-005, SELECT-006, SELECT-007,
-// SELECT-008, SELECT-009, SELECT-010, SELECT-011, SELECT-014, SELECT-015, SELECT-016, ZONE-005,
-// ZONE-006, ZONE-007, ZONE-008, ZONE-009, ZONE-010, ZONE-011, REGION-009, BOUND-023.
 #include "ref/pricing/selection.h"
 
 #include <gtest/gtest.h>
 
+#include "conformance/citations/cites.h"
 #include "ref/pricing/region_plan.h"
 #include "ref/zones/zones.h"
 
 namespace azure_pricing {
+CITES("REGION-009", "SELECT-002", "SELECT-003", "SELECT-004", "SELECT-005", "SELECT-006",
+      "SELECT-007", "SELECT-008", "SELECT-009", "SELECT-010", "SELECT-011", "SELECT-014",
+      "SELECT-015", "SELECT-016", "ZONE-005", "ZONE-006", "ZONE-007", "ZONE-008", "ZONE-009",
+      "ZONE-010", "ZONE-011", "BOUND-023");
 namespace {
 
 PriceRow Row(std::string region, std::string service, std::string product, std::string meter,

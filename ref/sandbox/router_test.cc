@@ -6,11 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "conformance/citations/cites.h"
 #include "fakes/sandbox/fake_backend.h"
 #include "gtest/gtest.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::sandbox {
+CITES("INTRO-007", "HOST-006", "HOST-007", "HOST-009", "HOST-010", "HOST-011");
 namespace {
 
 using fakes::sandbox::FakeBackend;

@@ -1,4 +1,3 @@
-// Requirements: ZONE-001, ZONE-002, ZONE-003, ZONE-004, ZONE-012.
 #include "ref/zones/zones.h"
 
 #include <gtest/gtest.h>
@@ -7,7 +6,10 @@
 #include <iterator>
 #include <string>
 
+#include "conformance/citations/cites.h"
+
 namespace azure_pricing::zones {
+CITES("ZONE-001", "ZONE-002", "ZONE-003", "ZONE-004", "ZONE-012");
 namespace {
 
 const ZoneTable& Table() { return ZoneTable::Bundled(); }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The command line as users and CI drive it: exit statuses, --json shape, --print-argv, replay,
-# usage errors, and the host side (labels, middleware, backend declarations). Requirements:
-# ARG-004, ARG-007, BOUND-014, BOUND-015, UPSTREAM-002, REGION-001, SELECT-009, SELECT-012,
-# HOST-003, HOST-010, HOST-011, POLICY-004, POLICY-005, INTEG-003, INTEG-004, INTRO-001.
+# usage errors, and the host side (labels, middleware, backend declarations).
+# CITES("INTRO-001", "HOST-003", "HOST-010", "HOST-011", "POLICY-004", "POLICY-005", "ARG-004")
+# CITES("ARG-007", "UPSTREAM-002", "REGION-001", "SELECT-009", "SELECT-012", "BOUND-014")
+# CITES("BOUND-015", "INTEG-003", "INTEG-004")
 set -uo pipefail
 tool="$1"
 fixtures="fixtures/azmcp-3.0.0-beta.46/cli-stdout"

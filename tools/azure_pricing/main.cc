@@ -122,7 +122,7 @@ std::string Text(const json::Value* v) {
 
 // The report as a person reads it. Every cell comes from outside, so none may drive the terminal.
 void PrintTable(const conformance::host::CallReport& call) {
-  std::cout << "outcome: " << call.outcome;
+  std::cout << "outcome: " << OutcomeName(call.outcome);
   if (!call.reason.empty()) std::cout << " (" << call.reason << ")";
   std::cout << "\n";
   if (!call.trusted_messages.empty()) std::cout << call.trusted_messages.front() << "\n";
@@ -341,10 +341,7 @@ int Main(int argc, char** argv) {
   } else {
     PrintTable(*report);
   }
-  if (report->outcome == "completed") return 0;
-  if (report->outcome == "refused") return 2;
-  if (report->outcome == "blocked") return 4;
-  return 3;
+  return ExitCodeFor(report->outcome);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The zones command: table, JSON, per-region explanations and exit statuses.
-# Requirements: ZONE-001, ZONE-003, ZONE-012.
+# CITES("ZONE-001", "ZONE-003", "ZONE-012")
 set -uo pipefail
 tool="$1"
 source tools/testing/check.sh
