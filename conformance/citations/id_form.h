@@ -9,10 +9,11 @@
 namespace azure_pricing::citations {
 
 // A new section of the catalog adds its prefix here; requirements_test checks the catalog uses
-// no other.
-inline constexpr std::array<std::string_view, 11> kIdPrefixes = {
-    "INTRO", "HOST", "POLICY", "ARG", "SCHEMA", "UPSTREAM", "REGION", "SELECT", "ZONE", "BOUND",
-    "INTEG"};
+// no other. PROJECT marks the project's own rules, each derived from a spec sentence its
+// section names, that the spec does not state in so many words.
+inline constexpr std::array<std::string_view, 12> kIdPrefixes = {
+    "INTRO", "HOST", "POLICY", "ARG",   "SCHEMA", "UPSTREAM",
+    "REGION", "SELECT", "ZONE", "BOUND", "INTEG", "PROJECT"};
 
 constexpr bool IsWellFormedId(std::string_view id) {
   for (std::string_view prefix : kIdPrefixes) {
