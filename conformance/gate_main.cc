@@ -12,6 +12,7 @@
 
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
+#include "ref/pricing/package.h"
 #include "ref/pricing/reasons.h"
 
 namespace azure_pricing::conformance {
@@ -148,8 +149,8 @@ int Main(int argc, char** argv) {
     return 0;
   }
   std::printf("azure-pricing-conformance gate\n");
-  std::printf("implementation: reference (in process)\n");
-  std::printf("modelled on azmcp 3.0.0-beta.46 (spec pins 4.0.0-beta.4, unpublished)\n\n");
+  std::printf("implementation: reference (in process), %s %s\n", kPackageName, kPackageVersion);
+  std::printf("%s\n\n", kCliProvenanceLine);
   Tally tally;
   const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
   if (!catalog) {
