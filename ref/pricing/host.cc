@@ -114,7 +114,6 @@ labels::FunctionResult CallTool(AttachedTool& tool, labels::InvocationContext& c
 
 }  // namespace
 
-
 sandbox::Spec PricingSandboxSpec(const std::string& image) {
   sandbox::Spec spec;
   spec.os_family = sandbox::OsFamily::kPosix;
@@ -128,13 +127,11 @@ sandbox::Spec PricingSandboxSpec(const std::string& image) {
   return spec;
 }
 
-StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* router,
-                                                          const std::string& agent_id,
-                                                          const CallerContext& context,
-                                                          const ToolOptions& options,
-                                                          Logger* logger) {
-  WarnExperimentalOnce(logger);
-  if (router == nullptr || !router->enabled()) return std::vector<labels::Tool>{};
+namespace {
+
+// Everything refused at attach, before any tool exists.
+Status CheckAttach(sandbox::Router& router, const std::string& agent_id, const ToolOptions& options,
+                   const sandbox::Spec& spec) {
   if (options.image.empty()) {
     return Status(Outcome::kRefused, reasons::kImageRequired,
                   "make_azure_pricing_tools needs an image that provides /usr/local/bin/azmcp.");
@@ -150,21 +147,17 @@ StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* route
     return Status(Outcome::kRefused, reasons::kInvalidOutboundCap,
                   "outbound_max_confidentiality must be public, private or user_identity.");
   }
-  sandbox::Spec spec = PricingSandboxSpec(options.image);
-  if (Status s = router->EnsureCanServe(spec); !s.ok()) return s;
-  if (!router->SelectedBackend()->declaration().bounded_exec) {
+  if (Status s = router.EnsureCanServe(spec); !s.ok()) return s;
+  if (!router.SelectedBackend()->declaration().bounded_exec) {
     return Status(Outcome::kRefused, reasons::kBoundedExecMissing,
                   "The sandbox backend does not offer bounded execution, which this tool "
                   "requires.");
   }
+  return OkStatus();
+}
 
-  auto attached = std::make_shared<AttachedTool>();
-  attached->router = router;
-  attached->agent_id = agent_id;
-  attached->context = context;
-  attached->options = options;
-  attached->spec = std::move(spec);
-
+// The tool as the framework sees it: name, description, schema and its declared labels.
+labels::Tool DescribeTool(const ToolOptions& options) {
   labels::Tool tool;
   tool.name = kToolName;
   tool.description = ToolDescription();
@@ -186,6 +179,27 @@ StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* route
     tool.additional_properties[kEgressIntegrityProperty] =
         std::string(labels::Name(*options.egress_integrity));
   }
+  return tool;
+}
+
+}  // namespace
+
+StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* router,
+                                                          const std::string& agent_id,
+                                                          const CallerContext& context,
+                                                          const ToolOptions& options,
+                                                          Logger* logger) {
+  WarnExperimentalOnce(logger);
+  if (router == nullptr || !router->enabled()) return std::vector<labels::Tool>{};
+  sandbox::Spec spec = PricingSandboxSpec(options.image);
+  if (Status s = CheckAttach(*router, agent_id, options, spec); !s.ok()) return s;
+  auto attached = std::make_shared<AttachedTool>();
+  attached->router = router;
+  attached->agent_id = agent_id;
+  attached->context = context;
+  attached->options = options;
+  attached->spec = std::move(spec);
+  labels::Tool tool = DescribeTool(options);
   tool.func = [attached](labels::InvocationContext& ctx) { return CallTool(*attached, ctx); };
   return std::vector<labels::Tool>{std::move(tool)};
 }

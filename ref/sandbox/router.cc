@@ -41,6 +41,50 @@ Backend* Router::Select() const {
 
 const Backend* Router::SelectedBackend() const { return Select(); }
 
+namespace {
+
+Status CheckCapabilities(const Spec& spec, const BackendDeclaration& d,
+                         const RouterOptions& options) {
+  for (Capability c : RequiredCapabilities(spec)) {
+    if (options.denied_capabilities.count(c) != 0) {
+      return Refuse(kCapabilityDenied, "The host denies the " + std::string(Name(c)) +
+                                           " capability this tool requires.");
+    }
+    if (d.capabilities.count(c) == 0) {
+      if (c == Capability::kEgressMethods) {
+        return Refuse(kEgressMethodsNotSupported,
+                      "The sandbox backend cannot limit egress by HTTP method "
+                      "(EGRESS_METHODS), which the tool's GET-only egress requires.");
+      }
+      return Refuse(kCapabilityNotSupported, "The sandbox backend does not declare the " +
+                                                 std::string(Name(c)) +
+                                                 " capability this tool requires.");
+    }
+  }
+  return OkStatus();
+}
+
+Status CheckEgress(const Spec& spec, const BackendDeclaration& d) {
+  if (d.egress_modes.count(spec.egress) == 0) {
+    return Refuse(kEgressNotEnforced, "The sandbox backend cannot enforce the " +
+                                          std::string(Name(spec.egress)) +
+                                          " egress mode this tool requires.");
+  }
+  for (const EgressRule& rule : spec.egress_allow) {
+    if (!rule.methods.has_value() || !d.egress_method_tokens.has_value()) continue;
+    for (const std::string& m : *rule.methods) {
+      if (d.egress_method_tokens->count(m) == 0) {
+        // The method is one of the spec's fixed tokens, so naming it echoes nothing of a caller.
+        return Refuse(kEgressMethodNotCovered, "The sandbox backend cannot enforce the " + m +
+                                                   " method limit of the tool's egress rule.");
+      }
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status Router::EnsureCanServe(const Spec& spec) const {
   if (!options_.enabled) {
     return Refuse(kRouterDisabled, "The sandbox router is disabled.");
@@ -69,38 +113,8 @@ Status Router::EnsureCanServe(const Spec& spec) const {
                                            ") is below what the tool requires (" +
                                            std::string(Name(spec.min_isolation)) + ").");
   }
-  for (Capability c : RequiredCapabilities(spec)) {
-    if (options_.denied_capabilities.count(c) != 0) {
-      return Refuse(kCapabilityDenied, "The host denies the " + std::string(Name(c)) +
-                                           " capability this tool requires.");
-    }
-    if (d.capabilities.count(c) == 0) {
-      if (c == Capability::kEgressMethods) {
-        return Refuse(kEgressMethodsNotSupported,
-                      "The sandbox backend cannot limit egress by HTTP method "
-                      "(EGRESS_METHODS), which the tool's GET-only egress requires.");
-      }
-      return Refuse(kCapabilityNotSupported, "The sandbox backend does not declare the " +
-                                                 std::string(Name(c)) +
-                                                 " capability this tool requires.");
-    }
-  }
-  if (d.egress_modes.count(spec.egress) == 0) {
-    return Refuse(kEgressNotEnforced, "The sandbox backend cannot enforce the " +
-                                          std::string(Name(spec.egress)) +
-                                          " egress mode this tool requires.");
-  }
-  for (const EgressRule& rule : spec.egress_allow) {
-    if (!rule.methods.has_value() || !d.egress_method_tokens.has_value()) continue;
-    for (const std::string& m : *rule.methods) {
-      if (d.egress_method_tokens->count(m) == 0) {
-        // The method is one of the spec's fixed tokens, so naming it echoes nothing of a caller.
-        return Refuse(kEgressMethodNotCovered, "The sandbox backend cannot enforce the " + m +
-                                                   " method limit of the tool's egress rule.");
-      }
-    }
-  }
-  return azure_pricing::OkStatus();
+  if (Status s = CheckCapabilities(spec, d, options_); !s.ok()) return s;
+  return CheckEgress(spec, d);
 }
 
 StatusOr<Lease> Router::Acquire(const Spec& spec, const SandboxKey& key) {
