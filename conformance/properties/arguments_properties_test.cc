@@ -6,6 +6,7 @@
 #include "conformance/properties/generators.h"
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/lookup.h"
+#include "ref/pricing/reasons.h"
 #include "ref/pricing/region_plan.h"
 
 namespace azure_pricing::properties {
@@ -30,10 +31,10 @@ RC_GTEST_PROP(ArgumentProperties, BadValuesAreRefusedWithoutEcho, ()) {
   std::vector<std::string> allowed_reasons;
   if (kind == 0) {
     bad = prefix + *GenForbiddenCharacter() + suffix;
-    allowed_reasons = {"forbidden_character"};
+    allowed_reasons = {reasons::kForbiddenCharacter};
   } else if (kind == 1) {
     bad = prefix + *GenInvalidUtf8() + suffix;
-    allowed_reasons = {"invalid_utf8"};
+    allowed_reasons = {reasons::kInvalidUtf8};
   } else {
     const size_t bound = key == "filter" ? kMaxFilterLength : kMaxTypedValueLength;
     bad = prefix;
@@ -43,7 +44,7 @@ RC_GTEST_PROP(ArgumentProperties, BadValuesAreRefusedWithoutEcho, ()) {
       }));
     };
     while (code_points(bad) <= bound) bad += suffix;
-    allowed_reasons = {"value_too_long"};
+    allowed_reasons = {reasons::kValueTooLong};
   }
   const std::string text = ArgumentsText(args, key, bad);
   const StatusOr<LookupPlan> plan = PlanLookup(text, HostBounds{});
@@ -175,7 +176,7 @@ RC_GTEST_PROP(ArgumentProperties, BlankValuesAreRefusedAsEmpty, ()) {
   const StatusOr<LookupPlan> plan = PlanLookup(ArgumentsText(args, key, blank), HostBounds{});
   RC_ASSERT(!plan.ok());
   RC_ASSERT(plan.status().outcome() == Outcome::kRefused);
-  RC_ASSERT(plan.status().reason() == std::string_view("empty_value"));
+  RC_ASSERT(plan.status().reason() == std::string_view(reasons::kEmptyValue));
   RC_ASSERT(plan.status().message().find("'" + key + "'") != std::string::npos);
 }
 
@@ -199,7 +200,7 @@ RC_GTEST_PROP(ArgumentProperties, LocationValuesAreExactAndCaseVariantsRefused, 
   const StatusOr<LookupPlan> refused = PlanLookup(args.dump(), HostBounds{});
   RC_ASSERT(!refused.ok());
   RC_ASSERT(refused.status().outcome() == Outcome::kRefused);
-  RC_ASSERT(refused.status().reason() == std::string_view("region_case_mismatch"));
+  RC_ASSERT(refused.status().reason() == std::string_view(reasons::kRegionCaseMismatch));
   RC_ASSERT(refused.status().message().find("'" + exact + "'") != std::string::npos);
 }
 
