@@ -14,10 +14,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "ref/egress/proxy.h"
 #include "fakes/prices_server/catalog_generator.h"
 #include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
+#include "ref/base/files.h"
+#include "ref/egress/proxy.h"
 
 namespace azure_pricing::fakes::azmcp {
 namespace {
@@ -27,16 +28,15 @@ using Json = nlohmann::ordered_json;
 // Outputs past this size are stored gzipped: the capped scenarios print 5,000 rows each.
 constexpr size_t kGzipAbove = 256 * 1024;
 
+// The file's bytes, or nullopt: callers name the file and what was missing themselves.
 std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  StatusOr<std::string> content = base::ReadFile(path);
+  if (!content.ok()) return std::nullopt;
+  return std::move(content).value();
 }
 
 bool WriteFile(const std::string& path, const std::string& data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << data;
-  return static_cast<bool>(out);
+  return base::WriteFileAtomically(path, data).ok();
 }
 
 std::optional<std::string> Gunzip(const std::string& path) {
