@@ -40,36 +40,37 @@ int Usage(const std::string& problem) {
   return 64;
 }
 
-// A flag's value that does not read: the flag and the reason, never a guess.
-struct BadValue {
-  std::string flag;
-  std::string reason;
-};
+// Reason code of a flag value that does not read (beyond base::Flags' and ParseHostPort's).
+constexpr char kNotACount[] = "not_a_count";
 
-std::optional<BadValue> ReadAddress(const base::Flags& flags, const char* flag, std::string& host,
-                                    int& port) {
+Status ReadAddress(const base::Flags& flags, const char* flag, std::string& host, int& port,
+                   std::string* problem) {
   const std::optional<std::string> text = flags.Value(flag);
-  if (!text) return std::nullopt;
+  if (!text) return azure_pricing::OkStatus();
   StatusOr<base::HostPort> address = base::ParseHostPort(*text);
-  if (!address.ok()) return BadValue{flag, address.status().message()};
+  if (!address.ok()) {
+    *problem = std::string("bad value for ") + flag + ": " + address.status().message();
+    return address.status();
+  }
   host = address->host;
   port = address->port;
-  return std::nullopt;
+  return azure_pricing::OkStatus();
 }
 
-std::optional<BadValue> ReadCount(const base::Flags& flags, const char* flag, int& out) {
+Status ReadCount(const base::Flags& flags, const char* flag, int& out, std::string* problem) {
   const std::optional<std::string> text = flags.Value(flag);
-  if (!text) return std::nullopt;
+  if (!text) return azure_pricing::OkStatus();
   if (text->empty() || text->size() > 9 ||
       text->find_first_not_of("0123456789") != std::string::npos) {
-    return BadValue{flag, "not a whole number"};
+    *problem = std::string("bad value for ") + flag + ": not a whole number";
+    return Status(azure_pricing::Outcome::kRefused, kNotACount, "not a whole number");
   }
   out = std::stoi(*text);
-  return std::nullopt;
+  return azure_pricing::OkStatus();
 }
 
-// Parses the command line; `problem` gets the line to show when it fails.
-std::optional<Options> ParseFlags(int argc, char** argv, std::string& problem) {
+// The command line as Options; on failure `problem` is the line to show.
+StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   std::string offending;
   const StatusOr<base::Flags> flags = base::Flags::Parse(
       argc, argv,
@@ -80,23 +81,20 @@ std::optional<Options> ParseFlags(int argc, char** argv, std::string& problem) {
        {"--idle-timeout-ms", base::FlagKind::kValue}},
       &offending);
   if (!flags.ok()) {
-    problem = base::FlagProblem(flags.status(), offending);
-    return std::nullopt;
+    *problem = base::FlagProblem(flags.status(), offending);
+    return flags.status();
   }
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   o.ca_out = flags->Value("--ca-out").value_or("");
   o.proxy.allowed_host = flags->Value("--allowed-host").value_or(o.proxy.allowed_host);
   o.proxy.upstream_ca_file = flags->Value("--upstream-ca").value_or("");
-  for (const std::optional<BadValue>& bad :
-       {ReadAddress(*flags, "--listen", o.proxy.listen_host, o.proxy.listen_port),
-        ReadAddress(*flags, "--upstream", o.proxy.upstream_host, o.proxy.upstream_port),
-        ReadCount(*flags, "--max-tunnels", o.proxy.max_tunnels),
-        ReadCount(*flags, "--idle-timeout-ms", o.proxy.idle_timeout_ms)}) {
-    if (bad) {
-      problem = "bad value for " + bad->flag + ": " + bad->reason;
-      return std::nullopt;
-    }
+  for (const Status& s :
+       {ReadAddress(*flags, "--listen", o.proxy.listen_host, o.proxy.listen_port, problem),
+        ReadAddress(*flags, "--upstream", o.proxy.upstream_host, o.proxy.upstream_port, problem),
+        ReadCount(*flags, "--max-tunnels", o.proxy.max_tunnels, problem),
+        ReadCount(*flags, "--idle-timeout-ms", o.proxy.idle_timeout_ms, problem)}) {
+    if (!s.ok()) return s;
   }
   return o;
 }
@@ -105,8 +103,8 @@ std::optional<Options> ParseFlags(int argc, char** argv, std::string& problem) {
 
 int main(int argc, char** argv) {
   std::string problem;
-  const std::optional<Options> options = ParseFlags(argc, argv, problem);
-  if (!options) return Usage(problem);
+  const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
+  if (!options.ok()) return Usage(problem);
   if (options->help) {
     std::cout << kUsage;
     return 0;
