@@ -14,10 +14,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "ref/egress/proxy.h"
 #include "fakes/prices_server/catalog_generator.h"
 #include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
+#include "ref/base/files.h"
+#include "ref/egress/proxy.h"
 
 namespace azure_pricing::fakes::azmcp {
 namespace {
@@ -27,16 +28,15 @@ using Json = nlohmann::ordered_json;
 // Outputs past this size are stored gzipped: the capped scenarios print 5,000 rows each.
 constexpr size_t kGzipAbove = 256 * 1024;
 
+// The file's bytes, or nullopt: callers name the file and what was missing themselves.
 std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  StatusOr<std::string> content = base::ReadFile(path);
+  if (!content.ok()) return std::nullopt;
+  return std::move(content).value();
 }
 
 bool WriteFile(const std::string& path, const std::string& data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << data;
-  return static_cast<bool>(out);
+  return base::WriteFileAtomically(path, data).ok();
 }
 
 std::optional<std::string> Gunzip(const std::string& path) {
@@ -113,6 +113,56 @@ std::string Slug(const std::string& name) {
   return slug;
 }
 
+// A scenario's env: names to set ("NAME=value") or, for null, to remove; an error or nullopt.
+std::optional<std::string> ReadEnv(const Json& env, Scenario& s) {
+  if (!env.is_object()) return "env must be an object";
+  for (const auto& [name, value] : env.items()) {
+    if (name.empty() || name.find('=') != std::string::npos) {
+      return "env name '" + name + "' is not a variable name";
+    }
+    if (value.is_null()) {
+      s.env.push_back(name);
+    } else if (value.is_string()) {
+      s.env.push_back(name + "=" + value.get<std::string>());
+    } else {
+      return "env values are strings, or null to remove the variable";
+    }
+  }
+  return std::nullopt;
+}
+
+// One object of "scenarios" (names and slugs must be new); an error or nullopt.
+std::optional<std::string> ReadScenario(const Json& entry, std::set<std::string>& names,
+                                        std::set<std::string>& slugs, Scenario& s) {
+  for (const auto& [key, value] : entry.items()) {
+    if (key != "name" && key != "args" && key != "faults" && key != "env") {
+      return "unknown key '" + key + "'";
+    }
+  }
+  if (!entry.value("name", Json()).is_string() || entry["name"].get<std::string>().empty()) {
+    return "name must be a non-empty string";
+  }
+  s.name = entry["name"].get<std::string>();
+  s.slug = Slug(s.name);
+  if (s.slug.empty()) return "name has no letters or digits";
+  if (!names.insert(s.name).second) return "duplicate name '" + s.name + "'";
+  if (!slugs.insert(s.slug).second) return "duplicate slug '" + s.slug + "'";
+  const Json args = entry.value("args", Json());
+  if (!args.is_array()) return "args must be an array of strings";
+  for (const Json& a : args) {
+    if (!a.is_string()) return "args must be an array of strings";
+    s.args.push_back(a.get<std::string>());
+  }
+  if (entry.contains("env")) {
+    if (std::optional<std::string> bad = ReadEnv(entry["env"], s)) return bad;
+  }
+  if (entry.contains("faults")) {
+    if (!entry["faults"].is_array()) return "faults must be an array";
+    s.faults_json = entry["faults"].dump();
+  }
+  return std::nullopt;
+}
+
 std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& error) {
   const std::optional<std::string> text = ReadFile(path);
   if (!text) {
@@ -144,47 +194,11 @@ std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& 
   if (!list.is_array()) return fail("scenarios must be an array");
   std::set<std::string> names, slugs;
   for (size_t i = 0; i < list.size(); ++i) {
-    const Json& entry = list[i];
     const std::string where = "scenarios[" + std::to_string(i) + "]";
-    if (!entry.is_object()) return fail(where + " is not an object");
-    for (const auto& [key, value] : entry.items()) {
-      if (key != "name" && key != "args" && key != "faults" && key != "env") {
-        return fail(where + ": unknown key '" + key + "'");
-      }
-    }
+    if (!list[i].is_object()) return fail(where + " is not an object");
     Scenario s;
-    if (!entry.value("name", Json()).is_string() || entry["name"].get<std::string>().empty()) {
-      return fail(where + ": name must be a non-empty string");
-    }
-    s.name = entry["name"].get<std::string>();
-    s.slug = Slug(s.name);
-    if (s.slug.empty()) return fail(where + ": name has no letters or digits");
-    if (!names.insert(s.name).second) return fail(where + ": duplicate name '" + s.name + "'");
-    if (!slugs.insert(s.slug).second) return fail(where + ": duplicate slug '" + s.slug + "'");
-    const Json args = entry.value("args", Json());
-    if (!args.is_array()) return fail(where + ": args must be an array of strings");
-    for (const Json& a : args) {
-      if (!a.is_string()) return fail(where + ": args must be an array of strings");
-      s.args.push_back(a.get<std::string>());
-    }
-    if (entry.contains("env")) {
-      if (!entry["env"].is_object()) return fail(where + ": env must be an object");
-      for (const auto& [name, value] : entry["env"].items()) {
-        if (name.empty() || name.find('=') != std::string::npos) {
-          return fail(where + ": env name '" + name + "' is not a variable name");
-        }
-        if (value.is_null()) {
-          s.env.push_back(name);
-        } else if (value.is_string()) {
-          s.env.push_back(name + "=" + value.get<std::string>());
-        } else {
-          return fail(where + ": env values are strings, or null to remove the variable");
-        }
-      }
-    }
-    if (entry.contains("faults")) {
-      if (!entry["faults"].is_array()) return fail(where + ": faults must be an array");
-      s.faults_json = entry["faults"].dump();
+    if (std::optional<std::string> bad = ReadScenario(list[i], names, slugs, s)) {
+      return fail(where + ": " + *bad);
     }
     file.scenarios.push_back(std::move(s));
   }

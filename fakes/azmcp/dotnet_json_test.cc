@@ -1,9 +1,10 @@
 #include "fakes/azmcp/dotnet_json.h"
 
-#include <fstream>
-#include <iterator>
+#include <string>
 
 #include "gtest/gtest.h"
+#include "ref/base/files.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::fakes::azmcp {
 namespace {
@@ -50,9 +51,10 @@ TEST(WriteIndentedTest, EscapesAsUnsafeRelaxedJsonEscaping) {
 }
 
 TEST(WriteIndentedTest, ReproducesARecordedEnvelopeByteForByte) {
-  std::ifstream in("fixtures/azmcp-3.0.0-beta.46/cli-stdout/success-basic.json", std::ios::binary);
-  const std::string recorded((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  const StatusOr<std::string> file =
+      base::ReadFile("fixtures/azmcp-3.0.0-beta.46/cli-stdout/success-basic.json");
+  ASSERT_THAT(file, IsOk());
+  const std::string& recorded = *file;
   ASSERT_FALSE(recorded.empty());
   const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(recorded);
   std::string text = WriteIndented(parsed);

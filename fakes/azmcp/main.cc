@@ -1,5 +1,5 @@
 // azmcp (fake): `azmcp pricing get` of Azure MCP 3.0.0-beta.46 as observed on the real binary
-// (DESIGN.md, "The real CLI contract"; /fixtures/azmcp-3.0.0-beta.46): options and validation
+// (recorded in fixtures/azmcp-3.0.0-beta.46): options and validation
 // messages, filter composition (fixed clause order, " and " joins, no parentheses, quote doubling,
 // percent-encoding), api-version only with savings plans, NextPageLink followed verbatim with a
 // silent stop at 5,000 rows, the projection, error envelopes and exit codes, and retries (5xx and
@@ -33,6 +33,7 @@
 #include "fakes/azmcp/help_text.h"
 #include "fakes/azmcp/retail_page.h"
 #include "fakes/azmcp/stj_document.h"
+#include "ref/base/openssl.h"
 
 namespace azure_pricing::fakes::azmcp {
 namespace {
@@ -187,90 +188,99 @@ int Dial(const std::string& host, int port, bool& refused) {
   return fd;
 }
 
-// One HTTPS GET, through HTTPS_PROXY when set, certificates always verified (SSL_CERT_FILE or the
-// system store). Written on sockets and OpenSSL so proxy refusals and broken responses surface
-// the way .NET reports them.
-Fetched FetchOnce(const Url& url) {
+struct Proxy {
+  std::string host;  // empty: no proxy
+  int port = 0;
+};
+
+// HTTPS_PROXY (or https_proxy) as .NET reads it: an optional http:// prefix, a trailing slash,
+// port 80 when none is given.
+Proxy ProxyFromEnvironment() {
+  const char* proxy_env = std::getenv("HTTPS_PROXY");
+  if (proxy_env == nullptr) proxy_env = std::getenv("https_proxy");
+  Proxy proxy;
+  if (proxy_env == nullptr || *proxy_env == '\0') return proxy;
+  std::string text = proxy_env;
+  if (text.rfind("http://", 0) == 0) text = text.substr(7);
+  if (!text.empty() && text.back() == '/') text.pop_back();
+  const size_t colon = text.rfind(':');
+  proxy.host = text.substr(0, colon);
+  proxy.port = colon == std::string::npos ? 80 : std::atoi(text.c_str() + colon + 1);
+  return proxy;
+}
+
+// CONNECT through the proxy; the failure message .NET gives when the proxy refuses.
+std::optional<std::string> OpenTunnel(int fd, const Url& url, const Proxy& proxy) {
+  const std::string authority = url.host + ":" + std::to_string(url.port);
+  const std::string connect_req =
+      "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
+  send(fd, connect_req.data(), connect_req.size(), MSG_NOSIGNAL);
+  std::string reply;
+  char c;
+  while (reply.find("\r\n\r\n") == std::string::npos && recv(fd, &c, 1, 0) == 1) reply.push_back(c);
+  const int status = reply.size() > 12 ? std::atoi(reply.c_str() + 9) : 0;
+  if (status == 200) return std::nullopt;
+  // .NET's message, stray quote included.
+  return "The proxy tunnel request to proxy 'http://" + proxy.host + ":" +
+         std::to_string(proxy.port) + "/' failed with status code '" + std::to_string(status) +
+         "'.\"";
+}
+
+// TLS (verified: SSL_CERT_FILE or the system store), one GET, the raw response to its end.
+// False when the handshake fails.
+bool TlsGet(int fd, const Url& url, std::string& raw) {
+  const base::SslCtxPtr ctx(SSL_CTX_new(TLS_client_method()));
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  const char* ca = std::getenv("SSL_CERT_FILE");
+  if (ca != nullptr) {
+    SSL_CTX_load_verify_locations(ctx.get(), ca, nullptr);
+  } else {
+    SSL_CTX_set_default_verify_paths(ctx.get());
+  }
+  const base::SslPtr ssl(SSL_new(ctx.get()));
+  SSL_set_fd(ssl.get(), fd);
+  SSL_set_tlsext_host_name(ssl.get(), url.host.c_str());
+  SSL_set1_host(ssl.get(), url.host.c_str());
+  if (SSL_connect(ssl.get()) != 1) return false;
+  const std::string request = "GET " + url.path_and_query + " HTTP/1.1\r\nHost: " + url.host +
+                              "\r\nAccept: application/json\r\nUser-Agent: "
+                              "Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (fake)\r\n"
+                              "Connection: close\r\n\r\n";
+  SSL_write(ssl.get(), request.data(), static_cast<int>(request.size()));
+  char buf[16384];
+  int n;
+  while ((n = SSL_read(ssl.get(), buf, sizeof buf)) > 0) raw.append(buf, static_cast<size_t>(n));
+  return true;
+}
+
+constexpr char kResponseEnded[] = "The response ended prematurely. (ResponseEnded)";
+
+// A chunked body decoded; nullopt when it ends before its last chunk.
+std::optional<std::string> DecodeChunked(const std::string& body) {
+  std::string decoded;
+  size_t pos = 0;
+  for (;;) {
+    const size_t line_end = body.find("\r\n", pos);
+    if (line_end == std::string::npos) return std::nullopt;
+    const size_t size = std::strtoul(body.substr(pos, line_end - pos).c_str(), nullptr, 16);
+    if (size == 0) return decoded;
+    if (line_end + 2 + size > body.size()) return std::nullopt;
+    decoded += body.substr(line_end + 2, size);
+    pos = line_end + 2 + size + 2;
+  }
+}
+
+// Status, body (framed by Content-Length or chunked) and Retry-After of a raw response.
+Fetched ParseResponse(const std::string& raw) {
   Fetched f;
   auto fail = [&f](std::string message) {
     f.network_error = true;
     f.network_message = std::move(message);
     return f;
   };
-  const char* proxy_env = std::getenv("HTTPS_PROXY");
-  if (proxy_env == nullptr) proxy_env = std::getenv("https_proxy");
-  std::string proxy_host;
-  int proxy_port = 0;
-  if (proxy_env != nullptr && *proxy_env != '\0') {
-    std::string text = proxy_env;
-    if (text.rfind("http://", 0) == 0) text = text.substr(7);
-    if (!text.empty() && text.back() == '/') text.pop_back();
-    const size_t colon = text.rfind(':');
-    proxy_host = text.substr(0, colon);
-    proxy_port = colon == std::string::npos ? 80 : std::atoi(text.c_str() + colon + 1);
-  }
-  const std::string dial_host = proxy_host.empty() ? url.host : proxy_host;
-  const int dial_port = proxy_host.empty() ? url.port : proxy_port;
-  bool refused = false;
-  const int fd = Dial(dial_host, dial_port, refused);
-  if (fd < 0) {
-    // .NET's SocketException names the endpoint it tried (recorded: network-connection-refused).
-    return fail(refused ? "Connection refused (" + dial_host + ":" + std::to_string(dial_port) + ")"
-                        : "An error occurred while sending the request.");
-  }
-  if (!proxy_host.empty()) {
-    const std::string authority = url.host + ":" + std::to_string(url.port);
-    const std::string connect_req =
-        "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
-    send(fd, connect_req.data(), connect_req.size(), MSG_NOSIGNAL);
-    std::string reply;
-    char c;
-    while (reply.find("\r\n\r\n") == std::string::npos && recv(fd, &c, 1, 0) == 1)
-      reply.push_back(c);
-    const int status = reply.size() > 12 ? std::atoi(reply.c_str() + 9) : 0;
-    if (status != 200) {
-      close(fd);
-      // .NET's message, stray quote included.
-      return fail("The proxy tunnel request to proxy 'http://" + proxy_host + ":" +
-                  std::to_string(proxy_port) + "/' failed with status code '" +
-                  std::to_string(status) + "'.\"");
-    }
-  }
-  SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
-  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
-  const char* ca = std::getenv("SSL_CERT_FILE");
-  if (ca != nullptr) {
-    SSL_CTX_load_verify_locations(ctx, ca, nullptr);
-  } else {
-    SSL_CTX_set_default_verify_paths(ctx);
-  }
-  SSL* ssl = SSL_new(ctx);
-  SSL_set_fd(ssl, fd);
-  SSL_set_tlsext_host_name(ssl, url.host.c_str());
-  SSL_set1_host(ssl, url.host.c_str());
-  auto cleanup = [&] {
-    SSL_free(ssl);
-    SSL_CTX_free(ctx);
-    close(fd);
-  };
-  if (SSL_connect(ssl) != 1) {
-    cleanup();
-    return fail("The SSL connection could not be established, see inner exception.");
-  }
-  const std::string request = "GET " + url.path_and_query + " HTTP/1.1\r\nHost: " + url.host +
-                              "\r\nAccept: application/json\r\nUser-Agent: "
-                              "Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (fake)\r\n"
-                              "Connection: close\r\n\r\n";
-  SSL_write(ssl, request.data(), static_cast<int>(request.size()));
-  std::string raw;
-  char buf[16384];
-  int n;
-  while ((n = SSL_read(ssl, buf, sizeof buf)) > 0) raw.append(buf, static_cast<size_t>(n));
-  cleanup();
   const size_t head_end = raw.find("\r\n\r\n");
   if (head_end == std::string::npos || raw.size() < 12) {
-    return fail(raw.empty() ? "An error occurred while sending the request."
-                            : "The response ended prematurely. (ResponseEnded)");
+    return fail(raw.empty() ? "An error occurred while sending the request." : kResponseEnded);
   }
   f.status = std::atoi(raw.c_str() + 9);
   std::string lower_head = raw.substr(0, head_end);
@@ -286,27 +296,53 @@ Fetched FetchOnce(const Url& url) {
   f.body = raw.substr(head_end + 4);
   if (std::optional<std::string> length = header("content-length")) {
     const size_t want = static_cast<size_t>(std::atoll(length->c_str()));
-    if (f.body.size() < want) return fail("The response ended prematurely. (ResponseEnded)");
+    if (f.body.size() < want) return fail(kResponseEnded);
     f.body.resize(want);
   } else if (std::optional<std::string> te = header("transfer-encoding");
              te && te->find("chunked") != std::string::npos) {
-    std::string decoded;
-    size_t pos = 0;
-    for (;;) {
-      const size_t line_end = f.body.find("\r\n", pos);
-      if (line_end == std::string::npos)
-        return fail("The response ended prematurely. (ResponseEnded)");
-      const size_t size = std::strtoul(f.body.substr(pos, line_end - pos).c_str(), nullptr, 16);
-      if (size == 0) break;
-      if (line_end + 2 + size > f.body.size())
-        return fail("The response ended prematurely. (ResponseEnded)");
-      decoded += f.body.substr(line_end + 2, size);
-      pos = line_end + 2 + size + 2;
-    }
-    f.body = std::move(decoded);
+    std::optional<std::string> decoded = DecodeChunked(f.body);
+    if (!decoded) return fail(kResponseEnded);
+    f.body = std::move(*decoded);
   }
   f.retry_after = header("retry-after").value_or("");
   return f;
+}
+
+Fetched NetworkError(std::string message) {
+  Fetched f;
+  f.network_error = true;
+  f.network_message = std::move(message);
+  return f;
+}
+
+// One HTTPS GET, through HTTPS_PROXY when set, certificates always verified (SSL_CERT_FILE or the
+// system store). Written on sockets and OpenSSL so proxy refusals and broken responses surface
+// the way .NET reports them.
+Fetched FetchOnce(const Url& url) {
+  const Proxy proxy = ProxyFromEnvironment();
+  const std::string dial_host = proxy.host.empty() ? url.host : proxy.host;
+  const int dial_port = proxy.host.empty() ? url.port : proxy.port;
+  bool refused = false;
+  const int fd = Dial(dial_host, dial_port, refused);
+  if (fd < 0) {
+    // .NET's SocketException names the endpoint it tried (recorded: network-connection-refused).
+    return NetworkError(refused ? "Connection refused (" + dial_host + ":" +
+                                      std::to_string(dial_port) + ")"
+                                : "An error occurred while sending the request.");
+  }
+  if (!proxy.host.empty()) {
+    if (std::optional<std::string> refusal = OpenTunnel(fd, url, proxy)) {
+      close(fd);
+      return NetworkError(std::move(*refusal));
+    }
+  }
+  std::string raw;
+  const bool tls_ok = TlsGet(fd, url, raw);
+  close(fd);
+  if (!tls_ok) {
+    return NetworkError("The SSL connection could not be established, see inner exception.");
+  }
+  return ParseResponse(raw);
 }
 
 // One logical request with the CLI's retry policy.
@@ -360,25 +396,29 @@ bool AllFinite(const Json& v) {
   return true;
 }
 
-int PricingGet(const Options& o, Clock::time_point start) {
+// The CLI's own option checks, before any request.
+std::optional<Failure> Validate(const Options& o) {
   if (o.sku.empty() && o.service.empty() && o.region.empty() && o.service_family.empty() &&
       o.price_type.empty() && o.filter.empty()) {
-    return EmitFailure({400,
-                        "At least one filter is required. Specify --sku, --service, --region, "
-                        "--service-family, --price-type, or --filter.",
-                        ""},
-                       start);
+    return Failure{400,
+                   "At least one filter is required. Specify --sku, --service, --region, "
+                   "--service-family, --price-type, or --filter.",
+                   ""};
   }
   if (!o.service.empty() && o.sku.empty()) {
-    return EmitFailure(
-        {400,
-         "When querying by service '" + o.service +
-             "', you must also specify --sku to narrow results. Ask the user which specific SKU "
-             "they want pricing for. Examples: --sku Standard_D4s_v5 (for VMs), --sku Standard_LRS "
-             "(for Storage), --sku GP_Gen5_2 (for SQL).",
-         ""},
-        start);
+    return Failure{
+        400,
+        "When querying by service '" + o.service +
+            "', you must also specify --sku to narrow results. Ask the user which specific SKU "
+            "they want pricing for. Examples: --sku Standard_D4s_v5 (for VMs), --sku Standard_LRS "
+            "(for Storage), --sku GP_Gen5_2 (for SQL).",
+        ""};
   }
+  return std::nullopt;
+}
+
+// The first page's URL: the clauses in their fixed order, joined by " and ", no parentheses.
+std::string FirstPageUrl(const Options& o) {
   std::vector<std::string> clauses;
   if (!o.sku.empty()) clauses.push_back("armSkuName eq " + Quoted(o.sku));
   if (!o.service.empty()) clauses.push_back("serviceName eq " + Quoted(o.service));
@@ -391,36 +431,46 @@ int PricingGet(const Options& o, Clock::time_point start) {
   std::string url = "https://prices.azure.com/api/retail/prices?";
   if (o.include_savings_plan) url += "api-version=2023-01-01-preview&";
   url += "currencyCode=" + Escape(o.currency.value_or("USD")) + "&$filter=" + Escape(filter);
+  return url;
+}
 
-  Json rows = Json::array();
+// Follows NextPageLink from `url`, mapping rows into `rows` up to the silent cap.
+std::optional<Failure> CollectRows(const Options& o, std::string url, Json& rows) {
   while (!url.empty()) {
     std::optional<Url> parsed = ParseHttpsUrl(url);
-    if (!parsed)
-      return EmitFailure(
-          {500, "The request URI is not a valid absolute HTTPS URI.", "UriFormatException"}, start);
+    if (!parsed) {
+      return Failure{500, "The request URI is not a valid absolute HTTPS URI.",
+                     "UriFormatException"};
+    }
     if (o.refuse_foreign_next_page && parsed->host != "prices.azure.com") {
-      return EmitFailure(
-          {500, "The URI '" + url + "' is not a valid pricing domain.", "SecurityException"},
-          start);
+      return Failure{500, "The URI '" + url + "' is not a valid pricing domain.",
+                     "SecurityException"};
     }
     std::string body;
-    if (std::optional<Failure> f = Fetch(*parsed, body)) return EmitFailure(*f, start);
+    if (std::optional<Failure> f = Fetch(*parsed, body)) return f;
     const stj::ParseResult parsed_body = stj::Parse(body);
-    if (!parsed_body.root) {
-      return EmitFailure({500, parsed_body.error, "JsonReaderException"}, start);
-    }
+    if (!parsed_body.root) return Failure{500, parsed_body.error, "JsonReaderException"};
     // The page is deserialised whole before its rows are mapped one by one up to the cap.
     PageModel page;
-    if (auto e = DeserializePage(*parsed_body.root, page)) return EmitFailure(FromException(*e), start);
-    if (page.null_root || !page.items) return EmitFailure(FromException(NullReference()), start);
+    if (auto e = DeserializePage(*parsed_body.root, page)) return FromException(*e);
+    if (page.null_root || !page.items) return FromException(NullReference());
     for (const std::optional<PriceItemModel>& item : *page.items) {
       if (static_cast<int>(rows.size()) >= kMaxRows) break;
       Json row;
-      if (auto e = MapRow(item, row)) return EmitFailure(FromException(*e), start);
+      if (auto e = MapRow(item, row)) return FromException(*e);
       rows.push_back(std::move(row));
     }
     if (static_cast<int>(rows.size()) >= kMaxRows) break;  // the silent cap
     url = page.next_page_link.value_or("");
+  }
+  return std::nullopt;
+}
+
+int PricingGet(const Options& o, Clock::time_point start) {
+  if (std::optional<Failure> f = Validate(o)) return EmitFailure(*f, start);
+  Json rows = Json::array();
+  if (std::optional<Failure> f = CollectRows(o, FirstPageUrl(o), rows)) {
+    return EmitFailure(*f, start);
   }
   Json env = Json::object();
   env["status"] = 200;

@@ -2,14 +2,14 @@
 // (fixtures/azmcp-3.0.0-beta.46-differential), through the same rig as the live differential
 // test: this is the check that still runs where the real binary cannot. The recordings must
 // have been made from the current scenarios.json (its SHA-256 is in their manifest).
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "fakes/azmcp/differential_compare.h"
 #include "fakes/azmcp/differential_rig.h"
 #include "gtest/gtest.h"
+#include "ref/base/files.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::fakes::azmcp {
 namespace {
@@ -19,9 +19,10 @@ const ScenarioFile& File() { return TestScenarios().file; }
 
 TEST(RecordedScenarios, RecordingsAreOfTheseScenariosAndThisCli) {
   ASSERT_EQ(TestScenarios().error, "");
-  std::ifstream in(RunfilesPath(std::string(kRecordings) + "/manifest.json"));
-  ASSERT_TRUE(in) << "no manifest.json; run tools/fixtures/record_differential.sh";
-  const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+  const StatusOr<std::string> text =
+      base::ReadFile(RunfilesPath(std::string(kRecordings) + "/manifest.json"));
+  ASSERT_THAT(text, IsOk()) << "no manifest.json; run tools/fixtures/record_differential.sh";
+  const nlohmann::json manifest = nlohmann::json::parse(*text, nullptr, false);
   ASSERT_TRUE(manifest.is_object());
   EXPECT_EQ(manifest.value("scenarios_sha256", ""), File().sha256)
       << "scenarios.json changed since the recording; run tools/fixtures/record_differential.sh";

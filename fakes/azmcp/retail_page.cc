@@ -102,6 +102,41 @@ Error DeserializeSavingsPlan(const Element& e, std::optional<SavingsPlanModel>& 
   return std::nullopt;
 }
 
+// The enum-typed and list members: a value outside the enum is the converter's error.
+Error ReadServiceFamily(const Element& v, PriceItemModel& m) {
+  std::optional<std::string> value;
+  if (Error err = stj::GetString(v, value)) return err;
+  const char* member = value ? ServiceFamilyMember(*value) : nullptr;
+  if (member == nullptr) return UnknownEnum("ServiceFamily", value);
+  m.service_family = member;
+  return std::nullopt;
+}
+
+Error ReadPriceType(const Element& v, PriceItemModel& m) {
+  std::optional<std::string> value;
+  if (Error err = stj::GetString(v, value)) return err;
+  const char* member = nullptr;
+  for (const char* t : kPriceTypes) {
+    if (value && EqualsIgnoreCase(*value, t)) member = t;
+  }
+  if (member == nullptr) return UnknownEnum("PriceType", value);
+  m.price_type = member;
+  return std::nullopt;
+}
+
+Error ReadSavingsPlans(const Element& v, PriceItemModel& m) {
+  if (v.kind == Kind::kNull) return std::nullopt;
+  if (Error err = stj::RequireKind(v, Kind::kArray)) return err;
+  std::vector<std::optional<SavingsPlanModel>> plans;
+  for (const Element& p : v.items) {
+    std::optional<SavingsPlanModel> plan;
+    if (Error err = DeserializeSavingsPlan(p, plan)) return err;
+    plans.push_back(std::move(plan));
+  }
+  m.savings_plan = std::move(plans);
+  return std::nullopt;
+}
+
 Error DeserializeItem(const Element& e, std::optional<PriceItemModel>& out) {
   if (e.kind == Kind::kNull) return std::nullopt;
   if (Error err = stj::RequireKind(e, Kind::kObject)) return err;
@@ -138,24 +173,11 @@ Error DeserializeItem(const Element& e, std::optional<PriceItemModel>& out) {
     } else if (name == "serviceName") {
       err = stj::GetString(v, m.service_name);
     } else if (name == "serviceFamily") {
-      std::optional<std::string> value;
-      if (!(err = stj::GetString(v, value))) {
-        const char* member = value ? ServiceFamilyMember(*value) : nullptr;
-        if (member == nullptr) return UnknownEnum("ServiceFamily", value);
-        m.service_family = member;
-      }
+      err = ReadServiceFamily(v, m);
     } else if (name == "unitOfMeasure") {
       err = stj::GetString(v, m.unit_of_measure);
     } else if (name == "type") {
-      std::optional<std::string> value;
-      if (!(err = stj::GetString(v, value))) {
-        const char* member = nullptr;
-        for (const char* t : kPriceTypes) {
-          if (value && EqualsIgnoreCase(*value, t)) member = t;
-        }
-        if (member == nullptr) return UnknownEnum("PriceType", value);
-        m.price_type = member;
-      }
+      err = ReadPriceType(v, m);
     } else if (name == "isPrimaryMeterRegion") {
       err = stj::GetBoolean(v, m.is_primary_meter_region);
     } else if (name == "armSkuName") {
@@ -163,15 +185,7 @@ Error DeserializeItem(const Element& e, std::optional<PriceItemModel>& out) {
     } else if (name == "reservationTerm") {
       err = stj::GetString(v, m.reservation_term);
     } else if (name == "savingsPlan") {
-      if (v.kind == Kind::kNull) continue;
-      if ((err = stj::RequireKind(v, Kind::kArray))) return err;
-      std::vector<std::optional<SavingsPlanModel>> plans;
-      for (const Element& p : v.items) {
-        std::optional<SavingsPlanModel> plan;
-        if ((err = DeserializeSavingsPlan(p, plan))) return err;
-        plans.push_back(std::move(plan));
-      }
-      m.savings_plan = std::move(plans);
+      err = ReadSavingsPlans(v, m);
     }
     if (err) return err;
   }

@@ -88,6 +88,69 @@ uint32_t Hex4(std::string_view s) {
   return static_cast<uint32_t>(std::strtoul(std::string(s.substr(0, 4)).c_str(), nullptr, 16));
 }
 
+char SimpleEscape(char e) {
+  switch (e) {
+    case 'b':
+      return '\b';
+    case 'f':
+      return '\f';
+    case 'n':
+      return '\n';
+    case 'r':
+      return '\r';
+    case 't':
+      return '\t';
+    default:  // '"', '\\', '/'
+      return e;
+  }
+}
+
+std::string InvalidSurrogate(uint32_t value) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf,
+                "Cannot read invalid UTF-16 JSON text as string. Invalid surrogate "
+                "value: '0x%04X'.",
+                value);
+  return buf;
+}
+
+// The code point of the \uXXXX escape whose 'u' is at raw[i] (with its low surrogate when they
+// pair); `i` ends on the last digit read. A lone or mismatched surrogate is U+FFFD, or, when
+// `error` is given, nullopt with the error JsonElement.GetString reports.
+std::optional<uint32_t> UnicodeEscape(std::string_view raw, size_t& i, std::string* error) {
+  uint32_t cp = Hex4(raw.substr(i + 1));
+  i += 4;
+  if (cp >= 0xd800 && cp <= 0xdbff) {
+    // The reader guaranteed four hex digits after every \\u.
+    const bool has_next = raw.substr(i + 1, 2) == "\\u";
+    const uint32_t low = has_next ? Hex4(raw.substr(i + 3)) : 0;
+    if (!has_next) {
+      if (error) {
+        *error = "Cannot read incomplete UTF-16 JSON text as string with missing low surrogate.";
+        return std::nullopt;
+      }
+      return 0xfffd;
+    }
+    if (low < 0xdc00 || low > 0xdfff) {
+      if (error) {
+        *error = InvalidSurrogate(low);
+        return std::nullopt;
+      }
+      return 0xfffd;
+    }
+    i += 6;
+    return 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+  }
+  if (cp >= 0xdc00 && cp <= 0xdfff) {
+    if (error) {
+      *error = InvalidSurrogate(cp);
+      return std::nullopt;
+    }
+    return 0xfffd;
+  }
+  return cp;
+}
+
 // Processes the escapes of a reader-validated string body. `error` is set for the UTF-16
 // surrogate failures JsonElement.GetString reports; property names pass nullptr and keep going.
 std::string Unescape(std::string_view raw, std::string* error) {
@@ -98,68 +161,13 @@ std::string Unescape(std::string_view raw, std::string* error) {
       continue;
     }
     const char e = raw[++i];
-    switch (e) {
-      case 'b':
-        out.push_back('\b');
-        break;
-      case 'f':
-        out.push_back('\f');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'u': {
-        uint32_t cp = Hex4(raw.substr(i + 1));
-        i += 4;
-        if (cp >= 0xd800 && cp <= 0xdbff) {
-          // The reader guaranteed four hex digits after every \\u.
-          const bool has_next = raw.substr(i + 1, 2) == "\\u";
-          const uint32_t low = has_next ? Hex4(raw.substr(i + 3)) : 0;
-          if (!has_next) {
-            if (error) {
-              *error = "Cannot read incomplete UTF-16 JSON text as string with missing low surrogate.";
-              return {};
-            }
-            cp = 0xfffd;
-          } else if (low < 0xdc00 || low > 0xdfff) {
-            if (error) {
-              char buf[128];
-              std::snprintf(buf, sizeof buf,
-                            "Cannot read invalid UTF-16 JSON text as string. Invalid surrogate "
-                            "value: '0x%04X'.",
-                            low);
-              *error = buf;
-              return {};
-            }
-            cp = 0xfffd;
-          } else {
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-            i += 6;
-          }
-        } else if (cp >= 0xdc00 && cp <= 0xdfff) {
-          if (error) {
-            char buf[128];
-            std::snprintf(buf, sizeof buf,
-                          "Cannot read invalid UTF-16 JSON text as string. Invalid surrogate "
-                          "value: '0x%04X'.",
-                          cp);
-            *error = buf;
-            return {};
-          }
-          cp = 0xfffd;
-        }
-        AppendUtf8(out, cp);
-        break;
-      }
-      default:  // '"', '\\', '/'
-        out.push_back(e);
+    if (e != 'u') {
+      out.push_back(SimpleEscape(e));
+      continue;
     }
+    const std::optional<uint32_t> cp = UnicodeEscape(raw, i, error);
+    if (!cp) return {};
+    AppendUtf8(out, *cp);
   }
   return out;
 }
@@ -228,6 +236,30 @@ class Reader {
     return Fail("'" + Printable(c) + "' is an invalid start of a value.", i_);
   }
 
+  // One `"name": value` of an object, appended to its properties.
+  bool Member(Element& out, int depth) {
+    if (Byte() != '"') {
+      return Fail("'" + Printable(Byte()) +
+                      "' is an invalid start of a property name. Expected a '\"'.",
+                  i_);
+    }
+    std::string name;
+    if (!String(name)) return false;
+    SkipSpace();
+    if (AtEnd()) return Fail("Expected a value, but instead reached end of data.", i_);
+    if (Byte() != ':') {
+      return Fail("'" + Printable(Byte()) + "' is invalid after a property name. Expected a ':'.",
+                  i_);
+    }
+    ++i_;
+    SkipSpace();
+    if (AtEnd()) return Fail(kZeroDepthAtEnd, i_);
+    Element child;
+    if (!Value(child, depth + 1)) return false;
+    out.properties.push_back(Property{Unescape(name, nullptr), std::move(child)});
+    return true;
+  }
+
   bool Container(Element& out, int depth, bool object) {
     if (depth + 1 > kMaxDepth) {
       return Fail("The maximum configured depth of " + std::to_string(kMaxDepth) +
@@ -246,27 +278,10 @@ class Reader {
       return true;
     }
     while (true) {
-      Element child;
       if (object) {
-        if (Byte() != '"') {
-          return Fail("'" + Printable(Byte()) +
-                          "' is an invalid start of a property name. Expected a '\"'.",
-                      i_);
-        }
-        std::string name;
-        if (!String(name)) return false;
-        SkipSpace();
-        if (AtEnd()) return Fail("Expected a value, but instead reached end of data.", i_);
-        if (Byte() != ':') {
-          return Fail("'" + Printable(Byte()) + "' is invalid after a property name. Expected a ':'.",
-                      i_);
-        }
-        ++i_;
-        SkipSpace();
-        if (AtEnd()) return Fail(kZeroDepthAtEnd, i_);
-        if (!Value(child, depth + 1)) return false;
-        out.properties.push_back(Property{Unescape(name, nullptr), std::move(child)});
+        if (!Member(out, depth)) return false;
       } else {
+        Element child;
         if (!Value(child, depth + 1)) return false;
         out.items.push_back(std::move(child));
       }

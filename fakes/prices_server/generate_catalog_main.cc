@@ -6,53 +6,97 @@
 #include <string>
 
 #include "fakes/prices_server/catalog_generator.h"
+#include "ref/base/flags.h"
+#include "ref/status/status.h"
 
-int main(int argc, char** argv) {
+namespace azure_pricing::fakes::prices {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: generate_catalog --out FILE [--items N] [--seed S]\n"
+    "Writes N (default 10000) synthetic price items as JSON Lines, the same for the\n"
+    "same seed: regional, Global and billing-zone rows, empty armSkuName meters,\n"
+    "tiers, reservations, savings plans, DevTest and non-primary meters.\n";
+
+// Reason codes of command-line problems beyond base::Flags'.
+constexpr char kNotANumber[] = "not_a_number";
+constexpr char kOutRequired[] = "out_required";
+
+struct Options {
+  bool help = false;
   uint64_t seed = 1;
   int64_t items = 10000;
   std::string out;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::cout
-          << "usage: generate_catalog --out FILE [--items N] [--seed S]\n"
-             "Writes N (default 10000) synthetic price items as JSON Lines, the same for the\n"
-             "same seed: regional, Global and billing-zone rows, empty armSkuName meters,\n"
-             "tiers, reservations, savings plans, DevTest and non-primary meters.\n";
-      return 0;
-    }
-    if (i + 1 >= argc) {
-      std::cerr << "generate_catalog: " << a << " needs a value\n";
-      return 64;
-    }
-    const std::string v = argv[++i];
-    try {
-      if (a == "--seed") {
-        seed = std::stoull(v);
-      } else if (a == "--items") {
-        items = std::stoll(v);
-      } else if (a == "--out") {
-        out = v;
-      } else {
-        std::cerr << "generate_catalog: unknown option " << a << "\n";
-        return 64;
-      }
-    } catch (...) {
-      std::cerr << "generate_catalog: " << a << " needs a number\n";
-      return 64;
+};
+
+// Decimal digits only, at most 18 of them (no sign, no spaces, no overflow).
+bool ReadNumber(const std::optional<std::string>& text, uint64_t& out) {
+  if (!text) return true;
+  if (text->empty() || text->size() > 18 ||
+      text->find_first_not_of("0123456789") != std::string::npos) {
+    return false;
+  }
+  out = std::stoull(*text);
+  return true;
+}
+
+// The command line as Options; on failure `problem` is the line to show.
+StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
+  std::string offending;
+  const StatusOr<base::Flags> flags = base::Flags::Parse(
+      argc, argv,
+      {{"--help", base::FlagKind::kSwitch}, {"-h", base::FlagKind::kSwitch},
+       {"--out", base::FlagKind::kValue}, {"--items", base::FlagKind::kValue},
+       {"--seed", base::FlagKind::kValue}},
+      &offending);
+  if (!flags.ok()) {
+    *problem = base::FlagProblem(flags.status(), offending);
+    return flags.status();
+  }
+  Options o;
+  o.help = flags->Has("--help") || flags->Has("-h");
+  if (o.help) return o;
+  uint64_t items = static_cast<uint64_t>(o.items);
+  for (const auto& [flag, out] : {std::pair<const char*, uint64_t*>{"--seed", &o.seed},
+                                  std::pair<const char*, uint64_t*>{"--items", &items}}) {
+    if (!ReadNumber(flags->Value(flag), *out)) {
+      *problem = std::string(flag) + " needs a number";
+      return Status(Outcome::kRefused, kNotANumber, "the option needs a number");
     }
   }
-  if (out.empty() || items < 0) {
-    std::cerr << "generate_catalog: --out FILE is required\n";
+  o.items = static_cast<int64_t>(items);
+  o.out = flags->Value("--out").value_or("");
+  if (o.out.empty()) {
+    *problem = "--out FILE is required";
+    return Status(Outcome::kRefused, kOutRequired, "--out FILE is required");
+  }
+  return o;
+}
+
+int Main(int argc, char** argv) {
+  std::string problem;
+  const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
+  if (!options.ok()) {
+    std::cerr << "generate_catalog: " << problem << "\n" << kUsage;
     return 64;
   }
-  std::ofstream file(out, std::ios::binary);
+  if (options->help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::ofstream file(options->out, std::ios::binary);
   if (!file) {
-    std::cerr << "generate_catalog: cannot write " << out << "\n";
+    std::cerr << "generate_catalog: cannot write --out " << options->out << "\n";
     return 1;
   }
-  azure_pricing::fakes::prices::GenerateCatalog(seed, items,
-                                 [&](const std::string& line) { file << line << "\n"; });
-  std::cerr << "generate_catalog: wrote " << items << " items to " << out << "\n";
+  GenerateCatalog(options->seed, options->items,
+                  [&](const std::string& line) { file << line << "\n"; });
+  std::cerr << "generate_catalog: wrote " << options->items << " items to " << options->out
+            << "\n";
   return file ? 0 : 1;
 }
+
+}  // namespace
+}  // namespace azure_pricing::fakes::prices
+
+int main(int argc, char** argv) { return azure_pricing::fakes::prices::Main(argc, argv); }

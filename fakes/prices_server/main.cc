@@ -1,6 +1,5 @@
 // prices_server: the fake prices.azure.com over HTTP and HTTPS, for tests on one machine.
 #include <httplib.h>
-#include <openssl/pem.h>
 
 #include <chrono>
 #include <csignal>
@@ -8,7 +7,6 @@
 #include <deque>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -18,6 +16,11 @@
 #include <vector>
 
 #include "fakes/prices_server/price_api.h"
+#include "ref/base/address.h"
+#include "ref/base/files.h"
+#include "ref/base/flags.h"
+#include "ref/base/openssl.h"
+#include "ref/status/status.h"
 #include "ref/tls/test_ca.h"
 
 namespace azure_pricing::fakes::prices {
@@ -64,24 +67,6 @@ struct State {
   std::deque<Fault> faults;
   Json requests = Json::array();
 };
-
-bool ParseAddress(const std::string& text, std::string& host, int& port) {
-  const size_t colon = text.rfind(':');
-  if (colon == std::string::npos) return false;
-  host = text.substr(0, colon);
-  try {
-    port = std::stoi(text.substr(colon + 1));
-  } catch (...) {
-    return false;
-  }
-  return (host == "127.0.0.1" || host == "localhost" || host == "::1") && port >= 0 && port < 65536;
-}
-
-std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 bool AddFaults(State& state, const Json& list, std::string& error) {
   if (!list.is_array()) {
@@ -136,16 +121,77 @@ std::string FromHex(const std::string& hex) {
   return out;
 }
 
-void ServeApi(State& state, const httplib::Request& req, httplib::Response& res) {
-  {
-    std::lock_guard<std::mutex> lock(state.mu);
-    Json headers = Json::object();
-    for (const auto& [k, v] : req.headers) {
-      if (k == "Host" || k == "User-Agent" || k == "Accept") headers[k] = v;
-    }
-    state.requests.push_back(
-        {{"method", req.method}, {"target", req.target}, {"headers", headers}});
+void RecordRequest(State& state, const httplib::Request& req) {
+  std::lock_guard<std::mutex> lock(state.mu);
+  Json headers = Json::object();
+  for (const auto& [k, v] : req.headers) {
+    if (k == "Host" || k == "User-Agent" || k == "Accept") headers[k] = v;
   }
+  state.requests.push_back({{"method", req.method}, {"target", req.target}, {"headers", headers}});
+}
+
+// An empty page whose NextPageLink is the same query again.
+HttpResponse EndlessEmptyPage(const std::string& target) {
+  const size_t question = target.find('?');
+  Json page = {{"BillingCurrency", "USD"},
+               {"CustomerEntityId", "Default"},
+               {"CustomerEntityType", "Retail"},
+               {"Items", Json::array()},
+               {"NextPageLink", std::string(kPublicBase) +
+                                    target.substr(question == std::string::npos ? target.size()
+                                                                                : question)},
+               {"Count", 0}};
+  return {200, "application/json; charset=utf-8", page.dump()};
+}
+
+// Rewrites `answer` as the fault says (latency, status, body, links, endless pages).
+void ApplyFault(State& state, const Json& fault, const std::string& target, HttpResponse& answer,
+                httplib::Response& res) {
+  if (fault.contains("latency_ms")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(fault["latency_ms"].get<int>()));
+  }
+  if (fault.contains("status")) {
+    answer.status = fault["status"].get<int>();
+    answer.body = Json({{"Error", {{"Code", "Fault"}, {"Message", "Injected fault"}}}}).dump();
+    if (fault.contains("retry_after")) {
+      res.set_header("Retry-After", std::to_string(fault["retry_after"].get<int>()));
+    }
+  }
+  if (fault.contains("body")) answer.body = fault["body"].get<std::string>();
+  if (fault.contains("body_hex")) answer.body = FromHex(fault["body_hex"].get<std::string>());
+  if (fault.contains("next_page_link") && answer.status == 200) {
+    Json page = Json::parse(answer.body, nullptr, false);
+    if (!page.is_discarded()) {
+      page["NextPageLink"] = fault["next_page_link"];
+      answer.body = page.dump();
+    }
+  }
+  if (fault.value("endless_empty_pages", false)) {
+    answer = EndlessEmptyPage(target);
+    // Without `times` it never ends (until a reset); with it, that many pages.
+    if (!fault.contains("times")) {
+      std::lock_guard<std::mutex> lock(state.mu);
+      state.faults.push_front({fault, 1});
+    }
+  }
+}
+
+// A reset or truncate fault: the body stops after `keep` bytes and the connection closes.
+void SendCut(const Json& fault, const HttpResponse& answer, httplib::Response& res) {
+  const size_t keep = fault.value("reset", false)
+                          ? 0
+                          : std::min(answer.body.size(), fault["truncate"].get<size_t>());
+  const std::string body = answer.body;
+  res.status = answer.status;
+  res.set_content_provider(body.size(), answer.content_type,
+                           [body, keep](size_t offset, size_t, httplib::DataSink& sink) {
+                             if (offset < keep) sink.write(body.data() + offset, keep - offset);
+                             return false;  // abort: the connection closes mid-body
+                           });
+}
+
+void ServeApi(State& state, const httplib::Request& req, httplib::Response& res) {
+  RecordRequest(state, req);
   if (req.method != "GET") {
     res.status = 405;
     return;
@@ -154,53 +200,9 @@ void ServeApi(State& state, const httplib::Request& req, httplib::Response& res)
   HttpResponse answer = HandlePrices(state.catalog, req.target,
                                      fault ? fault->value("page_size", kPageSize) : kPageSize);
   if (fault) {
-    if (fault->contains("latency_ms")) {
-      std::this_thread::sleep_for(std::chrono::milliseconds((*fault)["latency_ms"].get<int>()));
-    }
-    if (fault->contains("status")) {
-      answer.status = (*fault)["status"].get<int>();
-      answer.body = Json({{"Error", {{"Code", "Fault"}, {"Message", "Injected fault"}}}}).dump();
-      if (fault->contains("retry_after")) {
-        res.set_header("Retry-After", std::to_string((*fault)["retry_after"].get<int>()));
-      }
-    }
-    if (fault->contains("body")) answer.body = (*fault)["body"].get<std::string>();
-    if (fault->contains("body_hex")) answer.body = FromHex((*fault)["body_hex"].get<std::string>());
-    if (fault->contains("next_page_link") && answer.status == 200) {
-      Json page = Json::parse(answer.body, nullptr, false);
-      if (!page.is_discarded()) {
-        page["NextPageLink"] = (*fault)["next_page_link"];
-        answer.body = page.dump();
-      }
-    }
-    if (fault->value("endless_empty_pages", false)) {
-      Json page = {{"BillingCurrency", "USD"},
-                   {"CustomerEntityId", "Default"},
-                   {"CustomerEntityType", "Retail"},
-                   {"Items", Json::array()},
-                   {"NextPageLink", std::string(kPublicBase) +
-                                        req.target.substr(req.target.find('?') == std::string::npos
-                                                              ? req.target.size()
-                                                              : req.target.find('?'))},
-                   {"Count", 0}};
-      answer = {200, "application/json; charset=utf-8", page.dump()};
-      // Without `times` it never ends (until a reset); with it, that many pages.
-      if (!fault->contains("times")) {
-        std::lock_guard<std::mutex> lock(state.mu);
-        state.faults.push_front({*fault, 1});
-      }
-    }
+    ApplyFault(state, *fault, req.target, answer, res);
     if (fault->value("reset", false) || fault->contains("truncate")) {
-      const size_t keep = fault->value("reset", false)
-                              ? 0
-                              : std::min(answer.body.size(), (*fault)["truncate"].get<size_t>());
-      const std::string body = answer.body;
-      res.status = answer.status;
-      res.set_content_provider(body.size(), answer.content_type,
-                               [body, keep](size_t offset, size_t, httplib::DataSink& sink) {
-                                 if (offset < keep) sink.write(body.data() + offset, keep - offset);
-                                 return false;  // abort: the connection closes mid-body
-                               });
+      SendCut(*fault, answer, res);
       return;
     }
   }
@@ -232,120 +234,178 @@ void Install(httplib::Server& server, State& state) {
   });
 }
 
+// Reason codes of command-line problems this program adds to base::Flags' and ParseHostPort's.
+constexpr char kNotLoopback[] = "address_not_loopback";
+constexpr char kNoListener[] = "no_listener";
+constexpr char kTlsWithoutCaDir[] = "tls_without_ca_dir";
+
+struct Options {
+  bool help = false;
+  std::vector<std::string> catalogs;
+  std::optional<std::string> listen, tls_listen;  // as given, for messages
+  base::HostPort listen_address, tls_address;
+  std::optional<std::string> ca_dir, faults_file;
+};
+
+int Usage(const std::string& problem) {
+  std::cerr << "prices_server: " << problem << "\n" << kUsage;
+  return 64;
+}
+
+Status ReadLoopback(const std::string& flag, const std::string& text, base::HostPort& out,
+                    std::string* problem) {
+  StatusOr<base::HostPort> address = base::ParseHostPort(text);
+  if (address.ok() && address->host != "127.0.0.1" && address->host != "localhost" &&
+      address->host != "::1") {
+    address = Status(Outcome::kRefused, kNotLoopback, "the host is not a loopback address");
+  }
+  if (!address.ok()) {
+    *problem = flag + " must be a loopback HOST:PORT (" + address.status().message() + ")";
+    return address.status();
+  }
+  out = *address;
+  return OkStatus();
+}
+
+// The command line as Options; on failure `problem` is the line to show.
+StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
+  std::string offending;
+  const StatusOr<base::Flags> flags = base::Flags::Parse(
+      argc, argv,
+      {{"--help", base::FlagKind::kSwitch}, {"-h", base::FlagKind::kSwitch},
+       {"--catalog", base::FlagKind::kRepeatable}, {"--listen", base::FlagKind::kValue},
+       {"--tls-listen", base::FlagKind::kValue}, {"--ca-dir", base::FlagKind::kValue},
+       {"--faults", base::FlagKind::kValue}},
+      &offending);
+  if (!flags.ok()) {
+    *problem = base::FlagProblem(flags.status(), offending);
+    return flags.status();
+  }
+  Options o;
+  o.help = flags->Has("--help") || flags->Has("-h");
+  if (o.help) return o;
+  o.catalogs = flags->Values("--catalog");
+  o.listen = flags->Value("--listen");
+  o.tls_listen = flags->Value("--tls-listen");
+  o.ca_dir = flags->Value("--ca-dir");
+  o.faults_file = flags->Value("--faults");
+  if (!o.listen && !o.tls_listen) {
+    *problem = "give --listen or --tls-listen";
+    return Status(Outcome::kRefused, kNoListener, "no address to listen on");
+  }
+  if (o.tls_listen && !o.ca_dir) {
+    *problem = "--tls-listen needs --ca-dir";
+    return Status(Outcome::kRefused, kTlsWithoutCaDir, "--tls-listen needs --ca-dir");
+  }
+  if (o.listen) {
+    if (Status s = ReadLoopback("--listen", *o.listen, o.listen_address, problem); !s.ok()) return s;
+  }
+  if (o.tls_listen) {
+    if (Status s = ReadLoopback("--tls-listen", *o.tls_listen, o.tls_address, problem); !s.ok()) {
+      return s;
+    }
+  }
+  return o;
+}
+
+// Catalogs and faults from the files given; false after one line on stderr.
+bool Load(const Options& options, State& state) {
+  for (const std::string& path : options.catalogs) {
+    StatusOr<std::string> text = base::ReadFile(path);
+    std::string error;
+    if (!text.ok()) {
+      std::cerr << "prices_server: cannot read --catalog " << path << ": "
+                << text.status().message() << "\n";
+      return false;
+    }
+    if (!state.catalog.Add(*text, &error)) {
+      std::cerr << "prices_server: cannot load catalog " << path << ": " << error << "\n";
+      return false;
+    }
+  }
+  if (!options.faults_file) return true;
+  StatusOr<std::string> text = base::ReadFile(*options.faults_file);
+  if (!text.ok()) {
+    std::cerr << "prices_server: cannot read --faults " << *options.faults_file << ": "
+              << text.status().message() << "\n";
+    return false;
+  }
+  std::string error;
+  Json list = Json::parse(*text, nullptr, false);
+  if (list.is_discarded() || !AddFaults(state, list, error)) {
+    std::cerr << "prices_server: bad --faults file\n";
+    return false;
+  }
+  return true;
+}
+
+// Binds `server` (port 0 picks one); the bound port, or -1.
+template <typename Server>
+int Bind(Server& server, const base::HostPort& address) {
+  if (address.port == 0) return server.bind_to_any_port(address.host);
+  return server.bind_to_port(address.host, address.port) ? address.port : -1;
+}
+
+// The HTTPS server with a fresh CA (written to DIR/ca.pem) and a leaf signed by it.
+std::unique_ptr<httplib::SSLServer> MakeHttpsServer(const std::string& ca_path) {
+  auto ca = azure_pricing::tls::MakeCa("azure-pricing-conformance fake prices.azure.com CA");
+  auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com", "localhost"},
+                                                 {"127.0.0.1", "::1"})
+                 : std::nullopt;
+  std::ofstream(ca_path) << (ca ? ca->cert_pem : "");
+  if (!leaf) {
+    std::cerr << "prices_server: cannot make the test certificates\n";
+    return nullptr;
+  }
+  const base::EvpPkeyPtr key = base::ReadPemKey(leaf->key_pem);
+  const base::X509Ptr cert = base::ReadPemCert(leaf->cert_pem);
+  auto https = std::make_unique<httplib::SSLServer>(cert.get(), key.get());
+  if (!https->is_valid()) {
+    std::cerr << "prices_server: TLS setup failed\n";
+    return nullptr;
+  }
+  return https;
+}
+
 int Main(int argc, char** argv) {
   // OpenSSL writes with plain write(): a client that hangs up mid-response (a CLI at its row
   // cap, a proxy at its idle timeout, a reset fault) must cost that connection, not the server.
   signal(SIGPIPE, SIG_IGN);
-  std::vector<std::string> catalogs;
-  std::optional<std::string> listen, tls_listen, ca_dir, faults_file;
-  std::vector<std::string> args(argv + 1, argv + argc);
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::optional<std::string>& out) {
-      if (i + 1 >= args.size()) return false;
-      out = args[++i];
-      return true;
-    };
-    std::optional<std::string> v;
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--catalog" && value(v)) {
-      catalogs.push_back(*v);
-    } else if (a == "--listen" && value(listen)) {
-    } else if (a == "--tls-listen" && value(tls_listen)) {
-    } else if (a == "--ca-dir" && value(ca_dir)) {
-    } else if (a == "--faults" && value(faults_file)) {
-    } else {
-      std::cerr << "prices_server: bad option " << a << "\n" << kUsage;
-      return 64;
-    }
-  }
-  if (!listen && !tls_listen) {
-    std::cerr << "prices_server: give --listen or --tls-listen\n" << kUsage;
-    return 64;
-  }
-  if (tls_listen && !ca_dir) {
-    std::cerr << "prices_server: --tls-listen needs --ca-dir\n";
-    return 64;
+  std::string problem;
+  const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
+  if (!options.ok()) return Usage(problem);
+  if (options->help) {
+    std::cout << kUsage;
+    return 0;
   }
   State state;
-  for (const std::string& path : catalogs) {
-    std::optional<std::string> text = ReadFile(path);
-    std::string error;
-    if (!text || !state.catalog.Add(*text, &error)) {
-      std::cerr << "prices_server: cannot load catalog " << path << ": "
-                << (text ? error : "unreadable") << "\n";
-      return 1;
-    }
-  }
-  if (faults_file) {
-    std::optional<std::string> text = ReadFile(*faults_file);
-    std::string error;
-    Json list = text ? Json::parse(*text, nullptr, false) : Json();
-    if (!text || list.is_discarded() || !AddFaults(state, list, error)) {
-      std::cerr << "prices_server: bad --faults file\n";
-      return 1;
-    }
-  }
+  if (!Load(*options, state)) return 1;
   std::vector<std::thread> threads;
   std::unique_ptr<httplib::Server> http;
   std::unique_ptr<httplib::SSLServer> https;
-  if (listen) {
-    std::string host;
-    int port = 0;
-    if (!ParseAddress(*listen, host, port)) {
-      std::cerr << "prices_server: --listen must be a loopback HOST:PORT\n";
-      return 64;
-    }
+  if (options->listen) {
     http = std::make_unique<httplib::Server>();
     Install(*http, state);
-    const int bound =
-        port == 0 ? http->bind_to_any_port(host) : (http->bind_to_port(host, port) ? port : -1);
+    const int bound = Bind(*http, options->listen_address);
     if (bound < 0) {
-      std::cerr << "prices_server: cannot bind " << *listen << "\n";
+      std::cerr << "prices_server: cannot bind " << *options->listen << "\n";
       return 1;
     }
-    std::cout << "http http://" << host << ":" << bound << std::endl;
+    std::cout << "http http://" << options->listen_address.host << ":" << bound << std::endl;
     threads.emplace_back([&] { http->listen_after_bind(); });
   }
-  if (tls_listen) {
-    std::string host;
-    int port = 0;
-    if (!ParseAddress(*tls_listen, host, port)) {
-      std::cerr << "prices_server: --tls-listen must be a loopback HOST:PORT\n";
-      return 64;
-    }
-    auto ca = azure_pricing::tls::MakeCa("azure-pricing-conformance fake prices.azure.com CA");
-    auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com", "localhost"}, {"127.0.0.1", "::1"})
-                   : std::nullopt;
-    const std::string ca_path = *ca_dir + "/ca.pem";
-    std::ofstream(ca_path) << (ca ? ca->cert_pem : "");
-    if (!leaf) {
-      std::cerr << "prices_server: cannot make the test certificates\n";
-      return 1;
-    }
-    BIO* kb = BIO_new_mem_buf(leaf->key_pem.data(), static_cast<int>(leaf->key_pem.size()));
-    BIO* cb = BIO_new_mem_buf(leaf->cert_pem.data(), static_cast<int>(leaf->cert_pem.size()));
-    EVP_PKEY* key = PEM_read_bio_PrivateKey(kb, nullptr, nullptr, nullptr);
-    X509* cert = PEM_read_bio_X509(cb, nullptr, nullptr, nullptr);
-    BIO_free(kb);
-    BIO_free(cb);
-    https = std::make_unique<httplib::SSLServer>(cert, key);
-    X509_free(cert);
-    EVP_PKEY_free(key);
-    if (!https->is_valid()) {
-      std::cerr << "prices_server: TLS setup failed\n";
-      return 1;
-    }
+  if (options->tls_listen) {
+    const std::string ca_path = *options->ca_dir + "/ca.pem";
+    https = MakeHttpsServer(ca_path);
+    if (https == nullptr) return 1;
     Install(*https, state);
-    const int bound =
-        port == 0 ? https->bind_to_any_port(host) : (https->bind_to_port(host, port) ? port : -1);
+    const int bound = Bind(*https, options->tls_address);
     if (bound < 0) {
-      std::cerr << "prices_server: cannot bind " << *tls_listen << "\n";
+      std::cerr << "prices_server: cannot bind " << *options->tls_listen << "\n";
       return 1;
     }
-    std::cout << "https https://" << host << ":" << bound << " " << ca_path << std::endl;
+    std::cout << "https https://" << options->tls_address.host << ":" << bound << " " << ca_path
+              << std::endl;
     threads.emplace_back([&] { https->listen_after_bind(); });
   }
   std::cout << "ready" << std::endl;

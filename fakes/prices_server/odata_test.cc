@@ -1,5 +1,5 @@
 // The filter subset and its refusals, from the documented and recorded behaviour of
-// prices.azure.com (DESIGN.md, "The upstream API contract").
+// prices.azure.com (as recorded in fixtures/azmcp-3.0.0-beta.46/upstream-synthetic).
 #include "fakes/prices_server/odata.h"
 
 #include <map>

@@ -180,50 +180,63 @@ std::string PercentDecode(std::string_view text) {
   return out;
 }
 
-HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int page_size) {
-  if (target.size() > kMaxUrlLength) return {404, "text/html", "<h1>Not Found</h1>"};
-  const size_t q = target.find('?');
-  const std::string_view path = target.substr(0, q);
-  if (path != "/api/retail/prices") return {404, "text/html", "<h1>Not Found</h1>"};
-  const std::string_view query = q == std::string_view::npos ? "" : target.substr(q + 1);
-  std::vector<QueryParam> params = ParseQuery(query);
+namespace {
 
-  std::optional<std::string> api_version, currency, filter, meter_region;
+// One request's query, read and checked: what to match, which page, in which currency.
+struct PriceQuery {
+  std::string_view query;  // as sent, for the NextPageLink
+  std::vector<QueryParam> params;
+  std::optional<std::string> currency, meter_region;
+  std::unique_ptr<Expr> expr;
   int64_t skip = 0;
-  for (const QueryParam& p : params) {
+  bool preview_2023 = false;
+};
+
+// The query's parameters; an answer instead when the API refuses them.
+std::optional<HttpResponse> ReadParams(PriceQuery& q, std::optional<std::string>& api_version,
+                                       std::optional<std::string>& filter) {
+  for (const QueryParam& p : q.params) {
     if (p.key == "api-version") api_version = p.value;
-    if (p.key == "currencyCode") currency = Unquote(p.value);
+    if (p.key == "currencyCode") q.currency = Unquote(p.value);
     if (p.key == "$filter") filter = p.value;
-    if (p.key == "meterRegion") meter_region = Unquote(p.value);
+    if (p.key == "meterRegion") q.meter_region = Unquote(p.value);
     if (p.key == "$skip") {
       if (p.value.empty() || p.value.size() > 9 ||
           p.value.find_first_not_of("0123456789") != std::string::npos) {
         return Error(400, "Invalid OData parameters supplied");
       }
-      skip = std::stoll(p.value);
+      q.skip = std::stoll(p.value);
     }
   }
-  bool preview_2023 = false;
+  return std::nullopt;
+}
+
+std::optional<HttpResponse> ReadQuery(std::string_view query, PriceQuery& q) {
+  q.query = query;
+  q.params = ParseQuery(query);
+  std::optional<std::string> api_version, filter;
+  if (std::optional<HttpResponse> refused = ReadParams(q, api_version, filter)) return refused;
   if (api_version) {
     if (*api_version == "2023-01-01-preview") {
-      preview_2023 = true;
+      q.preview_2023 = true;
     } else if (*api_version != "2021-10-01-preview") {
       return Error(400, "Unsupported API version");
     }
   }
-  const Catalog::Impl& c = catalog.impl();
-  std::unique_ptr<Expr> expr;
   if (filter && !filter->empty()) {
     ParsedFilter parsed = ParseFilter(*filter);
     if (parsed.error == FilterError::kInvalidParameters) {
       return Error(400, "Invalid parameters supplied");
     }
     if (parsed.error != FilterError::kNone) return Error(400, "Invalid OData parameters supplied");
-    expr = std::move(parsed.expr);
+    q.expr = std::move(parsed.expr);
   }
-  const bool primary_only = !preview_2023 || (meter_region && *meter_region == "primary");
-  std::optional<std::vector<uint32_t>> candidates;
-  if (expr) candidates = c.Candidates(*expr);
+  return std::nullopt;
+}
+
+// Ids of matching items in catalog order, stopping at `enough`.
+std::vector<uint32_t> Match(const Catalog::Impl& c, const PriceQuery& q, size_t enough) {
+  const bool primary_only = !q.preview_2023 || (q.meter_region && *q.meter_region == "primary");
   std::vector<uint32_t> matched;
   auto consider = [&](uint32_t id) {
     const Json& item = c.items[id];
@@ -231,20 +244,18 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int p
       auto p = item.find("isPrimaryMeterRegion");
       if (p != item.end() && p->is_boolean() && !p->get<bool>()) return;
     }
-    if (expr) {
+    if (q.expr) {
       FieldReader read = [&item](std::string_view field) -> std::optional<std::string_view> {
         auto it = item.find(std::string(field));
         if (it == item.end() || !it->is_string()) return std::nullopt;
         return it->get_ref<const std::string&>();
       };
-      if (!Matches(*expr, read, /*case_sensitive=*/preview_2023)) return;
+      if (!Matches(*q.expr, read, /*case_sensitive=*/q.preview_2023)) return;
     }
     matched.push_back(id);
   };
-  // One match past this page is enough to know there is a next one; a $skip past the end still
-  // counts every match for the API's error message.
-  const size_t enough = static_cast<size_t>(skip) + static_cast<size_t>(page_size) + 1;
-  if (candidates) {
+  if (std::optional<std::vector<uint32_t>> candidates =
+          q.expr ? c.Candidates(*q.expr) : std::nullopt) {
     for (uint32_t id : *candidates) {
       consider(id);
       if (matched.size() >= enough) break;
@@ -252,25 +263,41 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int p
   } else {
     for (uint32_t id = 0; id < c.items.size() && matched.size() < enough; ++id) consider(id);
   }
-  if (skip > 0 && skip > static_cast<int64_t>(matched.size())) {
-    return Error(400, "Skip value " + std::to_string(skip) + " is greater than the total count " +
-                          std::to_string(matched.size()));
+  return matched;
+}
+
+// The original query, in its order and encoding, with the new $skip last.
+std::string NextPageLink(const PriceQuery& q, size_t next_skip) {
+  std::string next = std::string(kPublicBase) + "?";
+  bool first = true;
+  for (const QueryParam& p : q.params) {
+    if (p.key == "$skip") continue;
+    if (!first) next += "&";
+    next += p.raw_key + (p.raw_value.empty() && q.query.find(p.raw_key + "=") == std::string::npos
+                             ? ""
+                             : "=" + p.raw_value);
+    first = false;
   }
-  const std::string code = currency && !currency->empty() ? *currency : "USD";
+  next += std::string(first ? "" : "&") + "$skip=" + std::to_string(next_skip);
+  return next;
+}
+
+HttpResponse Page(const Catalog::Impl& c, const PriceQuery& q,
+                  const std::vector<uint32_t>& matched, int page_size) {
+  const std::string code = q.currency && !q.currency->empty() ? *q.currency : "USD";
   auto rate_it = Rates().find(code);
   const double rate = rate_it == Rates().end() ? 1.0 : rate_it->second;
   const std::string billing = rate_it == Rates().end() ? "USD" : code;
-
   Json page = Json::object();
   page["BillingCurrency"] = billing;
   page["CustomerEntityId"] = "Default";
   page["CustomerEntityType"] = "Retail";
   Json items = Json::array();
-  const size_t begin = static_cast<size_t>(skip);
+  const size_t begin = static_cast<size_t>(q.skip);
   const size_t end = std::min(matched.size(), begin + static_cast<size_t>(page_size));
   for (size_t i = begin; i < end; ++i) {
     Json item = c.items[matched[i]];
-    if (!preview_2023) item.erase("savingsPlan");
+    if (!q.preview_2023) item.erase("savingsPlan");
     if (rate != 1.0) {
       for (const char* k : {"retailPrice", "unitPrice"}) {
         if (item.contains(k) && item[k].is_number()) item[k] = item[k].get<double>() * rate;
@@ -281,25 +308,30 @@ HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int p
   }
   const size_t count = items.size();
   page["Items"] = std::move(items);
-  if (end < matched.size()) {
-    // The original query, in its order and encoding, with the new $skip last.
-    std::string next = std::string(kPublicBase) + "?";
-    bool first = true;
-    for (const QueryParam& p : params) {
-      if (p.key == "$skip") continue;
-      if (!first) next += "&";
-      next += p.raw_key + (p.raw_value.empty() && query.find(p.raw_key + "=") == std::string::npos
-                               ? ""
-                               : "=" + p.raw_value);
-      first = false;
-    }
-    next += std::string(first ? "" : "&") + "$skip=" + std::to_string(end);
-    page["NextPageLink"] = next;
-  } else {
-    page["NextPageLink"] = nullptr;
-  }
+  page["NextPageLink"] = end < matched.size() ? Json(NextPageLink(q, end)) : Json(nullptr);
   page["Count"] = count;
   return {200, "application/json; charset=utf-8", page.dump()};
+}
+
+}  // namespace
+
+HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int page_size) {
+  if (target.size() > kMaxUrlLength) return {404, "text/html", "<h1>Not Found</h1>"};
+  const size_t question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  if (path != "/api/retail/prices") return {404, "text/html", "<h1>Not Found</h1>"};
+  PriceQuery q;
+  const std::string_view query = question == std::string_view::npos ? "" : target.substr(question + 1);
+  if (std::optional<HttpResponse> refused = ReadQuery(query, q)) return std::move(*refused);
+  // One match past this page is enough to know there is a next one; a $skip past the end still
+  // counts every match for the API's error message.
+  const size_t enough = static_cast<size_t>(q.skip) + static_cast<size_t>(page_size) + 1;
+  const std::vector<uint32_t> matched = Match(catalog.impl(), q, enough);
+  if (q.skip > 0 && q.skip > static_cast<int64_t>(matched.size())) {
+    return Error(400, "Skip value " + std::to_string(q.skip) + " is greater than the total count " +
+                          std::to_string(matched.size()));
+  }
+  return Page(catalog.impl(), q, matched, page_size);
 }
 
 }  // namespace azure_pricing::fakes::prices

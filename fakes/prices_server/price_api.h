@@ -1,6 +1,7 @@
 // The fake prices.azure.com request handler, without sockets: a catalog of price items and the
-// answer to one `GET /api/retail/prices?...` as the real API gives it (DESIGN.md, "The upstream
-// API contract"): api-version handling, currencyCode, savingsPlan only on the 2023 preview,
+// answer to one `GET /api/retail/prices?...` as the real API gives it (as recorded in
+// fixtures/azmcp-3.0.0-beta.46/upstream-synthetic): api-version handling, currencyCode,
+// savingsPlan only on the 2023 preview,
 // primary meters only before it, meterRegion='primary', pages of 1,000 with an absolute
 // NextPageLink (`:443`, the original query, `$skip`) and a per-page Count, the OData subset of
 // odata.h, and the recorded 400/404 bodies. Equality on the common fields is answered from

@@ -1,4 +1,5 @@
-// The fake API against the documented contract (DESIGN.md, "The upstream API contract").
+// The fake API against the documented contract (as recorded in
+// fixtures/azmcp-3.0.0-beta.46/upstream-synthetic).
 #include "fakes/prices_server/price_api.h"
 
 #include <nlohmann/json.hpp>

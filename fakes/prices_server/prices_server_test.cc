@@ -2,10 +2,13 @@
 // verification against the CA it wrote, with faults set through its admin API.
 #include <httplib.h>
 
+#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
 
@@ -100,6 +103,46 @@ TEST(PricesServerTest, PageSizeFaultServesOversizedAndUndersizedPages) {
     auto r = client.Post("/_admin/faults", bad, "application/json");
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 400) << bad;
+  }
+}
+
+// A command line the server cannot use is one line naming the problem (and, for a file, the
+// flag, the path and the reason) and a non-zero exit, before anything listens.
+TEST(PricesServerTest, CommandLineProblemsAreOneLineAndANonZeroExit) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(tmp, nullptr);
+  const std::string server = "fakes/prices_server/prices_server";
+  const struct {
+    std::vector<std::string> args;
+    int exit_code;
+    std::string first_line;
+  } cases[] = {
+      {{"--listen", "127.0.0.1:0", "--catalog", tmp}, 1,
+       std::string("prices_server: cannot read --catalog ") + tmp +
+           ": it is a directory, not a file"},
+      {{"--listen", "127.0.0.1:0", "--catalog", "/nonexistent/c.jsonl"}, 1,
+       "prices_server: cannot read --catalog /nonexistent/c.jsonl: no such file"},
+      {{"--listen", "127.0.0.1:0", "--faults", "/nonexistent/f.json"}, 1,
+       "prices_server: cannot read --faults /nonexistent/f.json: no such file"},
+      {{"--bogus"}, 64, "prices_server: unknown option --bogus"},
+      {{"--listen"}, 64, "prices_server: --listen needs a value"},
+      {{"--listen", "127.0.0.1:0", "--listen", "127.0.0.1:0"}, 64,
+       "prices_server: --listen is given more than once"},
+      {{"--listen", "10.0.0.1:0"}, 64,
+       "prices_server: --listen must be a loopback HOST:PORT (the host is not a loopback "
+       "address)"},
+      {{"--listen", "127.0.0.1:http"}, 64,
+       "prices_server: --listen must be a loopback HOST:PORT (the port is not a number from 0 "
+       "to 65535)"},
+      {{"--tls-listen", "127.0.0.1:0"}, 64, "prices_server: --tls-listen needs --ca-dir"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> argv = {server};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    const test_support::ProgramRun run = test_support::RunProgram(argv, {});
+    EXPECT_EQ(run.exit_code, c.exit_code) << c.first_line;
+    EXPECT_EQ(run.err.substr(0, run.err.find('\n')), c.first_line);
+    EXPECT_EQ(run.out, "");
   }
 }
 

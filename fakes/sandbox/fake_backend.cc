@@ -79,7 +79,7 @@ StatusOr<std::unique_ptr<::azure_pricing::sandbox::Sandbox>> FakeBackend::Acquir
     scripts_.pop_front();
   }
   if (script.fail_acquire) {
-    return Status(Outcome::kFailed, "fake_acquire_failed", "The fake backend failed to acquire.");
+    return Status(Outcome::kFailed, kFakeAcquireFailed, "The fake backend failed to acquire.");
   }
   const int id = next_id_++;
   acquires_.push_back(AcquireRecord{id, spec, key});
@@ -93,13 +93,13 @@ Status FakeBackend::Dispose(std::unique_ptr<::azure_pricing::sandbox::Sandbox> s
   auto* fake = dynamic_cast<FakeSandbox*>(sandbox.get());
   std::lock_guard<std::mutex> lock(mu_);
   if (fake == nullptr) {
-    return Status(Outcome::kFailed, "fake_foreign_sandbox", "Not a sandbox of this backend.");
+    return Status(Outcome::kFailed, kFakeForeignSandbox, "Not a sandbox of this backend.");
   }
   const bool failed = fake->fail_dispose();
   disposes_.push_back(DisposeRecord{fake->id(), failed});
   --live_;
   if (failed) {
-    return Status(Outcome::kFailed, "fake_dispose_failed", "The fake backend failed to dispose.");
+    return Status(Outcome::kFailed, kFakeDisposeFailed, "The fake backend failed to dispose.");
   }
   return azure_pricing::OkStatus();
 }
@@ -110,7 +110,7 @@ StatusOr<ExecResult> FakeBackend::RunExec(int sandbox_id, const CallScript& scri
   execs_.push_back(ExecRecord{sandbox_id, request, bounded});
   const ScriptedExec& e = script.exec;
   if (e.exec_error) {
-    return Status(Outcome::kFailed, "fake_exec_failed", "The fake backend failed to execute.");
+    return Status(Outcome::kFailed, kFakeExecFailed, "The fake backend failed to execute.");
   }
   if (bounded) {
     if (e.delay_ms >= request.timeout_seconds * 1000) {

@@ -30,6 +30,12 @@ using ::azure_pricing::sandbox::ExecResult;
 using ::azure_pricing::sandbox::SandboxKey;
 using ::azure_pricing::sandbox::Spec;
 
+// Reason codes (Outcome::kFailed) of the faults a script asks for.
+inline constexpr char kFakeAcquireFailed[] = "fake_acquire_failed";
+inline constexpr char kFakeForeignSandbox[] = "fake_foreign_sandbox";
+inline constexpr char kFakeDisposeFailed[] = "fake_dispose_failed";
+inline constexpr char kFakeExecFailed[] = "fake_exec_failed";
+
 struct ScriptedExec {
   std::string stdout_bytes;
   std::string stderr_bytes;

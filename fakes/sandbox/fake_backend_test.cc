@@ -1,6 +1,7 @@
 #include "fakes/sandbox/fake_backend.h"
 
 #include "gtest/gtest.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::fakes::sandbox {
 namespace {
@@ -20,11 +21,11 @@ TEST(FakeBackendTest, ServesScriptsInOrderThenTheFallback) {
   backend.SetFallback({.exec = {.stdout_bytes = "fallback", .exit_code = 1}});
   for (const char* want : {"first", "fallback", "fallback"}) {
     auto sandbox = backend.Acquire({}, {"a", "s", want});
-    ASSERT_TRUE(sandbox.ok());
+    ASSERT_THAT(sandbox, IsOk());
     auto result = (*sandbox)->bounded_exec()->ExecBounded(Request(60, 1024));
-    ASSERT_TRUE(result.ok());
+    ASSERT_THAT(result, IsOk());
     EXPECT_EQ(result->stdout_bytes, want);
-    EXPECT_TRUE(backend.Dispose(std::move(*sandbox)).ok());
+    EXPECT_THAT(backend.Dispose(std::move(*sandbox)), IsOk());
   }
   EXPECT_EQ(backend.acquisitions(), 3);
   EXPECT_EQ(backend.disposals(), 3);
@@ -43,22 +44,23 @@ TEST(FakeBackendTest, BoundedExecEnforcesTimeAndBudgetWithoutPartialResults) {
   auto run = [&]() {
     auto sandbox = backend.Acquire({}, {"a", "s", "c"});
     auto result = (*sandbox)->bounded_exec()->ExecBounded(Request(2, 1024));
-    EXPECT_TRUE(backend.Dispose(std::move(*sandbox)).ok());
+    EXPECT_THAT(backend.Dispose(std::move(*sandbox)), IsOk());
     return result;
   };
-  EXPECT_EQ(run().status().reason(), ::azure_pricing::sandbox::kExecTimeoutReason);
-  EXPECT_EQ(run().status().reason(), ::azure_pricing::sandbox::kExecOutputLimitReason);  // combined budget
-  EXPECT_TRUE(run().ok());                                                // exactly at the budget
+  EXPECT_THAT(run(), StatusIs(Outcome::kFailed, ::azure_pricing::sandbox::kExecTimeoutReason));
+  // The budget is stdout and stderr combined.
+  EXPECT_THAT(run(), StatusIs(Outcome::kFailed, ::azure_pricing::sandbox::kExecOutputLimitReason));
+  EXPECT_THAT(run(), IsOk());  // exactly at the budget
 }
 
 TEST(FakeBackendTest, FaultsAreRecorded) {
   FakeBackend backend(PricingCapableDeclaration());
   backend.Script({.fail_acquire = true});
   backend.Script({.fail_dispose = true});
-  EXPECT_FALSE(backend.Acquire({}, {"a", "s", "1"}).ok());
+  EXPECT_THAT(backend.Acquire({}, {"a", "s", "1"}), StatusIs(Outcome::kFailed, kFakeAcquireFailed));
   auto sandbox = backend.Acquire({}, {"a", "s", "2"});
-  ASSERT_TRUE(sandbox.ok());
-  EXPECT_EQ(backend.Dispose(std::move(*sandbox)).reason(), "fake_dispose_failed");
+  ASSERT_THAT(sandbox, IsOk());
+  EXPECT_THAT(backend.Dispose(std::move(*sandbox)), StatusIs(Outcome::kFailed, kFakeDisposeFailed));
   EXPECT_EQ(backend.acquire_attempts(), 2);
   EXPECT_EQ(backend.acquisitions(), 1);
   ASSERT_EQ(backend.disposes().size(), 1u);
@@ -70,13 +72,13 @@ TEST(FakeBackendTest, WithholdingBoundedExecLeavesOnlyPlainExec) {
   FakeBackend backend(PricingCapableDeclaration());
   backend.SetWithholdBoundedExec(true);
   auto sandbox = backend.Acquire({}, {"a", "s", "1"});
-  ASSERT_TRUE(sandbox.ok());
+  ASSERT_THAT(sandbox, IsOk());
   EXPECT_EQ((*sandbox)->bounded_exec(), nullptr);
-  EXPECT_TRUE((*sandbox)->Exec(Request(60, 1024)).ok());
+  EXPECT_THAT((*sandbox)->Exec(Request(60, 1024)), IsOk());
   EXPECT_FALSE(backend.execs()[0].bounded);
-  EXPECT_TRUE((*sandbox)->WriteFile("/tmp/x", "y").ok());
+  EXPECT_THAT((*sandbox)->WriteFile("/tmp/x", "y"), IsOk());
   EXPECT_EQ(backend.file_operations(), 1);
-  EXPECT_TRUE(backend.Dispose(std::move(*sandbox)).ok());
+  EXPECT_THAT(backend.Dispose(std::move(*sandbox)), IsOk());
 }
 
 }  // namespace

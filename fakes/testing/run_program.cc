@@ -6,16 +6,18 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <thread>
+#include <utility>
+
+#include "ref/base/files.h"
 
 namespace azure_pricing::fakes::test_support {
 namespace {
 
+// A capture file the child never wrote reads as empty: the run's exit code tells that story.
 std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  StatusOr<std::string> content = base::ReadFile(path);
+  return content.ok() ? std::move(content).value() : std::string();
 }
 
 }  // namespace
@@ -56,4 +58,4 @@ ProgramRun RunProgram(const std::vector<std::string>& argv, const std::vector<st
   return run;
 }
 
-}  // namespace azure_pricing::fakes::testing
+}  // namespace azure_pricing::fakes::test_support

@@ -18,6 +18,6 @@ struct ProgramRun {
 ProgramRun RunProgram(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                       std::chrono::seconds deadline = std::chrono::seconds(60));
 
-}  // namespace azure_pricing::fakes::testing
+}  // namespace azure_pricing::fakes::test_support
 
 #endif  // FAKES_TESTING_RUN_PROGRAM_H_

@@ -87,4 +87,4 @@ bool PricesServerProcess::Reset() const {
   return res && res->status == 200;
 }
 
-}  // namespace azure_pricing::fakes::testing
+}  // namespace azure_pricing::fakes::test_support

@@ -40,6 +40,6 @@ class PricesServerProcess {
   std::string ca_;
 };
 
-}  // namespace azure_pricing::fakes::testing
+}  // namespace azure_pricing::fakes::test_support
 
 #endif  // FAKES_TESTING_SERVER_PROCESS_H_

@@ -64,117 +64,120 @@ bool LooksLikeIpLiteral(std::string_view host) {
 }
 
 Decision DecideConnect(std::string_view authority, std::string_view allowed_host) {
-  if (authority.empty() || authority.size() > 300) return Refuse(400, "malformed_authority");
+  if (authority.empty() || authority.size() > 300) return Refuse(400, kMalformedAuthority);
   std::string_view host;
   std::string_view port;
   if (authority.front() == '[') {
     const size_t close = authority.find(']');
-    if (close == std::string_view::npos) return Refuse(400, "malformed_authority");
-    return Refuse(403, "ip_literal");
+    if (close == std::string_view::npos) return Refuse(400, kMalformedAuthority);
+    return Refuse(403, kIpLiteral);
   }
   const size_t colon = authority.rfind(':');
-  if (colon == std::string_view::npos) return Refuse(400, "missing_port");
+  if (colon == std::string_view::npos) return Refuse(400, kMissingPort);
   host = authority.substr(0, colon);
   port = authority.substr(colon + 1);
-  if (host.find(':') != std::string_view::npos) return Refuse(403, "ip_literal");  // bare IPv6
-  if (port.empty() || port.size() > 5) return Refuse(400, "malformed_authority");
+  if (host.find(':') != std::string_view::npos) return Refuse(403, kIpLiteral);  // bare IPv6
+  if (port.empty() || port.size() > 5) return Refuse(400, kMalformedAuthority);
   for (char c : port) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return Refuse(400, "malformed_authority");
+    if (!std::isdigit(static_cast<unsigned char>(c))) return Refuse(400, kMalformedAuthority);
   }
-  if (LooksLikeIpLiteral(host)) return Refuse(403, "ip_literal");
+  if (LooksLikeIpLiteral(host)) return Refuse(403, kIpLiteral);
   if (host.find('@') != std::string_view::npos || host.find('%') != std::string_view::npos) {
-    return Refuse(400, "malformed_authority");
+    return Refuse(400, kMalformedAuthority);
   }
   std::optional<std::string> normal = NormalizeHost(host);
-  if (!normal) return Refuse(400, "malformed_authority");
-  if (*normal != allowed_host) return Refuse(403, "host_not_allowed");
-  if (port != "443") return Refuse(403, "port_not_allowed");
-  return Allow("tunnel_opened");
+  if (!normal) return Refuse(400, kMalformedAuthority);
+  if (*normal != allowed_host) return Refuse(403, kHostNotAllowed);
+  if (port != "443") return Refuse(403, kPortNotAllowed);
+  return Allow(kTunnelOpened);
 }
 
-ParsedHead ParseRequestHead(std::string_view bytes) {
-  ParsedHead out;
-  const size_t end = bytes.find("\r\n\r\n");
-  if (end == std::string_view::npos) {
-    out.refusal = bytes.size() >= kMaxHeadBytes ? Refuse(431, "head_too_large")
-                                                : Refuse(400, "incomplete_head");
-    return out;
-  }
-  if (end + 4 > kMaxHeadBytes) {
-    out.refusal = Refuse(431, "head_too_large");
-    return out;
-  }
-  const std::string_view head = bytes.substr(0, end);
-  // Bare LF or CR, NUL and other controls: refuse rather than guess how upstream splits lines.
+namespace {
+
+// Bare LF or CR, NUL and other controls: refuse rather than guess how upstream splits lines.
+std::optional<Decision> CheckCharacters(std::string_view head) {
   for (size_t i = 0; i < head.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(head[i]);
-    if (c == '\r' && (i + 1 >= head.size() || head[i + 1] != '\n')) {
-      out.refusal = Refuse(400, "bare_cr");
-      return out;
-    }
-    if (c == '\n' && (i == 0 || head[i - 1] != '\r')) {
-      out.refusal = Refuse(400, "bare_lf");
-      return out;
-    }
+    if (c == '\r' && (i + 1 >= head.size() || head[i + 1] != '\n')) return Refuse(400, kBareCr);
+    if (c == '\n' && (i == 0 || head[i - 1] != '\r')) return Refuse(400, kBareLf);
     if ((c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c == 0x7f) {
-      out.refusal = Refuse(400, "control_character");
-      return out;
+      return Refuse(400, kControlCharacter);
     }
   }
-  RequestHead r;
-  size_t line_end = head.find("\r\n");
-  const std::string_view request_line = head.substr(0, line_end);
-  const size_t sp1 = request_line.find(' ');
-  const size_t sp2 = sp1 == std::string_view::npos ? sp1 : request_line.find(' ', sp1 + 1);
+  return std::nullopt;
+}
+
+// "METHOD SP target SP version", exactly two spaces, a token for a method.
+std::optional<Decision> ParseRequestLine(std::string_view line, RequestHead& r) {
+  const size_t sp1 = line.find(' ');
+  const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
   if (sp1 == std::string_view::npos || sp2 == std::string_view::npos ||
-      request_line.find(' ', sp2 + 1) != std::string_view::npos) {
-    out.refusal = Refuse(400, "malformed_request_line");
-    return out;
+      line.find(' ', sp2 + 1) != std::string_view::npos) {
+    return Refuse(400, kMalformedRequestLine);
   }
-  r.method = std::string(request_line.substr(0, sp1));
-  r.target = std::string(request_line.substr(sp1 + 1, sp2 - sp1 - 1));
-  r.version = std::string(request_line.substr(sp2 + 1));
+  r.method = std::string(line.substr(0, sp1));
+  r.target = std::string(line.substr(sp1 + 1, sp2 - sp1 - 1));
+  r.version = std::string(line.substr(sp2 + 1));
   for (char c : r.method) {
-    if (!IsTchar(c)) {
-      out.refusal = Refuse(400, "malformed_request_line");
-      return out;
-    }
+    if (!IsTchar(c)) return Refuse(400, kMalformedRequestLine);
   }
-  if (r.method.empty() || r.target.empty()) {
-    out.refusal = Refuse(400, "malformed_request_line");
-    return out;
+  if (r.method.empty() || r.target.empty()) return Refuse(400, kMalformedRequestLine);
+  return std::nullopt;
+}
+
+std::optional<Decision> ParseHeaderLine(std::string_view line, RequestHead& r) {
+  if (line.front() == ' ' || line.front() == '\t') return Refuse(400, kObsFold);
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos || colon == 0) return Refuse(400, kMalformedHeader);
+  const std::string_view name = line.substr(0, colon);
+  for (char c : name) {
+    // Includes "Name :" with a space before the colon.
+    if (!IsTchar(c)) return Refuse(400, kMalformedHeader);
+  }
+  std::string_view value = line.substr(colon + 1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  r.headers.emplace_back(std::string(name), std::string(value));
+  if (r.headers.size() > kMaxHeaders) return Refuse(431, kTooManyHeaders);
+  return std::nullopt;
+}
+
+std::optional<Decision> ParseHead(std::string_view head, RequestHead& r) {
+  if (std::optional<Decision> refusal = CheckCharacters(head)) return refusal;
+  const size_t line_end = head.find("\r\n");
+  if (std::optional<Decision> refusal = ParseRequestLine(head.substr(0, line_end), r)) {
+    return refusal;
   }
   size_t pos = line_end == std::string_view::npos ? head.size() : line_end + 2;
   while (pos < head.size()) {
     size_t next = head.find("\r\n", pos);
     if (next == std::string_view::npos) next = head.size();
-    const std::string_view line = head.substr(pos, next - pos);
+    if (std::optional<Decision> refusal = ParseHeaderLine(head.substr(pos, next - pos), r)) {
+      return refusal;
+    }
     pos = next + 2;
-    if (line.front() == ' ' || line.front() == '\t') {
-      out.refusal = Refuse(400, "obs_fold");
-      return out;
-    }
-    const size_t colon = line.find(':');
-    if (colon == std::string_view::npos || colon == 0) {
-      out.refusal = Refuse(400, "malformed_header");
-      return out;
-    }
-    const std::string_view name = line.substr(0, colon);
-    for (char c : name) {
-      if (!IsTchar(c)) {  // includes "Name :" with a space before the colon
-        out.refusal = Refuse(400, "malformed_header");
-        return out;
-      }
-    }
-    std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-      value.remove_prefix(1);
-    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-    r.headers.emplace_back(std::string(name), std::string(value));
-    if (r.headers.size() > kMaxHeaders) {
-      out.refusal = Refuse(431, "too_many_headers");
-      return out;
-    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ParsedHead ParseRequestHead(std::string_view bytes) {
+  ParsedHead out;
+  const size_t end = bytes.find("\r\n\r\n");
+  if (end == std::string_view::npos) {
+    out.refusal = bytes.size() >= kMaxHeadBytes ? Refuse(431, kHeadTooLarge)
+                                                : Refuse(400, kIncompleteHead);
+    return out;
+  }
+  if (end + 4 > kMaxHeadBytes) {
+    out.refusal = Refuse(431, kHeadTooLarge);
+    return out;
+  }
+  RequestHead r;
+  if (std::optional<Decision> refusal = ParseHead(bytes.substr(0, end), r)) {
+    out.refusal = std::move(*refusal);
+    return out;
   }
   out.head = std::move(r);
   out.consumed = end + 4;
@@ -183,43 +186,43 @@ ParsedHead ParseRequestHead(std::string_view bytes) {
 
 Decision DecideRequest(const RequestHead& head, std::string_view sni,
                        std::string_view connect_host) {
-  if (head.version != "HTTP/1.1") return Refuse(505, "http_version_not_allowed");
-  if (head.method != "GET") return Refuse(405, "method_not_allowed");
+  if (head.version != "HTTP/1.1") return Refuse(505, kHttpVersionNotAllowed);
+  if (head.method != "GET") return Refuse(405, kMethodNotAllowed);
   const std::string* host = nullptr;
   for (const auto& [name, value] : head.headers) {
     const std::string n = Lower(name);
-    if (n == "content-length" || n == "transfer-encoding") return Refuse(400, "request_body");
-    if (n == "upgrade") return Refuse(400, "upgrade");
-    if (n == "connection" && Lower(value).find("upgrade") != std::string::npos) {
-      return Refuse(400, "upgrade");
+    if (n == "content-length" || n == "transfer-encoding") return Refuse(400, kRequestBody);
+    if (n == kUpgrade) return Refuse(400, kUpgrade);
+    if (n == "connection" && Lower(value).find(kUpgrade) != std::string::npos) {
+      return Refuse(400, kUpgrade);
     }
     if (n == "host") {
-      if (host != nullptr) return Refuse(400, "duplicate_host");
+      if (host != nullptr) return Refuse(400, kDuplicateHost);
       host = &value;
     }
   }
-  if (host == nullptr) return Refuse(400, "missing_host");
+  if (host == nullptr) return Refuse(400, kMissingHost);
   std::string_view host_name = *host;
   if (const size_t colon = host_name.rfind(':'); colon != std::string_view::npos) {
-    if (host_name.substr(colon + 1) != "443") return Refuse(421, "host_mismatch");
+    if (host_name.substr(colon + 1) != "443") return Refuse(421, kHostMismatch);
     host_name = host_name.substr(0, colon);
   }
   const std::optional<std::string> normal_host = NormalizeHost(host_name);
   const std::optional<std::string> normal_sni = NormalizeHost(sni);
-  if (!normal_sni) return Refuse(421, "missing_sni");
-  if (!normal_host || *normal_host != connect_host) return Refuse(421, "host_mismatch");
-  if (*normal_sni != connect_host) return Refuse(421, "sni_mismatch");
+  if (!normal_sni) return Refuse(421, kMissingSni);
+  if (!normal_host || *normal_host != connect_host) return Refuse(421, kHostMismatch);
+  if (*normal_sni != connect_host) return Refuse(421, kSniMismatch);
   if (head.target.front() != '/') {
     // Absolute form must name the same https origin.
     const std::string prefix = "https://" + std::string(connect_host);
     const std::string lower = Lower(head.target);
-    if (lower.rfind(prefix, 0) != 0) return Refuse(421, "absolute_target_other_host");
+    if (lower.rfind(prefix, 0) != 0) return Refuse(421, kAbsoluteTargetOtherHost);
     const char after = lower.size() > prefix.size() ? lower[prefix.size()] : '/';
     if (after != '/' && after != ':' && after != '?') {
-      return Refuse(421, "absolute_target_other_host");
+      return Refuse(421, kAbsoluteTargetOtherHost);
     }
   }
-  return Allow("request_forwarded");
+  return Allow(kRequestForwarded);
 }
 
-}  // namespace azure_pricing::fakes::egress
+}  // namespace azure_pricing::egress

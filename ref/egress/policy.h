@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "ref/egress/reasons.h"
+
 namespace azure_pricing::egress {
 
 struct Decision {
@@ -59,6 +61,6 @@ ParsedHead ParseRequestHead(std::string_view bytes);
 Decision DecideRequest(const RequestHead& head, std::string_view sni,
                        std::string_view connect_host);
 
-}  // namespace azure_pricing::fakes::egress
+}  // namespace azure_pricing::egress
 
 #endif  // REF_EGRESS_POLICY_H_

@@ -4,7 +4,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <openssl/err.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <sys/socket.h>
@@ -15,7 +14,9 @@
 #include <cstring>
 #include <iostream>
 
+#include "ref/base/openssl.h"
 #include "ref/egress/policy.h"
+#include "ref/egress/reasons.h"
 #include "ref/tls/test_ca.h"
 
 namespace azure_pricing::egress {
@@ -123,15 +124,33 @@ int Connect(const std::string& host, int port) {
   return fd;
 }
 
+// The request as it goes upstream: origin-form target, hop-by-hop and proxy headers dropped,
+// one request per connection.
+std::string UpstreamRequest(const RequestHead& h) {
+  std::string target = h.target;
+  if (target.front() != '/') {
+    const size_t slash = target.find('/', std::strlen("https://"));
+    target = slash == std::string::npos ? "/" : target.substr(slash);
+  }
+  std::string out = "GET " + target + " HTTP/1.1\r\n";
+  for (const auto& [name, value] : h.headers) {
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "connection" || lower == "proxy-connection" || lower == "keep-alive" ||
+        lower == "proxy-authorization") {
+      continue;
+    }
+    out += name + ": " + value + "\r\n";
+  }
+  out += "Connection: close\r\n\r\n";
+  return out;
+}
+
 }  // namespace
 
 struct EgressProxy::Tls {
-  SSL_CTX* server = nullptr;
-  SSL_CTX* client = nullptr;
-  ~Tls() {
-    SSL_CTX_free(server);
-    SSL_CTX_free(client);
-  }
+  base::SslCtxPtr server;
+  base::SslCtxPtr client;
 };
 
 EgressProxy::EgressProxy(ProxyOptions options) : options_(std::move(options)) {}
@@ -156,30 +175,29 @@ bool EgressProxy::Start() {
   if (!leaf) return false;
   ca_pem_ = ca->cert_pem;
   tls_ = std::make_unique<Tls>();
-  tls_->server = SSL_CTX_new(TLS_server_method());
-  SSL_CTX_set_min_proto_version(tls_->server, TLS1_2_VERSION);
-  BIO* kb = BIO_new_mem_buf(leaf->key_pem.data(), static_cast<int>(leaf->key_pem.size()));
-  BIO* cb = BIO_new_mem_buf(leaf->cert_pem.data(), static_cast<int>(leaf->cert_pem.size()));
-  EVP_PKEY* key = PEM_read_bio_PrivateKey(kb, nullptr, nullptr, nullptr);
-  X509* cert = PEM_read_bio_X509(cb, nullptr, nullptr, nullptr);
-  BIO_free(kb);
-  BIO_free(cb);
-  const bool ok = SSL_CTX_use_certificate(tls_->server, cert) == 1 &&
-                  SSL_CTX_use_PrivateKey(tls_->server, key) == 1;
-  X509_free(cert);
-  EVP_PKEY_free(key);
-  if (!ok) return false;
-  SSL_CTX_set_tlsext_servername_callback(tls_->server, ServerNameCallback);
+  tls_->server.reset(SSL_CTX_new(TLS_server_method()));
+  SSL_CTX_set_min_proto_version(tls_->server.get(), TLS1_2_VERSION);
+  const base::EvpPkeyPtr key = base::ReadPemKey(leaf->key_pem);
+  const base::X509Ptr cert = base::ReadPemCert(leaf->cert_pem);
+  if (SSL_CTX_use_certificate(tls_->server.get(), cert.get()) != 1 ||
+      SSL_CTX_use_PrivateKey(tls_->server.get(), key.get()) != 1) {
+    return false;
+  }
+  SSL_CTX_set_tlsext_servername_callback(tls_->server.get(), ServerNameCallback);
 
-  tls_->client = SSL_CTX_new(TLS_client_method());
-  SSL_CTX_set_min_proto_version(tls_->client, TLS1_2_VERSION);
-  SSL_CTX_set_verify(tls_->client, SSL_VERIFY_PEER, nullptr);
-  const bool trust = options_.upstream_ca_file.empty()
-                         ? SSL_CTX_set_default_verify_paths(tls_->client) == 1
-                         : SSL_CTX_load_verify_locations(
-                               tls_->client, options_.upstream_ca_file.c_str(), nullptr) == 1;
+  tls_->client.reset(SSL_CTX_new(TLS_client_method()));
+  SSL_CTX* const client = tls_->client.get();
+  SSL_CTX_set_min_proto_version(client, TLS1_2_VERSION);
+  SSL_CTX_set_verify(client, SSL_VERIFY_PEER, nullptr);
+  const bool trust =
+      options_.upstream_ca_file.empty()
+          ? SSL_CTX_set_default_verify_paths(client) == 1
+          : SSL_CTX_load_verify_locations(client, options_.upstream_ca_file.c_str(), nullptr) == 1;
   if (!trust) return false;
+  return Listen();
+}
 
+bool EgressProxy::Listen() {
   listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
   int one = 1;
   setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -224,7 +242,7 @@ void EgressProxy::AcceptLoop() {
     }
     if (tunnels_.fetch_add(1) >= options_.max_tunnels) {
       tunnels_.fetch_sub(1);
-      Log("decision=too_many_tunnels status=503");
+      LogDecision(kTooManyTunnels, nullptr, 503);
       WriteAll(fd, Refusal(503));
       LingerAndClose(fd);
       continue;
@@ -238,127 +256,127 @@ void EgressProxy::AcceptLoop() {
   }
 }
 
-void EgressProxy::Serve(int fd) {
-  timeval tv{options_.idle_timeout_ms / 1000, (options_.idle_timeout_ms % 1000) * 1000};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+void EgressProxy::LogDecision(std::string_view reason, const char* stage,
+                              std::optional<int> status) {
+  std::string line = "decision=" + std::string(reason);
+  if (stage != nullptr) line += std::string(" stage=") + stage;
+  if (status) line += " status=" + std::to_string(*status);
+  Log(line);
+}
 
-  // 1. The CONNECT request, in the clear.
+// Stage 1: the CONNECT request, in the clear. True when the tunnel is open (200 sent).
+bool EgressProxy::OpenTunnel(int fd) {
   const std::string head = ReadHead(
       [fd](char* b, int n) { return static_cast<int>(recv(fd, b, static_cast<size_t>(n), 0)); });
-  const size_t line_end = head.find("\r\n");
-  const std::string line = head.substr(0, line_end);
   if (head.find("\r\n\r\n") == std::string::npos) {
-    Log(std::string("decision=") +
-        (head.size() > kMaxHeadBytes ? "head_too_large" : "client_timeout_or_closed") +
-        " stage=connect");
-    if (head.size() > kMaxHeadBytes) WriteAll(fd, Refusal(431));
-    return;
+    const bool too_large = head.size() > kMaxHeadBytes;
+    LogDecision(too_large ? kHeadTooLarge : kClientTimeoutOrClosed, "connect", std::nullopt);
+    if (too_large) WriteAll(fd, Refusal(431));
+    return false;
   }
+  const std::string line = head.substr(0, head.find("\r\n"));
   const size_t sp1 = line.find(' ');
   const size_t sp2 = line.find(' ', sp1 == std::string::npos ? 0 : sp1 + 1);
   const std::string method = line.substr(0, sp1);
   if (method != "CONNECT" || sp2 == std::string::npos || line.substr(sp2 + 1) != "HTTP/1.1") {
-    Log("decision=not_connect status=405");
+    LogDecision(kNotConnect, nullptr, 405);
     WriteAll(fd, Refusal(405));
-    return;
+    return false;
   }
   const std::string authority = line.substr(sp1 + 1, sp2 - sp1 - 1);
   const Decision connect = DecideConnect(authority, options_.allowed_host);
   if (!connect.allowed) {
-    Log("decision=" + connect.reason + " stage=connect status=" + std::to_string(connect.status));
+    LogDecision(connect.reason, "connect", connect.status);
     WriteAll(fd, Refusal(connect.status));
-    return;
+    return false;
   }
   if (head.size() > head.find("\r\n\r\n") + 4) {
     // Bytes after the CONNECT head before our 200: a client that does not wait is refused.
-    Log("decision=early_data stage=connect status=400");
+    LogDecision(kEarlyData, "connect", 400);
     WriteAll(fd, Refusal(400));
-    return;
+    return false;
   }
-  if (!WriteAll(fd, "HTTP/1.1 200 Connection Established\r\n\r\n")) return;
+  return WriteAll(fd, "HTTP/1.1 200 Connection Established\r\n\r\n");
+}
 
-  // 2. TLS with our leaf; the SNI is recorded by the callback.
-  std::string sni;
-  SSL* ssl = SSL_new(tls_->server);
-  SSL_set_app_data(ssl, &sni);
-  SSL_set_fd(ssl, fd);
-  if (SSL_accept(ssl) != 1) {
-    Log("decision=tls_handshake_failed stage=tls");
-    SSL_free(ssl);
-    return;
+// Stage 2: TLS with our leaf; the callback records the SNI in `sni`. Null when it failed.
+base::SslPtr EgressProxy::AcceptTls(int fd, std::string& sni) {
+  base::SslPtr ssl(SSL_new(tls_->server.get()));
+  SSL_set_app_data(ssl.get(), &sni);
+  SSL_set_fd(ssl.get(), fd);
+  if (SSL_accept(ssl.get()) != 1) {
+    LogDecision(kTlsHandshakeFailed, "tls", std::nullopt);
+    return nullptr;
   }
+  return ssl;
+}
+
+// Stage 3: the one request inside the tunnel, checked; refused here when policy says so.
+std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string& sni) {
   const std::string request = ReadHead([ssl](char* b, int n) { return SSL_read(ssl, b, n); });
   ParsedHead parsed = ParseRequestHead(request);
   Decision d =
       parsed.head ? DecideRequest(*parsed.head, sni, options_.allowed_host) : parsed.refusal;
-  if (d.allowed && request.size() > parsed.consumed) d = {false, 400, "request_body"};
+  if (d.allowed && request.size() > parsed.consumed) d = {false, 400, kRequestBody};
   if (!d.allowed) {
-    Log("decision=" + d.reason + " stage=request status=" + std::to_string(d.status));
+    LogDecision(d.reason, "request", d.status);
     SslWriteAll(ssl, Refusal(d.status));
-    SSL_shutdown(ssl);
-    SSL_free(ssl);
-    return;
+    return std::nullopt;
   }
+  return std::move(parsed.head);
+}
 
-  // 3. Upstream, verified for the allowed host, one request, response passed back unchanged.
+// Stage 4: upstream, verified for the allowed host, one request, response passed back unchanged.
+void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& timeout) {
   const std::string up_host =
       options_.upstream_host.empty() ? options_.allowed_host : options_.upstream_host;
   const int up = Connect(up_host, options_.upstream_port);
-  SSL* up_ssl = up >= 0 ? SSL_new(tls_->client) : nullptr;
+  base::SslPtr up_ssl(up >= 0 ? SSL_new(tls_->client.get()) : nullptr);
   bool up_ok = false;
   if (up_ssl != nullptr) {
-    setsockopt(up, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    SSL_set_fd(up_ssl, up);
-    SSL_set_tlsext_host_name(up_ssl, options_.allowed_host.c_str());
-    SSL_set1_host(up_ssl, options_.allowed_host.c_str());
-    up_ok = SSL_connect(up_ssl) == 1;
+    setsockopt(up, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    SSL_set_fd(up_ssl.get(), up);
+    SSL_set_tlsext_host_name(up_ssl.get(), options_.allowed_host.c_str());
+    SSL_set1_host(up_ssl.get(), options_.allowed_host.c_str());
+    up_ok = SSL_connect(up_ssl.get()) == 1;
   }
   if (!up_ok) {
-    Log(std::string("decision=") + (up < 0 ? "upstream_unreachable" : "upstream_tls_failed") +
-        " stage=upstream status=502");
+    LogDecision(up < 0 ? kUpstreamUnreachable : kUpstreamTlsFailed, "upstream", 502);
     SslWriteAll(ssl, Refusal(502));
-    if (up_ssl != nullptr) SSL_free(up_ssl);
+    up_ssl.reset();
     if (up >= 0) close(up);
-    SSL_shutdown(ssl);
-    SSL_free(ssl);
     return;
   }
-  const RequestHead& h = *parsed.head;
-  std::string target = h.target;
-  if (target.front() != '/') {
-    const size_t slash = target.find('/', std::strlen("https://"));
-    target = slash == std::string::npos ? "/" : target.substr(slash);
-  }
-  std::string out = "GET " + target + " HTTP/1.1\r\n";
-  for (const auto& [name, value] : h.headers) {
-    std::string lower = name;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == "connection" || lower == "proxy-connection" || lower == "keep-alive" ||
-        lower == "proxy-authorization") {
-      continue;
-    }
-    out += name + ": " + value + "\r\n";
-  }
-  out += "Connection: close\r\n\r\n";
   int status = 0;
-  if (SslWriteAll(up_ssl, out)) {
+  if (SslWriteAll(up_ssl.get(), UpstreamRequest(head))) {
     char buf[16384];
     bool first = true;
     for (;;) {
-      const int n = SSL_read(up_ssl, buf, sizeof buf);
+      const int n = SSL_read(up_ssl.get(), buf, sizeof buf);
       if (n <= 0) break;
       if (first && n > 12) status = std::atoi(std::string(buf + 9, 3).c_str());
       first = false;
       if (!SslWriteAll(ssl, std::string(buf, static_cast<size_t>(n)))) break;
     }
   }
-  Log("decision=request_forwarded stage=request status=" + std::to_string(status));
-  SSL_shutdown(up_ssl);
-  SSL_free(up_ssl);
+  LogDecision(kRequestForwarded, "request", status);
+  SSL_shutdown(up_ssl.get());
+  up_ssl.reset();
   close(up);
-  SSL_shutdown(ssl);
-  SSL_free(ssl);
 }
 
-}  // namespace azure_pricing::fakes::egress
+void EgressProxy::Serve(int fd) {
+  const timeval timeout{options_.idle_timeout_ms / 1000, (options_.idle_timeout_ms % 1000) * 1000};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  if (!OpenTunnel(fd)) return;
+  std::string sni;
+  const base::SslPtr ssl = AcceptTls(fd, sni);
+  if (ssl == nullptr) return;
+  if (std::optional<RequestHead> head = ReadRequest(ssl.get(), sni)) {
+    Forward(ssl.get(), *head, timeout);
+  }
+  SSL_shutdown(ssl.get());
+}
+
+}  // namespace azure_pricing::egress

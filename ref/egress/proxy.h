@@ -13,13 +13,20 @@
 #ifndef REF_EGRESS_PROXY_H_
 #define REF_EGRESS_PROXY_H_
 
+#include <sys/time.h>
+
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
+
+#include "ref/base/openssl.h"
+#include "ref/egress/policy.h"
 
 namespace azure_pricing::egress {
 
@@ -51,9 +58,16 @@ class EgressProxy {
 
  private:
   struct Tls;
+  bool Listen();
   void AcceptLoop();
+  // One tunnel, by stage: CONNECT, TLS, the request, the upstream exchange.
   void Serve(int fd);
+  bool OpenTunnel(int fd);
+  base::SslPtr AcceptTls(int fd, std::string& sni);
+  std::optional<RequestHead> ReadRequest(SSL* ssl, const std::string& sni);
+  void Forward(SSL* ssl, const RequestHead& head, const timeval& timeout);
   void Log(const std::string& line);
+  void LogDecision(std::string_view reason, const char* stage, std::optional<int> status);
 
   ProxyOptions options_;
   std::unique_ptr<Tls> tls_;
@@ -67,6 +81,6 @@ class EgressProxy {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace azure_pricing::fakes::egress
+}  // namespace azure_pricing::egress
 
 #endif  // REF_EGRESS_PROXY_H_

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ref/egress/proxy.h"
+#include "ref/egress/reasons.h"
 #include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
@@ -99,10 +100,13 @@ TEST_F(RealCliTest, LookupSucceedsThroughTheProxyAndTelemetryIsRefused) {
             "%20and%20armRegionName%20eq%20%27westeurope%27");
   bool forwarded = false;
   for (const std::string& line : Log()) {
-    forwarded = forwarded || line.find("decision=request_forwarded") != std::string::npos;
+    const bool this_forwarded =
+        line.find(std::string("decision=") + kRequestForwarded + " ") != std::string::npos;
+    forwarded = forwarded || this_forwarded;
     // Anything else the CLI tried (its telemetry) was refused at CONNECT.
-    EXPECT_TRUE(line.find("decision=request_forwarded") != std::string::npos ||
-                line.find("decision=host_not_allowed stage=connect") != std::string::npos)
+    EXPECT_TRUE(this_forwarded ||
+                line.find(std::string("decision=") + kHostNotAllowed + " stage=connect") !=
+                    std::string::npos)
         << line;
   }
   EXPECT_TRUE(forwarded);
@@ -116,4 +120,4 @@ TEST_F(RealCliTest, WithoutTheEgressCaTheCliRefusesTheProxy) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::fakes::egress
+}  // namespace azure_pricing::egress

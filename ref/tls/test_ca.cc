@@ -9,17 +9,14 @@
 
 #include <memory>
 
+#include "ref/base/openssl.h"
+
 namespace azure_pricing::tls {
 namespace {
 
-struct Free {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-  void operator()(X509* p) const { X509_free(p); }
-  void operator()(BIO* p) const { BIO_free(p); }
-};
-using Key = std::unique_ptr<EVP_PKEY, Free>;
-using Cert = std::unique_ptr<X509, Free>;
-using Bio = std::unique_ptr<BIO, Free>;
+using Key = base::EvpPkeyPtr;
+using Cert = base::X509Ptr;
+using Bio = base::BioPtr;
 
 Key NewKey() { return Key(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256")); }
 
@@ -43,11 +40,8 @@ bool AddExtension(X509* cert, X509* issuer, int nid, const std::string& value) {
   X509V3_CTX ctx;
   X509V3_set_ctx_nodb(&ctx);
   X509V3_set_ctx(&ctx, issuer, cert, nullptr, nullptr, 0);
-  X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
-  if (ext == nullptr) return false;
-  const bool ok = X509_add_ext(cert, ext, -1) == 1;
-  X509_EXTENSION_free(ext);
-  return ok;
+  const base::X509ExtensionPtr ext(X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str()));
+  return ext != nullptr && X509_add_ext(cert, ext.get(), -1) == 1;
 }
 
 Cert NewCert(EVP_PKEY* key, const std::string& cn, int days) {
@@ -56,9 +50,8 @@ Cert NewCert(EVP_PKEY* key, const std::string& cn, int days) {
   unsigned char serial[16];
   RAND_bytes(serial, sizeof serial);
   serial[0] &= 0x7f;
-  BIGNUM* bn = BN_bin2bn(serial, sizeof serial, nullptr);
-  BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
-  BN_free(bn);
+  const base::BignumPtr bn(BN_bin2bn(serial, sizeof serial, nullptr));
+  BN_to_ASN1_INTEGER(bn.get(), X509_get_serialNumber(cert.get()));
   X509_gmtime_adj(X509_getm_notBefore(cert.get()), -3600);
   X509_gmtime_adj(X509_getm_notAfter(cert.get()), static_cast<long>(days) * 86400);
   X509_set_pubkey(cert.get(), key);
@@ -66,16 +59,6 @@ Cert NewCert(EVP_PKEY* key, const std::string& cn, int days) {
   X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
                              reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1, 0);
   return cert;
-}
-
-Key ReadKey(const std::string& pem) {
-  Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  return Key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-}
-
-Cert ReadCert(const std::string& pem) {
-  Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  return Cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
 }
 
 }  // namespace
@@ -96,8 +79,8 @@ std::optional<KeyAndCert> MakeCa(const std::string& common_name, int days) {
 
 std::optional<KeyAndCert> IssueLeaf(const KeyAndCert& ca, const std::vector<std::string>& dns_names,
                                     const std::vector<std::string>& ip_addresses, int days) {
-  Key ca_key = ReadKey(ca.key_pem);
-  Cert ca_cert = ReadCert(ca.cert_pem);
+  Key ca_key = base::ReadPemKey(ca.key_pem);
+  Cert ca_cert = base::ReadPemCert(ca.cert_pem);
   Key key = NewKey();
   if (!ca_key || !ca_cert || !key || (dns_names.empty() && ip_addresses.empty())) {
     return std::nullopt;
@@ -117,4 +100,4 @@ std::optional<KeyAndCert> IssueLeaf(const KeyAndCert& ca, const std::vector<std:
   return KeyAndCert{ToPem(key.get()), ToPem(cert.get())};
 }
 
-}  // namespace azure_pricing::fakes::tls
+}  // namespace azure_pricing::tls

@@ -24,6 +24,6 @@ std::optional<KeyAndCert> MakeCa(const std::string& common_name, int days = 2);
 std::optional<KeyAndCert> IssueLeaf(const KeyAndCert& ca, const std::vector<std::string>& dns_names,
                                     const std::vector<std::string>& ip_addresses, int days = 2);
 
-}  // namespace azure_pricing::fakes::tls
+}  // namespace azure_pricing::tls
 
 #endif  // REF_TLS_TEST_CA_H_

@@ -52,4 +52,4 @@ TEST(TestCaTest, LeafVerifiesForItsNamesOnlyAndOnlyUnderItsCa) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::fakes::tls
+}  // namespace azure_pricing::tls

@@ -16,16 +16,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "conformance/host/scripted_host.h"
+#include "ref/base/files.h"
+#include "ref/base/flags.h"
 #include "ref/json/json.h"
 #include "ref/labels/labels.h"
 #include "ref/pricing/arguments.h"
@@ -72,12 +71,6 @@ std::string ResolvePath(const std::string& path) {
   return std::string(cwd) + "/" + path;
 }
 
-std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(ResolvePath(path), std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 std::optional<int64_t> ParseInt(std::string_view text) {
   if (text.empty() || text.size() > 12) return std::nullopt;
   int64_t value = 0;
@@ -120,7 +113,65 @@ std::string Text(const json::Value* v) {
   return json::Serialize(*v);
 }
 
-// The report as a person reads it. Every cell comes from outside, so none may drive the terminal.
+// One price row (and its savings plans) as a table line. Every cell comes from outside, so none
+// may drive the terminal.
+void PrintRow(const json::Value& row, bool expanded) {
+  auto cell = [](const json::Value& v, const char* key, size_t n) {
+    return TerminalSafe(Text(v.Find(key)), n - 1);
+  };
+  std::string price = Text(row.Find("retailPrice")) + " " + cell(row, "currencyCode", 9);
+  if (row.Find("reservationTerm")) price += " per " + cell(row, "reservationTerm", 17);
+  if (expanded) {
+    price += "  [" + cell(row, "matched_by", 8);
+    if (row.Find("zone")) {
+      price += ": " + cell(row, "zone_family", 9) + " " + cell(row, "zone", 16) + ", " +
+               cell(row, "zone_basis", 20);
+    }
+    if (row.Find("zone_reference_region")) {
+      price += " via " + cell(row, "zone_reference_region", 32);
+    }
+    price += "]";
+  }
+  std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s\n", cell(row, "meterName", 28).c_str(),
+              cell(row, "armSkuName", 12).c_str(), cell(row, "productName", 22).c_str(),
+              cell(row, "region", 14).c_str(), cell(row, "priceType", 19).c_str(),
+              cell(row, "unitOfMeasure", 10).c_str(), price.c_str());
+  if (const json::Value* plans = row.Find("savingsPlan")) {
+    for (const json::Value& plan : plans->items()) {
+      std::printf("%-28s savings plan %s: %s\n", "", cell(plan, "term", 17).c_str(),
+                  Text(plan.Find("retailPrice")).c_str());
+    }
+  }
+}
+
+// The tool's report: a header, the rows, the counts and the region selection's notes.
+void PrintReport(const std::string& output) {
+  const json::ParseResult parsed = json::ParseStrict(output);
+  const json::Value& r = parsed.value;
+  const json::Value* prices = r.Find("prices");
+  const bool expanded = r.Find("requested_region") != nullptr;
+  std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s%s\n", "meterName", "armSkuName",
+              "productName", "region", "priceType", "unit", "retailPrice",
+              expanded ? "  [matched_by]" : "");
+  for (const json::Value& row : prices != nullptr ? prices->items() : std::vector<json::Value>{}) {
+    PrintRow(row, expanded);
+  }
+  std::printf("returned_rows=%s received_rows=%s truncated=%s upstream_limit_reached=%s\n",
+              Text(r.Find("returned_rows")).c_str(), Text(r.Find("received_rows")).c_str(),
+              Text(r.Find("truncated")).c_str(), Text(r.Find("upstream_limit_reached")).c_str());
+  if (expanded) {
+    std::printf("requested_region=%s selected_rows=%s\n",
+                TerminalSafe(Text(r.Find("requested_region")), 64).c_str(),
+                Text(r.Find("selected_rows")).c_str());
+    if (const json::Value* notes = r.Find("selection_notes")) {
+      for (const json::Value& note : notes->items()) {
+        std::printf("note: %s\n", Text(&note).c_str());
+      }
+    }
+  }
+}
+
+// The call as a person reads it.
 void PrintTable(const conformance::host::CallReport& call) {
   std::cout << "outcome: " << OutcomeName(call.outcome);
   if (!call.reason.empty()) std::cout << " (" << call.reason << ")";
@@ -132,55 +183,7 @@ void PrintTable(const conformance::host::CallReport& call) {
     std::cout << "\n";
   }
   if (call.output.has_value()) {
-    const json::ParseResult parsed = json::ParseStrict(*call.output);
-    const json::Value& r = parsed.value;
-    const json::Value* prices = r.Find("prices");
-    const bool expanded = r.Find("requested_region") != nullptr;
-    std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s%s\n", "meterName", "armSkuName",
-                "productName", "region", "priceType", "unit", "retailPrice",
-                expanded ? "  [matched_by]" : "");
-    auto cell = [](const json::Value& row, const char* key, size_t n) {
-      return TerminalSafe(Text(row.Find(key)), n - 1);
-    };
-    for (const json::Value& row :
-         prices != nullptr ? prices->items() : std::vector<json::Value>{}) {
-      std::string price = Text(row.Find("retailPrice")) + " " + cell(row, "currencyCode", 9);
-      if (row.Find("reservationTerm")) price += " per " + cell(row, "reservationTerm", 17);
-      if (expanded) {
-        price += "  [" + cell(row, "matched_by", 8);
-        if (row.Find("zone")) {
-          price += ": " + cell(row, "zone_family", 9) + " " + cell(row, "zone", 16) + ", " +
-                   cell(row, "zone_basis", 20);
-        }
-        if (row.Find("zone_reference_region")) {
-          price += " via " + cell(row, "zone_reference_region", 32);
-        }
-        price += "]";
-      }
-      std::printf("%-28s %-12s %-22s %-14s %-18s %-10s %s\n", cell(row, "meterName", 28).c_str(),
-                  cell(row, "armSkuName", 12).c_str(), cell(row, "productName", 22).c_str(),
-                  cell(row, "region", 14).c_str(), cell(row, "priceType", 19).c_str(),
-                  cell(row, "unitOfMeasure", 10).c_str(), price.c_str());
-      if (const json::Value* plans = row.Find("savingsPlan")) {
-        for (const json::Value& plan : plans->items()) {
-          std::printf("%-28s savings plan %s: %s\n", "", cell(plan, "term", 17).c_str(),
-                      Text(plan.Find("retailPrice")).c_str());
-        }
-      }
-    }
-    std::printf("returned_rows=%s received_rows=%s truncated=%s upstream_limit_reached=%s\n",
-                Text(r.Find("returned_rows")).c_str(), Text(r.Find("received_rows")).c_str(),
-                Text(r.Find("truncated")).c_str(), Text(r.Find("upstream_limit_reached")).c_str());
-    if (expanded) {
-      std::printf("requested_region=%s selected_rows=%s\n",
-                  TerminalSafe(Text(r.Find("requested_region")), 64).c_str(),
-                  Text(r.Find("selected_rows")).c_str());
-      if (const json::Value* notes = r.Find("selection_notes")) {
-        for (const json::Value& note : notes->items()) {
-          std::printf("note: %s\n", Text(&note).c_str());
-        }
-      }
-    }
+    PrintReport(*call.output);
   }
   if (call.result_label.has_value()) {
     std::printf("report label: %s/%s\n",
@@ -191,157 +194,216 @@ void PrintTable(const conformance::host::CallReport& call) {
               call.sandbox_disposals);
 }
 
-int Main(int argc, char** argv) {
+// Reason codes of command-line problems beyond base::Flags'.
+constexpr char kNotAnInteger[] = "not_an_integer";
+constexpr char kConflictingFlags[] = "conflicting_flags";
+
+struct Options {
+  bool help = false, schema = false, print_argv = false, as_json = false;
   std::optional<std::string> args_json, replay_stdout, replay_stderr;
   std::optional<std::string> host_json, backend_json, labels_json, middleware;
   int replay_exit = 0;
-  bool print_argv = false, as_json = false;
   HostBounds bounds;
-  struct {
-    bool max_rows = false, exec_timeout_seconds = false, max_output_bytes = false;
-  } bounds_given;
-  std::vector<std::string_view> args(argv + 1, argv + argc);
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    auto value = [&](std::optional<std::string>& out) {
-      if (i + 1 >= args.size()) return false;
-      out = std::string(args[++i]);
-      return true;
-    };
-    auto number = [&](int64_t& out) {
-      if (i + 1 >= args.size()) return false;
-      const std::optional<int64_t> n = ParseInt(args[++i]);
-      if (!n) return false;
-      out = *n;
-      return true;
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--schema") {
-      std::cout << ParameterSchemaJson() << "\n";
-      return 0;
-    } else if (a == "--args-json") {
-      if (!value(args_json)) return Usage("--args-json needs a value");
-    } else if (a == "--replay-stdout") {
-      if (!value(replay_stdout)) return Usage("--replay-stdout needs a file");
-    } else if (a == "--replay-stderr") {
-      if (!value(replay_stderr)) return Usage("--replay-stderr needs a file");
-    } else if (a == "--replay-exit") {
-      int64_t n = 0;
-      if (!number(n)) return Usage("--replay-exit needs an integer");
-      replay_exit = static_cast<int>(n);
-    } else if (a == "--max-rows") {
-      if (!number(bounds.max_rows)) return Usage("--max-rows needs an integer");
-      bounds_given.max_rows = true;
-    } else if (a == "--exec-timeout-seconds") {
-      if (!number(bounds.exec_timeout_seconds)) {
-        return Usage("--exec-timeout-seconds needs an integer");
-      }
-      bounds_given.exec_timeout_seconds = true;
-    } else if (a == "--max-output-bytes") {
-      if (!number(bounds.max_output_bytes)) return Usage("--max-output-bytes needs an integer");
-      bounds_given.max_output_bytes = true;
-    } else if (a == "--host-json") {
-      if (!value(host_json)) return Usage("--host-json needs a value");
-    } else if (a == "--backend-json") {
-      if (!value(backend_json)) return Usage("--backend-json needs a value");
-    } else if (a == "--labels-json") {
-      if (!value(labels_json)) return Usage("--labels-json needs a value");
-    } else if (a == "--middleware") {
-      if (!value(middleware)) return Usage("--middleware needs a list");
-    } else if (a == "--print-argv") {
-      print_argv = true;
-    } else if (a == "--json") {
-      as_json = true;
-    } else {
-      return Usage("unknown option " + std::string(a));
-    }
-  }
-  if (!args_json) return Usage("--args-json is required");
-  if (print_argv == replay_stdout.has_value()) {
-    return Usage("give exactly one of --print-argv and --replay-stdout");
-  }
-  if (replay_stderr && !replay_stdout) return Usage("--replay-stderr needs --replay-stdout");
-  if (print_argv && (host_json || backend_json || labels_json || middleware)) {
-    return Usage("--print-argv plans only; the host flags need --replay-stdout");
-  }
+  bool max_rows_given = false, exec_timeout_given = false, max_output_given = false;
+};
 
-  if (print_argv) {
-    StatusOr<LookupPlan> plan = PlanLookup(*args_json, bounds);
-    if (as_json) {
-      std::string out = "{\"outcome\":";
-      json::AppendQuoted(out, plan.ok() ? "planned" : OutcomeName(plan.status().outcome()));
-      out += ",\"reason\":";
-      if (plan.ok()) {
-        out += "null,\"argv\":[";
-        for (size_t i = 0; i < plan->argv.size(); ++i) {
-          if (i > 0) out += ",";
-          json::AppendQuoted(out, plan->argv[i]);
-        }
-        out += "],\"env\":[";
-        for (size_t i = 0; i < plan->env.size(); ++i) {
-          if (i > 0) out += ",";
-          json::AppendQuoted(out, plan->env[i]);
-        }
-        out += "]}";
-      } else {
-        json::AppendQuoted(out, plan.status().reason());
-        out += ",\"message\":";
-        json::AppendQuoted(out, plan.status().message());
-        out += "}";
-      }
-      std::cout << out << "\n";
-    } else if (plan.ok()) {
-      for (const std::string& arg : plan->argv) {
-        std::string quoted;
-        json::AppendQuoted(quoted, arg);
-        std::cout << quoted << "\n";
-      }
-    } else {
-      std::cout << "refused (" << plan.status().reason() << "): " << plan.status().message()
-                << "\n";
-    }
-    return plan.ok() ? 0 : ExitCodeFor(plan.status().outcome());
-  }
+Status Conflict(std::string* problem, const char* line) {
+  *problem = line;
+  return Status(Outcome::kRefused, kConflictingFlags, "the options do not go together");
+}
 
+// Reads the integer flags; `problem` names the one that does not read.
+Status ReadNumbers(const base::Flags& flags, Options& o, std::string* problem) {
+  int64_t replay_exit = 0;
+  const struct {
+    const char* flag;
+    int64_t* out;
+    bool* given;
+  } numbers[] = {{"--replay-exit", &replay_exit, nullptr},
+                 {"--max-rows", &o.bounds.max_rows, &o.max_rows_given},
+                 {"--exec-timeout-seconds", &o.bounds.exec_timeout_seconds, &o.exec_timeout_given},
+                 {"--max-output-bytes", &o.bounds.max_output_bytes, &o.max_output_given}};
+  for (const auto& n : numbers) {
+    const std::optional<std::string> text = flags.Value(n.flag);
+    if (!text) continue;
+    const std::optional<int64_t> value = ParseInt(*text);
+    if (!value) {
+      *problem = std::string(n.flag) + " needs an integer";
+      return Status(Outcome::kRefused, kNotAnInteger, "the option needs an integer");
+    }
+    *n.out = *value;
+    if (n.given != nullptr) *n.given = true;
+  }
+  o.replay_exit = static_cast<int>(replay_exit);
+  return OkStatus();
+}
+
+StatusOr<base::Flags> ReadFlagList(int argc, char** argv, std::string* problem) {
+  using base::FlagKind;
+  std::string offending;
+  StatusOr<base::Flags> flags = base::Flags::Parse(
+      argc, argv,
+      {{"--help", FlagKind::kSwitch}, {"-h", FlagKind::kSwitch}, {"--schema", FlagKind::kSwitch},
+       {"--print-argv", FlagKind::kSwitch}, {"--json", FlagKind::kSwitch},
+       {"--args-json", FlagKind::kValue}, {"--replay-stdout", FlagKind::kValue},
+       {"--replay-stderr", FlagKind::kValue}, {"--replay-exit", FlagKind::kValue},
+       {"--max-rows", FlagKind::kValue}, {"--exec-timeout-seconds", FlagKind::kValue},
+       {"--max-output-bytes", FlagKind::kValue}, {"--host-json", FlagKind::kValue},
+       {"--backend-json", FlagKind::kValue}, {"--labels-json", FlagKind::kValue},
+       {"--middleware", FlagKind::kValue}},
+      &offending);
+  if (!flags.ok()) *problem = base::FlagProblem(flags.status(), offending);
+  return flags;
+}
+
+// The command line as Options; on failure `problem` is the line to show.
+StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
+  const StatusOr<base::Flags> flags = ReadFlagList(argc, argv, problem);
+  if (!flags.ok()) return flags.status();
+  Options o;
+  o.help = flags->Has("--help") || flags->Has("-h");
+  o.schema = flags->Has("--schema");
+  if (o.help || o.schema) return o;
+  o.print_argv = flags->Has("--print-argv");
+  o.as_json = flags->Has("--json");
+  o.args_json = flags->Value("--args-json");
+  o.replay_stdout = flags->Value("--replay-stdout");
+  o.replay_stderr = flags->Value("--replay-stderr");
+  o.host_json = flags->Value("--host-json");
+  o.backend_json = flags->Value("--backend-json");
+  o.labels_json = flags->Value("--labels-json");
+  o.middleware = flags->Value("--middleware");
+  if (Status s = ReadNumbers(*flags, o, problem); !s.ok()) return s;
+  if (!o.args_json) return Conflict(problem, "--args-json is required");
+  if (o.print_argv == o.replay_stdout.has_value()) {
+    return Conflict(problem, "give exactly one of --print-argv and --replay-stdout");
+  }
+  if (o.replay_stderr && !o.replay_stdout) {
+    return Conflict(problem, "--replay-stderr needs --replay-stdout");
+  }
+  if (o.print_argv && (o.host_json || o.backend_json || o.labels_json || o.middleware)) {
+    return Conflict(problem, "--print-argv plans only; the host flags need --replay-stdout");
+  }
+  return o;
+}
+
+std::string PlanJson(const StatusOr<LookupPlan>& plan) {
+  std::string out = "{\"outcome\":";
+  json::AppendQuoted(out, plan.ok() ? "planned" : OutcomeName(plan.status().outcome()));
+  out += ",\"reason\":";
+  if (!plan.ok()) {
+    json::AppendQuoted(out, plan.status().reason());
+    out += ",\"message\":";
+    json::AppendQuoted(out, plan.status().message());
+    return out + "}";
+  }
+  auto append_list = [&out](const std::vector<std::string>& list) {
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) out += ",";
+      json::AppendQuoted(out, list[i]);
+    }
+  };
+  out += "null,\"argv\":[";
+  append_list(plan->argv);
+  out += "],\"env\":[";
+  append_list(plan->env);
+  return out + "]}";
+}
+
+// --print-argv: validate and plan only.
+int PrintPlan(const Options& options) {
+  StatusOr<LookupPlan> plan = PlanLookup(*options.args_json, options.bounds);
+  if (options.as_json) {
+    std::cout << PlanJson(plan) << "\n";
+  } else if (plan.ok()) {
+    for (const std::string& arg : plan->argv) {
+      std::string quoted;
+      json::AppendQuoted(quoted, arg);
+      std::cout << quoted << "\n";
+    }
+  } else {
+    std::cout << "refused (" << plan.status().reason() << "): " << plan.status().message()
+              << "\n";
+  }
+  return plan.ok() ? 0 : ExitCodeFor(plan.status().outcome());
+}
+
+// A file a flag names; on failure `problem` names the flag, the path and the reason.
+std::optional<std::string> ReadFlagFile(const char* flag, const std::string& path,
+                                        std::string* problem) {
+  StatusOr<std::string> content = base::ReadFile(ResolvePath(path));
+  if (content.ok()) return std::move(content).value();
+  *problem = std::string("cannot read ") + flag + " file " + path + ": " +
+             content.status().message();
+  return std::nullopt;
+}
+
+std::vector<std::string> SplitList(const std::string& list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    if (end > start) out.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+// The scripted call for a replay; nullopt (with `problem`) when a recorded file cannot be read.
+std::optional<conformance::host::ScriptedCall> ReplayCall(const Options& o, std::string* problem) {
   conformance::host::ScriptedCall call;
-  call.arguments = *args_json;
-  if (host_json) call.host_json = *host_json;
-  if (backend_json) call.backend_json = *backend_json;
-  if (labels_json) call.labels_json = *labels_json;
-  if (middleware) {
-    size_t start = 0;
-    while (start <= middleware->size()) {
-      size_t end = middleware->find(',', start);
-      if (end == std::string::npos) end = middleware->size();
-      if (end > start) call.middleware.push_back(middleware->substr(start, end - start));
-      start = end + 1;
-    }
-  }
-  if (bounds_given.max_rows) call.max_rows = bounds.max_rows;
-  if (bounds_given.exec_timeout_seconds) call.exec_timeout_seconds = bounds.exec_timeout_seconds;
-  if (bounds_given.max_output_bytes) call.max_output_bytes = bounds.max_output_bytes;
+  call.arguments = *o.args_json;
+  if (o.host_json) call.host_json = *o.host_json;
+  if (o.backend_json) call.backend_json = *o.backend_json;
+  if (o.labels_json) call.labels_json = *o.labels_json;
+  if (o.middleware) call.middleware = SplitList(*o.middleware);
+  if (o.max_rows_given) call.max_rows = o.bounds.max_rows;
+  if (o.exec_timeout_given) call.exec_timeout_seconds = o.bounds.exec_timeout_seconds;
+  if (o.max_output_given) call.max_output_bytes = o.bounds.max_output_bytes;
   fakes::sandbox::CallScript script;
-  std::optional<std::string> out = ReadFile(*replay_stdout);
-  if (!out) return Usage("cannot read --replay-stdout file");
+  std::optional<std::string> out = ReadFlagFile("--replay-stdout", *o.replay_stdout, problem);
+  if (!out) return std::nullopt;
   script.exec.stdout_bytes = std::move(*out);
-  if (replay_stderr) {
-    std::optional<std::string> err = ReadFile(*replay_stderr);
-    if (!err) return Usage("cannot read --replay-stderr file");
+  if (o.replay_stderr) {
+    std::optional<std::string> err = ReadFlagFile("--replay-stderr", *o.replay_stderr, problem);
+    if (!err) return std::nullopt;
     script.exec.stderr_bytes = std::move(*err);
   }
-  script.exec.exit_code = replay_exit;
+  script.exec.exit_code = o.replay_exit;
   call.scripts = {script};
-  StatusOr<conformance::host::CallReport> report = conformance::host::RunScriptedCall(call);
+  return call;
+}
+
+// --replay-stdout: the whole host over a fake sandbox that returns the recording.
+int Replay(const Options& options) {
+  std::string problem;
+  const std::optional<conformance::host::ScriptedCall> call = ReplayCall(options, &problem);
+  if (!call) return Usage(problem);
+  StatusOr<conformance::host::CallReport> report = conformance::host::RunScriptedCall(*call);
   if (!report.ok()) return Usage(report.status().message());
   for (const std::string& w : report->warnings) std::cerr << "warning: " << w << "\n";
-  if (as_json) {
+  if (options.as_json) {
     std::cout << conformance::host::CallReportToJson(*report) << "\n";
   } else {
     PrintTable(*report);
   }
   return ExitCodeFor(report->outcome);
+}
+
+int Main(int argc, char** argv) {
+  std::string problem;
+  const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
+  if (!options.ok()) return Usage(problem);
+  if (options->help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (options->schema) {
+    std::cout << ParameterSchemaJson() << "\n";
+    return 0;
+  }
+  return options->print_argv ? PrintPlan(*options) : Replay(*options);
 }
 
 }  // namespace

@@ -5,12 +5,12 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "ref/base/files.h"
 #include "ref/pricing/envelope.h"
 #include "ref/pricing/report.h"
 
@@ -20,8 +20,13 @@ constexpr char kEnvelopeFile[] = "fixtures/azmcp-3.0.0-beta.46/cli-stdout/pagina
 
 const std::string& Envelope() {
   static const std::string text = [] {
-    std::ifstream in(kEnvelopeFile, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    azure_pricing::StatusOr<std::string> file = azure_pricing::base::ReadFile(kEnvelopeFile);
+    if (!file.ok()) {
+      std::fprintf(stderr, "envelope_benchmark: cannot read %s: %s\n", kEnvelopeFile,
+                   file.status().message().c_str());
+      std::exit(1);
+    }
+    return std::move(file).value();
   }();
   return text;
 }

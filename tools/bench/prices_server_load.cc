@@ -17,8 +17,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fakes/prices_server/catalog_generator.h"
@@ -97,56 +100,73 @@ int Usage() {
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Options {
   int64_t items = 1'000'000;
   double seconds = 5;
   int connections = 2;
+};
+
+// `--name=value` flags, each at most once; nullopt (after the usage line) on anything else.
+std::optional<Options> ParseFlags(int argc, char** argv) {
+  Options o;
+  std::set<std::string> seen;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.rfind("--items=", 0) == 0) {
-      items = std::atoll(a.c_str() + 8);
-    } else if (a.rfind("--seconds=", 0) == 0) {
-      seconds = std::atof(a.c_str() + 10);
-    } else if (a.rfind("--connections=", 0) == 0) {
-      connections = std::atoi(a.c_str() + 14);
-    } else {
-      return Usage();
+    const size_t eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : a.substr(eq + 1);
+    char* end = nullptr;
+    if (name != "--items" && name != "--seconds" && name != "--connections") {
+      std::fprintf(stderr, "prices_server_load: unknown option %s\n", name.c_str());
+      return std::nullopt;
+    }
+    if (!seen.insert(name).second) {
+      std::fprintf(stderr, "prices_server_load: %s is given more than once\n", name.c_str());
+      return std::nullopt;
+    }
+    if (value.empty()) {
+      std::fprintf(stderr, "prices_server_load: %s needs a value (%s=N)\n", name.c_str(),
+                   name.c_str());
+      return std::nullopt;
+    }
+    if (name == "--items") o.items = std::strtoll(value.c_str(), &end, 10);
+    if (name == "--seconds") o.seconds = std::strtod(value.c_str(), &end);
+    if (name == "--connections") o.connections = static_cast<int>(std::strtol(value.c_str(), &end, 10));
+    if (end == nullptr || *end != '\0') {
+      std::fprintf(stderr, "prices_server_load: %s needs a number\n", name.c_str());
+      return std::nullopt;
     }
   }
-  if (items < 1 || seconds <= 0 || connections < 1) return Usage();
-
-  char dir_template[] = "/tmp/prices_server_load.XXXXXX";
-  const char* dir = mkdtemp(dir_template);
-  if (dir == nullptr) return 1;
-  const std::string catalog_path = std::string(dir) + "/catalog.jsonl";
-
-  // One generated catalog, written for the server and indexed here for the baseline.
-  Clock::time_point t = Clock::now();
-  azure_pricing::fakes::prices::Catalog in_process;
-  {
-    std::ofstream out(catalog_path);
-    std::string chunk;
-    azure_pricing::fakes::prices::GenerateCatalog(17, static_cast<size_t>(items), [&](const std::string& line) {
-      chunk += line;
-      chunk += '\n';
-      if (chunk.size() > (64 << 20)) {
-        out << chunk;
-        in_process.Add(chunk, nullptr);
-        chunk.clear();
-      }
-    });
-    out << chunk;
-    in_process.Add(chunk, nullptr);
+  if (o.items < 1 || o.seconds <= 0 || o.connections < 1) {
+    std::fprintf(stderr, "prices_server_load: every value must be positive\n");
+    return std::nullopt;
   }
-  std::printf("catalog: %zu items generated, written and indexed in process in %.1f s\n",
-              in_process.size(), Seconds(t));
-  std::fflush(stdout);
+  return o;
+}
 
+// One generated catalog, written for the server and indexed here for the baseline.
+void WriteCatalog(int64_t items, const std::string& path,
+                  azure_pricing::fakes::prices::Catalog& in_process) {
+  std::ofstream out(path);
+  std::string chunk;
+  azure_pricing::fakes::prices::GenerateCatalog(
+      17, static_cast<size_t>(items), [&](const std::string& line) {
+        chunk += line;
+        chunk += '\n';
+        if (chunk.size() > (64 << 20)) {
+          out << chunk;
+          in_process.Add(chunk, nullptr);
+          chunk.clear();
+        }
+      });
+  out << chunk;
+  in_process.Add(chunk, nullptr);
+}
+
+// Starts prices_server on the catalog; its pid and port, or pid -1.
+std::pair<pid_t, int> StartServer(const std::string& catalog_path) {
   int out_pipe[2];
-  if (pipe(out_pipe) != 0) return 1;
-  t = Clock::now();
+  if (pipe(out_pipe) != 0) return {-1, 0};
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(out_pipe[1], 1);
@@ -162,28 +182,22 @@ int main(int argc, char** argv) {
   while (banner.find("ready\n") == std::string::npos && read(out_pipe[0], &c, 1) == 1) {
     banner.push_back(c);
   }
+  close(out_pipe[0]);
   const size_t at = banner.find("http://127.0.0.1:");
   if (at == std::string::npos) {
     std::fprintf(stderr, "prices_server did not start: %s\n", banner.c_str());
     kill(pid, SIGTERM);
-    return 1;
+    return {-1, 0};
   }
-  const int port = std::atoi(banner.c_str() + at + std::strlen("http://127.0.0.1:"));
-  std::printf("server: loaded and listening in %.1f s\n", Seconds(t));
-  std::fflush(stdout);
+  return {pid, std::atoi(banner.c_str() + at + std::strlen("http://127.0.0.1:"))};
+}
 
-  // Warm-up, then the two loads.
-  Drive(port, kIndexed, 1, 0.5);
-  const Load indexed = Drive(port, kIndexed, connections, seconds);
-  Report("indexed filter, full page:", indexed, connections);
-  std::fflush(stdout);
-  const Load unindexed = Drive(port, kUnindexed, connections, seconds);
-  Report("unindexed filter (contains):", unindexed, connections);
-
-  // Baseline: the same indexed request handled in process, one at a time.
+// The same indexed request handled in process, one at a time, against the HTTP median.
+void ReportBaseline(const azure_pricing::fakes::prices::Catalog& in_process, double seconds,
+                    const Load& indexed, const Load& unindexed) {
   size_t n = 0;
   size_t body = 0;
-  t = Clock::now();
+  const Clock::time_point t = Clock::now();
   while (Seconds(t) < seconds) {
     body = azure_pricing::fakes::prices::HandlePrices(in_process, kIndexed).body.size();
     ++n;
@@ -196,7 +210,36 @@ int main(int argc, char** argv) {
       in_process_ms, body, http_p50, http_p50 / in_process_ms);
   std::printf("unindexed vs indexed median latency over HTTP: %.0fx\n",
               Percentile(unindexed.latencies_ms, 0.5) / http_p50);
+}
 
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::optional<Options> options = ParseFlags(argc, argv);
+  if (!options) return Usage();
+  char dir_template[] = "/tmp/prices_server_load.XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (dir == nullptr) return 1;
+  const std::string catalog_path = std::string(dir) + "/catalog.jsonl";
+  Clock::time_point t = Clock::now();
+  azure_pricing::fakes::prices::Catalog in_process;
+  WriteCatalog(options->items, catalog_path, in_process);
+  std::printf("catalog: %zu items generated, written and indexed in process in %.1f s\n",
+              in_process.size(), Seconds(t));
+  std::fflush(stdout);
+  t = Clock::now();
+  const auto [pid, port] = StartServer(catalog_path);
+  if (pid < 0) return 1;
+  std::printf("server: loaded and listening in %.1f s\n", Seconds(t));
+  std::fflush(stdout);
+  // Warm-up, then the two loads.
+  Drive(port, kIndexed, 1, 0.5);
+  const Load indexed = Drive(port, kIndexed, options->connections, options->seconds);
+  Report("indexed filter, full page:", indexed, options->connections);
+  std::fflush(stdout);
+  const Load unindexed = Drive(port, kUnindexed, options->connections, options->seconds);
+  Report("unindexed filter (contains):", unindexed, options->connections);
+  ReportBaseline(in_process, options->seconds, indexed, unindexed);
   kill(pid, SIGTERM);
   waitpid(pid, nullptr, 0);
   std::remove(catalog_path.c_str());

@@ -2,12 +2,8 @@
 // directly and through the proxy (CONNECT, interception, verified upstream TLS), alternating in
 // one run; prints medians and the ratio. A new connection per request on both paths, as the
 // CLI's one-request tunnels make it.
-#include <arpa/inet.h>
 #include <httplib.h>
-#include <netinet/in.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
-#include <openssl/x509v3.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,67 +12,64 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "fakes/testing/loopback_socket.h"
+#include "ref/base/files.h"
+#include "ref/base/openssl.h"
 #include "ref/egress/proxy.h"
 #include "ref/tls/test_ca.h"
 
 namespace {
 
-int Dial(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return -1;
-  return fd;
-}
-
-X509* ReadCert(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
-  BIO_free(bio);
-  return cert;
-}
+using azure_pricing::fakes::test_support::DialLoopback;
+using azure_pricing::fakes::test_support::ReadHead;
+namespace base = azure_pricing::base;
 
 // One GET over a fresh connection; through the proxy when proxy_port > 0. Returns bytes read.
 size_t Get(int port, int proxy_port, const std::string& ca_pem) {
-  const int fd = Dial(proxy_port > 0 ? proxy_port : port);
+  const int fd = DialLoopback(proxy_port > 0 ? proxy_port : port);
   if (fd < 0) return 0;
   if (proxy_port > 0) {
     const std::string req = "CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n";
     send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-    std::string reply;
-    char c;
-    while (reply.find("\r\n\r\n") == std::string::npos && recv(fd, &c, 1, 0) == 1)
-      reply.push_back(c);
+    ReadHead(fd);
   }
-  SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
-  X509* ca = ReadCert(ca_pem);
-  X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx), ca);
-  X509_free(ca);
-  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
-  SSL* ssl = SSL_new(ctx);
-  SSL_set_fd(ssl, fd);
-  SSL_set_tlsext_host_name(ssl, "prices.azure.com");
-  SSL_set1_host(ssl, "prices.azure.com");
+  const base::SslCtxPtr ctx(SSL_CTX_new(TLS_client_method()));
+  const base::X509Ptr ca = base::ReadPemCert(ca_pem);
+  X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx.get()), ca.get());
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  const base::SslPtr ssl(SSL_new(ctx.get()));
+  SSL_set_fd(ssl.get(), fd);
+  SSL_set_tlsext_host_name(ssl.get(), "prices.azure.com");
+  SSL_set1_host(ssl.get(), "prices.azure.com");
   size_t total = 0;
-  if (SSL_connect(ssl) == 1) {
+  if (SSL_connect(ssl.get()) == 1) {
     const std::string get =
         "GET /api/retail/prices HTTP/1.1\r\nHost: prices.azure.com\r\nConnection: close\r\n\r\n";
-    SSL_write(ssl, get.data(), static_cast<int>(get.size()));
+    SSL_write(ssl.get(), get.data(), static_cast<int>(get.size()));
     char buf[16384];
     int n;
-    while ((n = SSL_read(ssl, buf, sizeof buf)) > 0) total += static_cast<size_t>(n);
+    while ((n = SSL_read(ssl.get(), buf, sizeof buf)) > 0) total += static_cast<size_t>(n);
   }
-  SSL_free(ssl);
-  SSL_CTX_free(ctx);
   close(fd);
   return total;
+}
+
+// The one optional argument, the number of requests: digits only, 1 to 1,000,000.
+std::optional<int> ParseRequests(int argc, char** argv) {
+  if (argc > 2) return std::nullopt;
+  if (argc < 2) return 300;
+  const std::string text = argv[1];
+  if (text.empty() || text.size() > 7 || text.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  const int n = std::stoi(text);
+  if (n < 1 || n > 1'000'000) return std::nullopt;
+  return n;
 }
 
 double Median(std::vector<double> v) {
@@ -87,16 +80,26 @@ double Median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int requests = argc > 1 ? std::atoi(argv[1]) : 300;
+  const std::optional<int> parsed_requests = ParseRequests(argc, argv);
+  if (!parsed_requests) {
+    std::fprintf(stderr, "usage: proxy_latency [REQUESTS]   (1 to 1000000, default 300)\n");
+    return 64;
+  }
+  const int requests = *parsed_requests;
   auto ca = azure_pricing::tls::MakeCa("bench upstream CA");
-  auto leaf = azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com"}, {"127.0.0.1"});
+  auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com"}, {"127.0.0.1"})
+                 : std::nullopt;
+  if (!leaf) return 1;
   char dir[] = "/tmp/proxy-bench-XXXXXX";
   if (mkdtemp(dir) == nullptr) return 1;
   const std::string cert = std::string(dir) + "/cert.pem", key = std::string(dir) + "/key.pem",
                     ca_file = std::string(dir) + "/ca.pem";
-  std::ofstream(cert) << leaf->cert_pem;
-  std::ofstream(key) << leaf->key_pem;
-  std::ofstream(ca_file) << ca->cert_pem;
+  if (!base::WriteFileAtomically(cert, leaf->cert_pem).ok() ||
+      !base::WriteFileAtomically(key, leaf->key_pem).ok() ||
+      !base::WriteFileAtomically(ca_file, ca->cert_pem).ok()) {
+    std::fprintf(stderr, "proxy_latency: cannot write the test certificates to %s\n", dir);
+    return 1;
+  }
   httplib::SSLServer upstream(cert.c_str(), key.c_str());
   const std::string body(20000, 'x');  // about a 20-row page
   upstream.Get("/api/retail/prices", [&](const httplib::Request&, httplib::Response& res) {

@@ -4,11 +4,13 @@
 //   zones --region R      what an expanded query for R selects per zone family, and why
 // Exit status: 0, 1 for an unknown region, 64 for a usage error.
 #include <cstdio>
-#include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "ref/base/flags.h"
 #include "ref/json/json.h"
+#include "ref/status/status.h"
 #include "ref/zones/zones.h"
 
 namespace azure_pricing::zones {
@@ -60,78 +62,85 @@ json::Value AssignmentJson(const std::optional<ZoneAssignment>& a, bool with_ref
   return v;
 }
 
-int Main(int argc, char** argv) {
+struct Options {
+  bool help = false;
   bool as_json = false;
-  const char* region = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) {
-      as_json = true;
-    } else if (std::strcmp(argv[i], "--region") == 0 && i + 1 < argc) {
-      region = argv[++i];
-    } else if (std::strcmp(argv[i], "--help") == 0) {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else {
-      std::fprintf(stderr, "zones: unknown option or missing value: %s\n%s", argv[i], kUsage);
-      return 64;
-    }
+  std::optional<std::string> region;
+};
+
+// The command line as Options; on failure `problem` is the line to show.
+StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
+  std::string offending;
+  const StatusOr<base::Flags> flags = base::Flags::Parse(argc, argv,
+                                                         {{"--help", base::FlagKind::kSwitch},
+                                                          {"--json", base::FlagKind::kSwitch},
+                                                          {"--region", base::FlagKind::kValue}},
+                                                         &offending);
+  if (!flags.ok()) {
+    *problem = base::FlagProblem(flags.status(), offending);
+    return flags.status();
   }
-  const ZoneTable& table = ZoneTable::Bundled();
-  if (region != nullptr) {
-    const RegionZones* z = table.Find(region);
-    if (z == nullptr) {
-      std::printf(
-          "unknown region: not in the bundled mapping (checked %s). An expanded query keeps exact "
-          "regional and Global rows and omits every zone row with a note; a newly named region "
-          "needs a mapping update or an explicit location filter.\n",
-          kMappingCheckDate);
-      return 1;
-    }
-    if (as_json) {
-      json::Value v = json::Value::Object();
-      v.Add("region", json::Value::String(z->region));
-      for (ZoneFamily f : kFamilies) {
-        json::Value fam = AssignmentJson(z->For(f), f == ZoneFamily::kNetwork);
-        if (fam.is_object()) fam.Add("why", json::Value::String(Why(*z, f)));
-        v.Add(std::string(ZoneFamilyName(f)), std::move(fam));
-      }
-      std::printf("%s\n", json::Serialize(v).c_str());
-      return 0;
-    }
-    std::printf("%s (%s, %s, cloud %s)\n", z->region.c_str(), z->display_name.c_str(),
-                z->geography_group.c_str(), z->cloud.c_str());
-    for (ZoneFamily f : kFamilies) {
-      const auto& a = z->For(f);
-      std::printf("  %-7s %-14s %s\n           services: %s\n",
-                  std::string(ZoneFamilyName(f)).c_str(), a ? a->zone.c_str() : "(none)",
-                  Why(*z, f).c_str(), FamilyServices(f));
-    }
+  return Options{flags->Has("--help"), flags->Has("--json"), flags->Value("--region")};
+}
+
+// --region R: what an expanded query for R selects per zone family, and why.
+int PrintRegion(const ZoneTable& table, const std::string& region, bool as_json) {
+  const RegionZones* z = table.Find(region);
+  if (z == nullptr) {
     std::printf(
-        "  ExpressRoute zone rows are never selected by region (they follow the peering "
-        "location).\n");
-    if (!z->notes.empty()) std::printf("  note: %s\n", z->notes.c_str());
-    return 0;
+        "unknown region: not in the bundled mapping (checked %s). An expanded query keeps exact "
+        "regional and Global rows and omits every zone row with a note; a newly named region "
+        "needs a mapping update or an explicit location filter.\n",
+        kMappingCheckDate);
+    return 1;
   }
   if (as_json) {
-    json::Value all = json::Value::Array();
-    for (const RegionZones& z : table.regions()) {
-      json::Value v = json::Value::Object();
-      v.Add("region", json::Value::String(z.region));
-      v.Add("display_name", json::Value::String(z.display_name));
-      v.Add("geography_group", json::Value::String(z.geography_group));
-      v.Add("cloud", json::Value::String(z.cloud));
-      v.Add("network", AssignmentJson(z.network, true));
-      v.Add("edge", AssignmentJson(z.edge, false));
-      v.Add("dns", AssignmentJson(z.dns, false));
-      v.Add("notes", json::Value::String(z.notes));
-      all.items().push_back(std::move(v));
+    json::Value v = json::Value::Object();
+    v.Add("region", json::Value::String(z->region));
+    for (ZoneFamily f : kFamilies) {
+      json::Value fam = AssignmentJson(z->For(f), f == ZoneFamily::kNetwork);
+      if (fam.is_object()) fam.Add("why", json::Value::String(Why(*z, f)));
+      v.Add(std::string(ZoneFamilyName(f)), std::move(fam));
     }
-    json::Value doc = json::Value::Object();
-    doc.Add("checked", json::Value::String(kMappingCheckDate));
-    doc.Add("regions", std::move(all));
-    std::printf("%s\n", json::Serialize(doc).c_str());
+    std::printf("%s\n", json::Serialize(v).c_str());
     return 0;
   }
+  std::printf("%s (%s, %s, cloud %s)\n", z->region.c_str(), z->display_name.c_str(),
+              z->geography_group.c_str(), z->cloud.c_str());
+  for (ZoneFamily f : kFamilies) {
+    const auto& a = z->For(f);
+    std::printf("  %-7s %-14s %s\n           services: %s\n",
+                std::string(ZoneFamilyName(f)).c_str(), a ? a->zone.c_str() : "(none)",
+                Why(*z, f).c_str(), FamilyServices(f));
+  }
+  std::printf(
+      "  ExpressRoute zone rows are never selected by region (they follow the peering "
+      "location).\n");
+  if (!z->notes.empty()) std::printf("  note: %s\n", z->notes.c_str());
+  return 0;
+}
+
+void PrintAllJson(const ZoneTable& table) {
+  json::Value all = json::Value::Array();
+  for (const RegionZones& z : table.regions()) {
+    json::Value v = json::Value::Object();
+    v.Add("region", json::Value::String(z.region));
+    v.Add("display_name", json::Value::String(z.display_name));
+    v.Add("geography_group", json::Value::String(z.geography_group));
+    v.Add("cloud", json::Value::String(z.cloud));
+    v.Add("network", AssignmentJson(z.network, true));
+    v.Add("edge", AssignmentJson(z.edge, false));
+    v.Add("dns", AssignmentJson(z.dns, false));
+    v.Add("notes", json::Value::String(z.notes));
+    all.items().push_back(std::move(v));
+  }
+  json::Value doc = json::Value::Object();
+  doc.Add("checked", json::Value::String(kMappingCheckDate));
+  doc.Add("regions", std::move(all));
+  std::printf("%s\n", json::Serialize(doc).c_str());
+}
+
+void PrintAllTable(const ZoneTable& table) {
   std::printf("billing-zone mapping, sources checked %s (%zu regions)\n", kMappingCheckDate,
               table.regions().size());
   std::printf("%-20s %-8s %-14s %-16s %-20s %-14s %s\n", "region", "cloud", "network",
@@ -142,6 +151,26 @@ int Main(int argc, char** argv) {
                 zone(z.network).c_str(), z.network ? z.network->basis.c_str() : "-",
                 z.network ? z.network->reference_region.c_str() : "-", zone(z.edge).c_str(),
                 zone(z.dns).c_str());
+  }
+}
+
+int Main(int argc, char** argv) {
+  std::string problem;
+  const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
+  if (!options.ok()) {
+    std::fprintf(stderr, "zones: %s\n%s", problem.c_str(), kUsage);
+    return 64;
+  }
+  if (options->help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  const ZoneTable& table = ZoneTable::Bundled();
+  if (options->region) return PrintRegion(table, *options->region, options->as_json);
+  if (options->as_json) {
+    PrintAllJson(table);
+  } else {
+    PrintAllTable(table);
   }
   return 0;
 }

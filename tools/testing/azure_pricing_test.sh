@@ -74,6 +74,13 @@ check "schema" 0 '"additionalProperties":false' -- --schema
 check "usage: no mode" 64 "give exactly one of --print-argv and --replay-stdout" -- --args-json '{"sku":"x"}'
 check "usage: unknown option" 64 "unknown option --bogus" -- --bogus
 check "usage: missing file" 64 "cannot read --replay-stdout file" -- --args-json '{"sku":"x"}' --replay-stdout /nonexistent
+check "usage: directory, not a file" 64 "cannot read --replay-stdout file ${fixtures}: it is a directory, not a file" -- \
+  --args-json '{"sku":"x"}' --replay-stdout "${fixtures}"
+check "usage: missing stderr file" 64 "cannot read --replay-stderr file /nonexistent: no such file" -- \
+  --args-json '{"sku":"x"}' --replay-stdout "${fixtures}/success-empty.json" --replay-stderr /nonexistent
+check "usage: missing value" 64 "--args-json needs a value" -- --print-argv --args-json
+check "usage: repeated flag" 64 "--args-json is given more than once" -- \
+  --args-json '{"sku":"x"}' --args-json '{"sku":"y"}' --print-argv
 check "usage: bad number" 64 "--max-rows needs an integer" -- --args-json '{"sku":"x"}' --print-argv --max-rows ten
 
 # A refusal never echoes the value it refused.

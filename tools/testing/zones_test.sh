@@ -13,4 +13,7 @@ check "explain edge" 0 "real billing follows the serving edge location" -- --reg
 check "explain sovereign" 0 '{"region":"chinaeast","network":null,"edge":null,"dns":null}' -- --region chinaeast --json
 check "unknown region" 1 "needs a mapping update or an explicit location filter" -- --region marsnorth
 check "usage" 64 "usage: zones" -- --bogus
+check "usage: unknown option" 64 "zones: unknown option --bogus" -- --bogus
+check "usage: missing value" 64 "zones: --region needs a value" -- --region
+check "usage: repeated flag" 64 "zones: --region is given more than once" -- --region eastus --region westus
 finish

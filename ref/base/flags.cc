@@ -1,0 +1,49 @@
+#include "ref/base/flags.h"
+
+namespace azure_pricing::base {
+
+StatusOr<Flags> Flags::Parse(int argc, const char* const* argv,
+                             std::initializer_list<FlagSpec> specs, std::string* offending) {
+  Flags flags;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const FlagSpec* spec = nullptr;
+    for (const FlagSpec& s : specs) {
+      if (s.name == arg) spec = &s;
+    }
+    if (offending != nullptr) *offending = std::string(arg);
+    if (spec == nullptr) return Status(Outcome::kRefused, kFlagUnknown, "unknown option");
+    std::vector<std::string>& values = flags.values_[std::string(arg)];
+    if (spec->kind == FlagKind::kSwitch) continue;
+    if (spec->kind == FlagKind::kValue && !values.empty()) {
+      return Status(Outcome::kRefused, kFlagRepeated, "the option is given more than once");
+    }
+    if (i + 1 >= argc) {
+      return Status(Outcome::kRefused, kFlagMissingValue, "the option needs a value");
+    }
+    values.emplace_back(argv[++i]);
+  }
+  if (offending != nullptr) offending->clear();
+  return flags;
+}
+
+std::optional<std::string> Flags::Value(std::string_view name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end() || it->second.empty()) return std::nullopt;
+  return it->second.back();
+}
+
+std::vector<std::string> Flags::Values(std::string_view name) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? std::vector<std::string>() : it->second;
+}
+
+std::string FlagProblem(const Status& status, std::string_view flag) {
+  const std::string name(flag);
+  if (status.reason() == kFlagUnknown) return "unknown option " + name;
+  if (status.reason() == kFlagMissingValue) return name + " needs a value";
+  if (status.reason() == kFlagRepeated) return name + " is given more than once";
+  return name + ": " + status.message();
+}
+
+}  // namespace azure_pricing::base

@@ -1,0 +1,63 @@
+// Command-line flags for the project's programs: `--name value` pairs and `--switch`es, checked
+// against the program's list so that an unknown flag is reported as unknown, a flag without its
+// value as missing one, and a single-value flag given twice as a usage error. Non-semantic: it
+// knows flag names, never what their values mean; each program turns values into its Options.
+//
+//   StatusOr<base::Flags> flags = base::Flags::Parse(argc, argv, {{"--out", FlagKind::kValue}},
+//                                                   &offending);
+//   if (!flags.ok()) { std::cerr << base::FlagProblem(flags.status(), offending); ... }
+#ifndef REF_BASE_FLAGS_H_
+#define REF_BASE_FLAGS_H_
+
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ref/status/status.h"
+
+namespace azure_pricing::base {
+
+// Reason codes (Outcome::kRefused).
+inline constexpr char kFlagUnknown[] = "flag_unknown";
+inline constexpr char kFlagMissingValue[] = "flag_missing_value";
+inline constexpr char kFlagRepeated[] = "flag_repeated";
+
+enum class FlagKind {
+  kSwitch,      // present or not
+  kValue,       // one value, at most once
+  kRepeatable,  // one value each time, any number of times
+};
+
+struct FlagSpec {
+  std::string_view name;  // with its dashes: "--out"
+  FlagKind kind;
+};
+
+class Flags {
+ public:
+  // argv[1..argc). On failure `offending` (when given) receives the flag that failed; it is kept
+  // out of the Status, whose message is fixed text.
+  static StatusOr<Flags> Parse(int argc, const char* const* argv,
+                               std::initializer_list<FlagSpec> specs,
+                               std::string* offending = nullptr);
+
+  bool Has(std::string_view name) const { return values_.count(name) > 0; }
+  // The value of a kValue flag; nullopt when it was not given.
+  std::optional<std::string> Value(std::string_view name) const;
+  // Every value of a kRepeatable flag, in order.
+  std::vector<std::string> Values(std::string_view name) const;
+
+ private:
+  std::map<std::string, std::vector<std::string>, std::less<>> values_;
+};
+
+// One line for a person: "unknown option --x", "--x needs a value", "--x is given more than once".
+std::string FlagProblem(const Status& status, std::string_view flag);
+
+}  // namespace azure_pricing::base
+
+#endif  // REF_BASE_FLAGS_H_
