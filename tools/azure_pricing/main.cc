@@ -29,6 +29,7 @@
 #include "ref/labels/labels.h"
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/lookup.h"
+#include "ref/pricing/package.h"
 #include "ref/pricing/schema.h"
 
 namespace azure_pricing {
@@ -42,7 +43,7 @@ constexpr char kUsage[] =
     "                     [--max-rows N] [--exec-timeout-seconds N] [--max-output-bytes N]\n"
     "                     [--host-json JSON] [--backend-json JSON] [--labels-json JSON]\n"
     "                     [--middleware tracker,policy]\n"
-    "       azure_pricing --schema\n"
+    "       azure_pricing --schema | --version\n"
     "Runs the reference azure_pricing_get on arguments as a model sends them.\n"
     "  --print-argv      validate and plan only: print the argv, or the refusal\n"
     "  --replay-stdout   run the tool in a host whose fake sandbox returns this recorded stdout\n"
@@ -55,6 +56,7 @@ constexpr char kUsage[] =
     "                    egress_method_tokens, bounded_exec, withhold_bounded_exec}\n"
     "  --labels-json     {conversation: {integrity, confidentiality}, arguments: [label...]}\n"
     "  --middleware      comma-separated chain: tracker, policy (blocks), policy-log (logs)\n"
+    "  --version         the package, its version and stability, and the CLI contract\n"
     "  --json            one JSON object: outcome, reason, message, report, result_label,\n"
     "                    trusted_messages, sandbox_acquisitions, sandbox_disposals\n"
     "Exit status: 0 completed, 2 refused, 3 failed, 4 blocked, 64 usage error.\n";
@@ -199,7 +201,7 @@ constexpr char kNotAnInteger[] = "not_an_integer";
 constexpr char kConflictingFlags[] = "conflicting_flags";
 
 struct Options {
-  bool help = false, schema = false, print_argv = false, as_json = false;
+  bool help = false, schema = false, version = false, print_argv = false, as_json = false;
   std::optional<std::string> args_json, replay_stdout, replay_stderr;
   std::optional<std::string> host_json, backend_json, labels_json, middleware;
   int replay_exit = 0;
@@ -244,6 +246,7 @@ StatusOr<base::Flags> ReadFlagList(int argc, char** argv, std::string* problem) 
   StatusOr<base::Flags> flags = base::Flags::Parse(
       argc, argv,
       {{"--help", FlagKind::kSwitch}, {"-h", FlagKind::kSwitch}, {"--schema", FlagKind::kSwitch},
+       {"--version", FlagKind::kSwitch},
        {"--print-argv", FlagKind::kSwitch}, {"--json", FlagKind::kSwitch},
        {"--args-json", FlagKind::kValue}, {"--replay-stdout", FlagKind::kValue},
        {"--replay-stderr", FlagKind::kValue}, {"--replay-exit", FlagKind::kValue},
@@ -263,7 +266,8 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   o.schema = flags->Has("--schema");
-  if (o.help || o.schema) return o;
+  o.version = flags->Has("--version");
+  if (o.help || o.schema || o.version) return o;
   o.print_argv = flags->Has("--print-argv");
   o.as_json = flags->Has("--json");
   o.args_json = flags->Value("--args-json");
@@ -401,6 +405,12 @@ int Main(int argc, char** argv) {
   }
   if (options->schema) {
     std::cout << ParameterSchemaJson() << "\n";
+    return 0;
+  }
+  if (options->version) {
+    std::cout << kPackageName << " " << kPackageVersion << " (" << kPackageStability << ")\n"
+              << "image contract: " << kImageCliContract << " at /usr/local/bin/azmcp\n"
+              << kCliProvenanceLine << "\n";
     return 0;
   }
   return options->print_argv ? PrintPlan(*options) : Replay(*options);

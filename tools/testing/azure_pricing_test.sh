@@ -71,6 +71,11 @@ check "usage: host flags without replay" 64 "the host flags need --replay-stdout
   --args-json '{"sku":"x"}' --print-argv --middleware tracker
 check "usage: bad middleware" 64 "unknown middleware" -- "${basic[@]}" --middleware tracker,polcy
 check "schema" 0 '"additionalProperties":false' -- --schema
+check "version names the package" 0 "maf-sandbox-azure-pricing 0.0.0.dev0 (experimental)" -- --version
+check "version names the pinned and the modelled CLI" 0 "modelled on azmcp 3.0.0-beta.46 (spec pins 4.0.0-beta.4, unpublished)" -- --version
+check "region case variant refused" 2 "region_case_mismatch" -- --args-json '{"region":"global"}' --print-argv --json
+check "blank region refused" 2 "empty_value" -- --args-json '{"sku":"a","region":"  "}' --print-argv --json
+check "location value keeps the CLI's region" 0 '"--region"' -- --args-json '{"sku":"a","region":"DE Zone 1"}' --print-argv
 check "usage: no mode" 64 "give exactly one of --print-argv and --replay-stdout" -- --args-json '{"sku":"x"}'
 check "usage: unknown option" 64 "unknown option --bogus" -- --bogus
 check "usage: missing file" 64 "cannot read --replay-stdout file" -- --args-json '{"sku":"x"}' --replay-stdout /nonexistent

@@ -11,7 +11,7 @@ check "explain published" 0 "network Zone 1         Microsoft's published table 
 check "explain case-insensitive" 0 "estimate: the nearest region in the published table is uaecentral" -- --region QatarCentral
 check "explain edge" 0 "real billing follows the serving edge location" -- --region japaneast
 check "explain sovereign" 0 '{"region":"chinaeast","network":null,"edge":null,"dns":null}' -- --region chinaeast --json
-check "unknown region" 1 "needs a mapping update or an explicit location filter" -- --region marsnorth
+check "unknown region" 1 "omit region and name the locations in filter" -- --region marsnorth
 check "usage" 64 "usage: zones" -- --bogus
 check "usage: unknown option" 64 "zones: unknown option --bogus" -- --bogus
 check "usage: missing value" 64 "zones: --region needs a value" -- --region

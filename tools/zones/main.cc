@@ -90,7 +90,8 @@ int PrintRegion(const ZoneTable& table, const std::string& region, bool as_json)
     std::printf(
         "unknown region: not in the bundled mapping (checked %s). An expanded query keeps exact "
         "regional and Global rows and omits every zone row with a note; a newly named region "
-        "needs a mapping update or an explicit location filter.\n",
+        "needs a mapping update. To choose zone rows yourself, omit region and name the "
+        "locations in filter on armRegionName or location.\n",
         kMappingCheckDate);
     return 1;
   }
