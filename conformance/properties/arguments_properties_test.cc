@@ -182,7 +182,7 @@ RC_GTEST_PROP(ArgumentProperties, BlankValuesAreRefusedAsEmpty, ()) {
 
 // REGION-006, REGION-010: every location value, spelled exactly, reaches the CLI as --region
 // unchanged and is never expanded. PROJECT-001: any other letter case of it is refused and the
-// message names the exact spelling.
+// message names the exact spelling. PROJECT-004: so are its spacing variants.
 RC_GTEST_PROP(ArgumentProperties, LocationValuesAreExactAndCaseVariantsRefused, ()) {
   const std::string exact = *rc::gen::elementOf(LocationValuesForTests());
   Json args = *GenValidArguments();
@@ -201,7 +201,25 @@ RC_GTEST_PROP(ArgumentProperties, LocationValuesAreExactAndCaseVariantsRefused, 
   RC_ASSERT(!refused.ok());
   RC_ASSERT(refused.status().outcome() == Outcome::kRefused);
   RC_ASSERT(refused.status().reason() == std::string_view(reasons::kRegionCaseMismatch));
-  RC_ASSERT(refused.status().message().find("'" + exact + "'") != std::string::npos);
+  // The one value it was meant to be is named, not merely listed among the others.
+  RC_ASSERT(refused.status().message().find("location value '" + exact + "';") !=
+            std::string::npos);
+
+  // Spaces added at either end or doubled inside: refused as well, naming the value.
+  std::string spaced = exact;
+  const int where = *rc::gen::inRange(0, 3);
+  if (where == 0) spaced = " " + spaced;
+  if (where == 1) spaced += " ";
+  if (where == 2) {
+    const size_t space = spaced.find(' ');
+    spaced = space == std::string::npos ? spaced + "  " : spaced.insert(space, " ");
+  }
+  args["region"] = spaced;
+  const StatusOr<LookupPlan> spacing = PlanLookup(args.dump(), HostBounds{});
+  RC_ASSERT(!spacing.ok());
+  RC_ASSERT(spacing.status().reason() == std::string_view(reasons::kRegionWhitespace));
+  RC_ASSERT(spacing.status().message().find("location value '" + exact + "'") !=
+            std::string::npos);
 }
 
 }  // namespace

@@ -73,9 +73,12 @@ rc::Gen<Json> GenValidArguments() {
     if (sku) args["sku"] = *GenSafeValue();
     if (sku && *rc::gen::arbitrary<bool>()) args["service"] = *GenSafeValue();
     if (*rc::gen::arbitrary<bool>()) {
-      args["region"] = *rc::gen::oneOf(
+      // A region never ends with a space (region_whitespace); safe values may.
+      std::string region = *rc::gen::oneOf(
           GenSafeValue(), rc::gen::element<std::string>("eastus", "WestEurope", "Global", "Zone 3",
                                                         "US Gov Zone 1"));
+      while (!region.empty() && region.back() == ' ') region.pop_back();
+      args["region"] = region;
     }
     if (*rc::gen::arbitrary<bool>()) {
       args["service_family"] =

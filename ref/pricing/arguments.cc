@@ -45,8 +45,10 @@ bool IsForbiddenCodePoint(uint32_t cp) {
 // Unicode White_Space characters that the character rule does not already forbid (it forbids
 // the controls among them, U+0085, U+2028 and U+2029).
 bool IsSpace(uint32_t cp) {
+  // U+FEFF is not White_Space, but JSON Schema's ECMAScript \s counts it, and the schema's
+  // patterns must agree with this rule.
   return cp == 0x20 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
-         cp == 0x202F || cp == 0x205F || cp == 0x3000;
+         cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
 }
 
 // True when every character is a space; the text was already checked to be UTF-8.
@@ -284,16 +286,40 @@ bool IsCurrencyCode(const std::string& c) {
          c[2] <= 'Z';
 }
 
-// Price-list location values are exact: "global" or "zone 1" would otherwise be expanded as an
-// unknown ARM region and its rows mislabelled, so a case variant is refused with the spellings.
+// Price-list location values and ARM region names are exact: "global", "zone 1" or "eastus "
+// would otherwise be expanded as unknown ARM regions, silently losing their rows or mislabelling
+// them. A near miss is refused, naming the value it was meant to be (a constant, never the input).
 Status CheckRegionSpelling(const std::optional<std::string>& region) {
-  if (!region.has_value() || !zones::LocationValueDifferingInCase(*region).has_value()) {
-    return OkStatus();
+  if (!region.has_value()) return OkStatus();
+  const std::string& r = *region;
+  if (const std::optional<std::string_view> exact = zones::LocationValueDifferingInCase(r)) {
+    return Refuse(reasons::kRegionCaseMismatch,
+                  "Argument 'region' differs only in letter case from the price-list location "
+                  "value '" + std::string(*exact) +
+                      "'; location values are exact and case-sensitive. Give it exactly as '" +
+                      std::string(*exact) +
+                      "', or give an ARM region name such as eastus. The location values are " +
+                      zones::LocationValueList() + ".");
   }
-  return Refuse(reasons::kRegionCaseMismatch,
-                "Argument 'region' differs only in letter case from a price-list location "
-                "value; these are exact and case-sensitive. Spell it exactly as one of " +
-                    zones::LocationValueList() + ", or give an ARM region name such as eastus.");
+  if (const std::optional<std::string_view> exact = zones::LocationValueDifferingInSpacing(r)) {
+    return Refuse(reasons::kRegionWhitespace,
+                  "Argument 'region' matches the price-list location value '" +
+                      std::string(*exact) +
+                      "' only with its spaces changed; location values are exact. Give it exactly "
+                      "as '" + std::string(*exact) + "'.");
+  }
+  // The value is non-empty UTF-8 by now: decode its first and its last character.
+  size_t first = 0;
+  const uint32_t head = DecodeAt(r, first);
+  size_t last = r.size() - 1;
+  while (last > 0 && (static_cast<unsigned char>(r[last]) & 0xC0) == 0x80) --last;
+  const uint32_t tail = DecodeAt(r, last);
+  if (IsSpace(head) || IsSpace(tail)) {
+    return Refuse(reasons::kRegionWhitespace,
+                  "Argument 'region' must not start or end with a space: ARM region names (such "
+                  "as eastus) and the price-list location values are exact.");
+  }
+  return OkStatus();
 }
 
 Status CheckPriceListValues(const ToolArguments& args, const std::optional<std::string>& currency) {

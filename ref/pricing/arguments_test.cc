@@ -161,8 +161,30 @@ TEST(ArgumentsTest, LocationValuesAreExactAndCaseVariantsRefused) {
                                           ::testing::Not(::testing::HasSubstr(variant)))))
         << variant;
   }
+  EXPECT_THAT(ParseToolArguments(R"({"region":"zone 9"})"),
+              StatusIs(Outcome::kRefused, reasons::kRegionCaseMismatch,
+                       ::testing::HasSubstr("location value 'Zone 9';")));
   // ARM region names keep matching ignoring case.
   EXPECT_THAT(ParseToolArguments(R"({"region":"EastUS"})"), IsOk());
+}
+
+TEST(ArgumentsTest, RegionsWithSpacesAtEitherEndOrChangedSpacingAreRefused) {
+  for (const char* region : {" northeurope", "northeurope ", "northeurope\xc2\xa0",
+                             "\xe3\x80\x80"
+                             "northeurope"}) {
+    EXPECT_THAT(ParseToolArguments(std::string(R"({"region":")") + region + "\"}"),
+                StatusIs(Outcome::kRefused, reasons::kRegionWhitespace,
+                         ::testing::Not(::testing::HasSubstr("northeurope"))))
+        << region;
+  }
+  EXPECT_THAT(ParseToolArguments(R"({"region":"Zone  1"})"),
+              StatusIs(Outcome::kRefused, reasons::kRegionWhitespace,
+                       ::testing::HasSubstr("location value 'Zone 1'")));
+  EXPECT_THAT(ParseToolArguments(R"({"region":" global "})"),
+              StatusIs(Outcome::kRefused, reasons::kRegionWhitespace,
+                       ::testing::HasSubstr("location value 'Global'")));
+  // Other typed values keep their spaces: the price list has values such as 'Virtual Machines'.
+  EXPECT_THAT(ParseToolArguments(R"({"sku":" a "})"), IsOk());
 }
 
 TEST(ArgumentsTest, StructuralRefusals) {

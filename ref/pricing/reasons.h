@@ -31,6 +31,7 @@ inline constexpr char kInvalidCurrency[] = "invalid_currency";
 inline constexpr char kMissingFilter[] = "missing_filter";
 inline constexpr char kServiceWithoutSku[] = "service_without_sku";
 inline constexpr char kRegionCaseMismatch[] = "region_case_mismatch";
+inline constexpr char kRegionWhitespace[] = "region_whitespace";
 
 // Refused at attach or before the CLI runs: the host and its sandbox.
 inline constexpr char kInvalidHostBounds[] = "invalid_host_bounds";
@@ -81,6 +82,7 @@ inline constexpr std::array kAll = {
     ReasonCode{Outcome::kRefused, kMissingFilter},
     ReasonCode{Outcome::kRefused, kServiceWithoutSku},
     ReasonCode{Outcome::kRefused, kRegionCaseMismatch},
+    ReasonCode{Outcome::kRefused, kRegionWhitespace},
     ReasonCode{Outcome::kRefused, kInvalidHostBounds},
     ReasonCode{Outcome::kRefused, kImageRequired},
     ReasonCode{Outcome::kRefused, kAgentIdRequired},

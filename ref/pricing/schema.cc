@@ -22,10 +22,15 @@ json::Value StringProperty(std::string_view description, size_t max_length) {
 }
 
 // A typed value the CLI could mistake for an option or a response file is refused.
-json::Value TypedProperty(std::string_view description) {
+// Not option-like, and not only spaces; no lookahead, which RE2-based validators lack.
+constexpr char kTypedPattern[] = "^(?:[^-@\\s]|\\s+\\S)";
+// A region is exact: no space at either end, and not option-like.
+constexpr char kRegionPattern[] = "^[^-@\\s](?:[\\s\\S]*\\S)?$";
+
+json::Value TypedProperty(std::string_view description,
+                          std::string_view pattern = kTypedPattern) {
   json::Value p = StringProperty(description, kMaxTypedValueLength);
-  // Not option-like, and not only spaces.
-  p.Add("pattern", Str("^(?=[\\s\\S]*\\S)[^-@]"));
+  p.Add("pattern", Str(pattern));
   return p;
 }
 
@@ -60,8 +65,9 @@ std::string RegionDescription() {
          "matched_by); or, exactly as the price list spells it (case-sensitive), one of the "
          "non-ARM location values " +
          zones::LocationValueList() +
-         ", which keeps the CLI's exact behaviour and the original report shape. A case variant "
-         "of a location value (e.g. global) is refused. Must not be empty or blank: meters with "
+         ", which keeps the CLI's exact behaviour and the original report shape. A case or "
+         "spacing variant of a location value (e.g. global) and a value with a space at either "
+         "end are refused. Must not be empty or blank: meters with "
          "an empty region need filter \"armRegionName eq ''\" instead. To pick zone rows "
          "yourself, omit region and filter on armRegionName or location.";
 }
@@ -92,7 +98,7 @@ json::Value Properties() {
                           "\"serviceName eq 'Virtual Network' and productName eq 'Virtual "
                           "Network Private Link' and meterName eq 'Standard Private Endpoint'\"; "
                           "those rows have an empty ARM SKU and return as a Global fallback."));
-  props.Add("region", TypedProperty(RegionDescription()));
+  props.Add("region", TypedProperty(RegionDescription(), kRegionPattern));
   props.Add("service_family",
             EnumProperty("Price-list serviceFamily value, exact and case-sensitive. Output rows "
                          "spell it as the CLI's enum member name without spaces (e.g. "

@@ -20,6 +20,22 @@ std::optional<std::string_view> LocationValueDifferingInCase(std::string_view va
   return std::nullopt;
 }
 
+std::optional<std::string_view> LocationValueDifferingInSpacing(std::string_view value) {
+  if (IsLocationValue(value) || LocationValueDifferingInCase(value).has_value()) {
+    return std::nullopt;
+  }
+  std::string squeezed;
+  for (const char c : value) {
+    if (c == ' ' && (squeezed.empty() || squeezed.back() == ' ')) continue;
+    squeezed.push_back(c);
+  }
+  if (!squeezed.empty() && squeezed.back() == ' ') squeezed.pop_back();
+  for (const LocationValue& v : kLocationValues) {
+    if (SameRegionName(v.value, squeezed)) return v.value;
+  }
+  return std::nullopt;
+}
+
 std::string LocationValueList() {
   std::string out;
   for (const LocationValue& v : kLocationValues) {

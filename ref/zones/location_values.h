@@ -52,6 +52,11 @@ bool IsLocationValue(std::string_view value);
 // ignored ("zone 1" -> "Zone 1"); nullopt for an exact value or anything else.
 std::optional<std::string_view> LocationValueDifferingInCase(std::string_view value);
 
+// The exact spelling of the location value that `value` equals only once runs of ASCII spaces are
+// collapsed to one, leading and trailing ones dropped and letter case ignored ("Zone  1",
+// " zone 1 " -> "Zone 1"), when it is not already an exact value or a case-only variant.
+std::optional<std::string_view> LocationValueDifferingInSpacing(std::string_view value);
+
 // Every location value, quoted and comma-separated, for fixed messages and descriptions:
 // "'Global', 'Zone 1', ..., 'US Gov'". Built from the constants above only.
 std::string LocationValueList();

@@ -51,6 +51,17 @@ TEST(LocationValuesTest, ExactValuesAreRecognisedAndCaseVariantsNamed) {
   EXPECT_EQ(LocationValueDifferingInCase("zone1"), std::nullopt);
 }
 
+TEST(LocationValuesTest, SpacingVariantsAreNamedAndNothingElse) {
+  EXPECT_EQ(LocationValueDifferingInSpacing("Zone  1"), std::optional<std::string_view>("Zone 1"));
+  EXPECT_EQ(LocationValueDifferingInSpacing(" Global"), std::optional<std::string_view>("Global"));
+  EXPECT_EQ(LocationValueDifferingInSpacing("us  gov zone 1 "),
+            std::optional<std::string_view>("US Gov Zone 1"));
+  EXPECT_EQ(LocationValueDifferingInSpacing("Zone 1"), std::nullopt);   // exact
+  EXPECT_EQ(LocationValueDifferingInSpacing("zone 1"), std::nullopt);   // a case variant
+  EXPECT_EQ(LocationValueDifferingInSpacing("Zone1"), std::nullopt);    // not a space change
+  EXPECT_EQ(LocationValueDifferingInSpacing("eastus "), std::nullopt);  // not a location value
+}
+
 TEST(LocationValuesTest, ListNamesEveryValueInOrder) {
   const std::string list = LocationValueList();
   EXPECT_EQ(list.rfind("'Global', 'Zone 1', 'Zone 2'", 0), 0u) << list;
