@@ -397,7 +397,7 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   CallReport report;
   CollectingLogger logger(&report.warnings);
   // Each scripted call is its own process as far as the warning goes.
-  azure_pricing::ResetExperimentalWarningForTest();
+  azure_pricing::ResetExperimentalWarning();
   StatusOr<std::vector<labels::Tool>> tools = azure_pricing::MakeAzurePricingTools(
       host->router_present ? &router : nullptr, "conformance-agent", {"conformance-session"},
       host->options, &logger);

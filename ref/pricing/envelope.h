@@ -56,22 +56,6 @@ inline bool operator==(const SavingsPlanPrice& a, const SavingsPlanPrice& b) {
   return a.term == b.term && a.unit_price == b.unit_price && a.retail_price == b.retail_price;
 }
 
-// Every reason this module can give, for tests and documentation.
-inline constexpr const char* kEnvelopeReasons[] = {
-    "timeout",
-    "output_limit",
-    "stderr_not_empty",
-    "invalid_utf8",
-    "duplicate_key",
-    "non_finite_number",
-    "malformed_envelope",
-    "malformed_row",
-    "cli_failed",
-    "upstream_filter_rejected",
-    "upstream_not_found",
-    "upstream_value_unknown",
-};
-
 // The fixed guidance returned with `upstream_filter_rejected`.
 extern const char kFilterCorrectionGuidance[];
 

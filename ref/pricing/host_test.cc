@@ -182,7 +182,7 @@ TEST(MakeToolsTest, RefusesAtAttachWhatCannotServeTheSpec) {
 
 TEST(MakeToolsTest, WarnsThatThePackageIsExperimentalOncePerProcess) {
   // INTRO-001
-  ResetExperimentalWarningForTest();
+  ResetExperimentalWarning();
   Fixture first;
   Fixture second;
   ASSERT_EQ(first.logger.warnings.size(), 1u);

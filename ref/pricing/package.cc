@@ -19,6 +19,6 @@ void WarnExperimentalOnce(Logger* logger) {
   }
 }
 
-void ResetExperimentalWarningForTest() { experimental_warned = false; }
+void ResetExperimentalWarning() { experimental_warned = false; }
 
 }  // namespace azure_pricing

@@ -39,8 +39,9 @@ class Logger {
 // `logger`, or on stderr when the caller passed none.
 void WarnExperimentalOnce(Logger* logger);
 
-// Lets tests observe the first use again.
-void ResetExperimentalWarningForTest();
+// Makes the next use count as the first again: for tests, and for hosts that model a fresh
+// process per call (the conformance scripted host does, so every case sees the warning).
+void ResetExperimentalWarning();
 
 }  // namespace azure_pricing
 

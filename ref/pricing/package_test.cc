@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "conformance/citations/cites.h"
 #include "ref/pricing/lookup.h"
 
 namespace azure_pricing {
+CITES("INTRO-001", "HOST-004");
 namespace {
 
 struct RecordingLogger : Logger {
@@ -26,7 +28,7 @@ struct NeverRuns : CliRunner {
 };
 
 TEST(PackageTest, PlanLookupWarnsOnceOnFirstUse) {
-  ResetExperimentalWarningForTest();
+  ResetExperimentalWarning();
   RecordingLogger logger;
   (void)PlanLookup(R"({"sku":"A"})", HostBounds{}, &logger);
   (void)PlanLookup(R"({"sku":"B"})", HostBounds{}, &logger);
@@ -36,7 +38,7 @@ TEST(PackageTest, PlanLookupWarnsOnceOnFirstUse) {
 }
 
 TEST(PackageTest, RunLookupWarnsOnFirstUseEvenWhenTheCallIsRefused) {
-  ResetExperimentalWarningForTest();
+  ResetExperimentalWarning();
   RecordingLogger logger;
   NeverRuns runner;
   const LookupOutcome outcome = RunLookup("{}", HostBounds{}, runner, &logger);

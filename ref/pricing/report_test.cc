@@ -108,6 +108,7 @@ TEST(ReportTest, GuidanceSaysWhatThePricesAreAndAreNot) {
   EXPECT_NE(g.find("Do not compute totals over a truncated result"), std::string::npos);
   EXPECT_NE(std::string(kTruncationMessage).find("no continuation token"), std::string::npos);
   EXPECT_NE(std::string(kUpstreamLimitMessage).find("5,000"), std::string::npos);
+  EXPECT_NE(std::string(kUpstreamLimitMessage).find("no continuation token"), std::string::npos);
   // No argument pages through results.
   EXPECT_EQ(ParameterSchemaJson().find("continuation"), std::string::npos);
   EXPECT_EQ(ParameterSchemaJson().find("skip"), std::string::npos);

@@ -13,8 +13,9 @@ const char kNoteUnknownRegion[] =
     "billing-zone rows were left out; regional and Global rows are kept. A newly named region "
     "needs a mapping update. To choose zone rows yourself, omit region (a filter given with "
     "region is ANDed with this expansion and cannot add rows) and name every location in "
-    "filter on armRegionName or location, for example filter=\"serviceName eq 'Bandwidth' and "
-    "(armRegionName eq 'newregion' or armRegionName eq 'Zone 1' or location eq 'Global')\".";
+    "filter on armRegionName, for example, with your region's ARM name in place of REGION, "
+    "filter=\"serviceName eq 'Bandwidth' and (armRegionName eq 'REGION' or armRegionName eq "
+    "'Zone 1' or armRegionName eq 'Global')\".";
 const char kNoteNoAssignment[] =
     "The bundled mapping has no billing-zone assignment for the requested region in some zone "
     "families (sovereign clouds are never mapped into commercial zones), so those zone rows were "
