@@ -12,6 +12,11 @@ check "explain case-insensitive" 0 "estimate: the nearest region in the publishe
 check "explain edge" 0 "real billing follows the serving edge location" -- --region japaneast
 check "explain sovereign" 0 '{"region":"chinaeast","network":null,"edge":null,"dns":null}' -- --region chinaeast --json
 check "unknown region" 1 "omit region and name the locations in filter" -- --region marsnorth
+check "unknown region as JSON" 1 '"selection":"unknown_region"' -- --region marsnorth --json
+check "Global keeps the CLI's behaviour" 0 "not expanded" -- --region Global
+check "DE Zone 1 keeps the CLI's behaviour" 0 '"selection":"exact_cli_behaviour"' -- --region "DE Zone 1" --json
+check "a case variant is refused" 1 "write 'Global'" -- --region global
+check "a spacing variant is refused" 1 "write 'Zone 1'" -- --region "Zone  1"
 check "usage" 64 "usage: zones" -- --bogus
 check "usage: unknown option" 64 "zones: unknown option --bogus" -- --bogus
 check "usage: missing value" 64 "zones: --region needs a value" -- --region

@@ -2,7 +2,7 @@
 //   zones                 the mapping as a table
 //   zones --json          the mapping as JSON
 //   zones --region R      what an expanded query for R selects per zone family, and why
-// Exit status: 0, 1 for an unknown region, 64 for a usage error.
+// Exit status: 0, 1 for an unknown or refused region, 64 for a usage error.
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -11,6 +11,7 @@
 #include "ref/base/flags.h"
 #include "ref/json/json.h"
 #include "ref/status/status.h"
+#include "ref/zones/location_values.h"
 #include "ref/zones/zones.h"
 
 namespace azure_pricing::zones {
@@ -21,7 +22,9 @@ constexpr char kUsage[] =
     "Shows the bundled billing-zone mapping (sources checked 2026-11-03).\n"
     "  --json           print JSON instead of a table\n"
     "  --region REGION  explain what an expanded query for REGION selects\n"
-    "Exit status: 0, 1 for an unknown region, 64 for a usage error.\n";
+    "A location value (Global, Zone 1, DE Zone 1, ...) is explained as the CLI's exact\n"
+    "behaviour; a case or spacing variant of one as refused.\n"
+    "Exit status: 0, 1 for an unknown or refused region, 64 for a usage error.\n";
 
 constexpr ZoneFamily kFamilies[] = {ZoneFamily::kNetwork, ZoneFamily::kEdge, ZoneFamily::kDns};
 
@@ -83,18 +86,55 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   return Options{flags->Has("--help"), flags->Has("--json"), flags->Value("--region")};
 }
 
-// --region R: what an expanded query for R selects per zone family, and why.
-int PrintRegion(const ZoneTable& table, const std::string& region, bool as_json) {
-  const RegionZones* z = table.Find(region);
-  if (z == nullptr) {
-    std::printf(
-        "unknown region: not in the bundled mapping (checked %s). An expanded query keeps exact "
-        "regional and Global rows and omits every zone row with a note; a newly named region "
-        "needs a mapping update. To choose zone rows yourself, omit region and name the "
-        "locations in filter on armRegionName or location.\n",
-        kMappingCheckDate);
+// Prints one explanation, as a line or as {"region": R, "selection": KIND, "explanation": TEXT}.
+// Only constants and the mapping's own names are printed, never the argument.
+void PrintExplanation(std::string_view kind, const std::string& text, bool as_json) {
+  if (!as_json) {
+    std::printf("%s\n", text.c_str());
+    return;
+  }
+  json::Value v = json::Value::Object();
+  v.Add("selection", json::Value::String(std::string(kind)));
+  v.Add("explanation", json::Value::String(text));
+  std::printf("%s\n", json::Serialize(v).c_str());
+}
+
+// A region that is not an ARM region name the mapping knows: a location value, a near miss of
+// one, or an unknown name. Returns the exit status, or nullopt when `region` is a known region.
+std::optional<int> ExplainNonMapped(const ZoneTable& table, const std::string& region,
+                                    bool as_json) {
+  if (IsLocationValue(region)) {
+    PrintExplanation("exact_cli_behaviour",
+                     "a price-list location value, not an ARM region: the query is not "
+                     "expanded, the CLI's --region is used as given and the report keeps its "
+                     "original shape (no matched_by, no selection).",
+                     as_json);
+    return 0;
+  }
+  std::optional<std::string_view> meant = LocationValueDifferingInCase(region);
+  if (!meant) meant = LocationValueDifferingInSpacing(region);
+  if (meant) {
+    PrintExplanation("refused",
+                     "refused before any sandbox: location values are exact; write '" +
+                         std::string(*meant) + "'.",
+                     as_json);
     return 1;
   }
+  if (table.Find(region) != nullptr) return std::nullopt;
+  PrintExplanation(
+      "unknown_region",
+      std::string("unknown region: not in the bundled mapping (checked ") + kMappingCheckDate +
+          "). An expanded query keeps exact regional and Global rows and omits every zone row "
+          "with a note; a newly named region needs a mapping update. To choose zone rows "
+          "yourself, omit region and name the locations in filter on armRegionName.",
+      as_json);
+  return 1;
+}
+
+// --region R: what an expanded query for R selects per zone family, and why.
+int PrintRegion(const ZoneTable& table, const std::string& region, bool as_json) {
+  if (const std::optional<int> status = ExplainNonMapped(table, region, as_json)) return *status;
+  const RegionZones* z = table.Find(region);
   if (as_json) {
     json::Value v = json::Value::Object();
     v.Add("region", json::Value::String(z->region));
