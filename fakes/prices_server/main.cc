@@ -21,7 +21,7 @@
 #include "ref/base/flags.h"
 #include "ref/base/openssl.h"
 #include "ref/status/status.h"
-#include "ref/tls/test_ca.h"
+#include "ref/tls/runtime_ca.h"
 
 namespace azure_pricing::fakes::prices {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <openssl/x509.h>
 
-#include "ref/tls/test_ca.h"
+#include "ref/tls/runtime_ca.h"
 
 namespace azure_pricing::base {
 namespace {

@@ -17,7 +17,7 @@
 #include "ref/base/openssl.h"
 #include "ref/egress/policy.h"
 #include "ref/egress/reasons.h"
-#include "ref/tls/test_ca.h"
+#include "ref/tls/runtime_ca.h"
 
 namespace azure_pricing::egress {
 namespace {

@@ -21,7 +21,7 @@
 #include "ref/base/files.h"
 #include "ref/base/openssl.h"
 #include "ref/egress/proxy.h"
-#include "ref/tls/test_ca.h"
+#include "ref/tls/runtime_ca.h"
 
 namespace {
 

@@ -1,12 +1,12 @@
-// A certificate authority made at run time, for the fakes' TLS: the fake price API serves a leaf
-// for prices.azure.com (and 127.0.0.1) signed by it, and the egress proxy mints its per-run
-// interception leaves from one. Keys are EC P-256; everything is PEM text, so a sandbox can be
+// A certificate authority made at run time. The egress proxy (a real component) mints its per-run
+// interception leaves from one; the fake price API serves a leaf for prices.azure.com (and
+// 127.0.0.1) signed by another. Keys are EC P-256; everything is PEM text, so a sandbox can be
 // handed the CA as SSL_CERT_FILE. Nothing here disables verification anywhere.
 //
-//   tls::KeyAndCert ca = *tls::MakeCa("azure-pricing-conformance test CA");
+//   tls::KeyAndCert ca = *tls::MakeCa("azure-pricing-conformance egress CA");
 //   tls::KeyAndCert leaf = *tls::IssueLeaf(ca, {"prices.azure.com"}, {"127.0.0.1"});
-#ifndef REF_TLS_TEST_CA_H_
-#define REF_TLS_TEST_CA_H_
+#ifndef REF_TLS_RUNTIME_CA_H_
+#define REF_TLS_RUNTIME_CA_H_
 
 #include <optional>
 #include <string>
@@ -26,4 +26,4 @@ std::optional<KeyAndCert> IssueLeaf(const KeyAndCert& ca, const std::vector<std:
 
 }  // namespace azure_pricing::tls
 
-#endif  // REF_TLS_TEST_CA_H_
+#endif  // REF_TLS_RUNTIME_CA_H_

@@ -1,4 +1,4 @@
-#include "ref/tls/test_ca.h"
+#include "ref/tls/runtime_ca.h"
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>
