@@ -314,9 +314,18 @@ std::string PlanJson(const StatusOr<LookupPlan>& plan) {
   return out + "]}";
 }
 
+// Warnings go to stderr in one form, whichever entry point emitted them.
+class StderrLogger : public Logger {
+ public:
+  void Warning(std::string_view category, std::string_view message) override {
+    std::cerr << "warning: " << category << ": " << message << "\n";
+  }
+};
+
 // --print-argv: validate and plan only.
 int PrintPlan(const Options& options) {
-  StatusOr<LookupPlan> plan = PlanLookup(*options.args_json, options.bounds);
+  StderrLogger logger;
+  StatusOr<LookupPlan> plan = PlanLookup(*options.args_json, options.bounds, &logger);
   if (options.as_json) {
     std::cout << PlanJson(plan) << "\n";
   } else if (plan.ok()) {

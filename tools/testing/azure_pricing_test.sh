@@ -65,6 +65,7 @@ check "host: backend without BoundedExec refused" 2 '"reason":"sandbox_bounded_e
 check "host: disabled router, no tool" 2 '"reason":"no_tool"' -- \
   "${basic[@]}" --json --host-json '{"router":{"enabled":false}}'
 check "host: experimental warning" 0 "warning: MafSandboxAzurePricingExperimentalWarning" -- "${basic[@]}"
+check "plan: the same experimental warning" 0 "warning: MafSandboxAzurePricingExperimentalWarning: maf-sandbox-azure-pricing is experimental" -- --args-json '{"sku":"a"}' --print-argv
 check "usage: bad host json" 64 "the host configuration has an unknown key: imag" -- \
   "${basic[@]}" --host-json '{"imag":"x"}'
 check "usage: host flags without replay" 64 "the host flags need --replay-stdout" -- \
