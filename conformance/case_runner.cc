@@ -134,9 +134,8 @@ std::string CheckBoundedExec(const ordered_json&, const Observed& got) {
 }
 
 std::string CheckNoFileTransfer(const ordered_json&, const Observed& got) {
-  return got.report && got.report->file_operations != 0
-             ? "moved files in or out of the sandbox"
-             : "";
+  return got.report && got.report->file_operations != 0 ? "moved files in or out of the sandbox"
+                                                        : "";
 }
 
 std::string CheckCounts(const ordered_json& expect, const Observed& got) {
@@ -148,8 +147,8 @@ std::string CheckCounts(const ordered_json& expect, const Observed& got) {
   std::string problems;
   for (const auto& [field, value] : counts) {
     if (expect.contains(field) && value != expect[field].get<int64_t>()) {
-      problems += std::string(problems.empty() ? "" : ", ") + field + " " +
-                  Mismatch(value, expect[field]);
+      problems +=
+          std::string(problems.empty() ? "" : ", ") + field + " " + Mismatch(value, expect[field]);
     }
   }
   return problems;
@@ -220,9 +219,8 @@ std::string CheckReportFields(const ordered_json& expect, const Observed& got) {
   const ordered_json* report = ParsedReport(got);
   if (report == nullptr) return "";
   std::string problems;
-  for (const char* field :
-       {"returned_rows", "received_rows", "truncated", "upstream_limit_reached", "selected_rows",
-        "requested_region", "selection_notes"}) {
+  for (const char* field : {"returned_rows", "received_rows", "truncated", "upstream_limit_reached",
+                            "selected_rows", "requested_region", "selection_notes"}) {
     if (!expect.contains(field)) continue;
     const std::string sep = problems.empty() ? "" : ", ";
     if (!report->contains(field)) {
@@ -249,7 +247,8 @@ std::string CheckFirstRow(const ordered_json& expect, const Observed& got) {
   if (report == nullptr || !expect.contains("first_row")) return "";
   const ordered_json& prices = report->value("prices", ordered_json::array());
   if (prices.empty()) return "no first row";
-  const bool same = prices[0] == expect["first_row"] && prices[0].dump() == expect["first_row"].dump();
+  const bool same =
+      prices[0] == expect["first_row"] && prices[0].dump() == expect["first_row"].dump();
   return same ? "" : Mismatch(prices[0], expect["first_row"]);
 }
 
@@ -300,7 +299,8 @@ HostBounds BoundsOf(const ordered_json& c) {
   if (h.contains("exec_timeout_seconds")) {
     bounds.exec_timeout_seconds = h["exec_timeout_seconds"].get<int64_t>();
   }
-  if (h.contains("max_output_bytes")) bounds.max_output_bytes = h["max_output_bytes"].get<int64_t>();
+  if (h.contains("max_output_bytes"))
+    bounds.max_output_bytes = h["max_output_bytes"].get<int64_t>();
   return bounds;
 }
 
@@ -340,6 +340,20 @@ std::string MakeScript(const ordered_json& cli, const HostBounds& bounds,
     } else if (cli.contains(name)) {
       *out = cli[name].get<std::string>();
     }
+  }
+  // Bytes no JSON string can hold (invalid UTF-8): the first occurrence of "find" in stdout
+  // becomes the bytes spelled in hex.
+  if (cli.contains("stdout_patch")) {
+    const ordered_json& patch = cli["stdout_patch"];
+    const std::string find = patch["find"].get<std::string>();
+    const std::string hex = patch["replace_hex"].get<std::string>();
+    const size_t at = script.exec.stdout_bytes.find(find);
+    if (at == std::string::npos) return "stdout_patch: \"" + find + "\" is not in stdout";
+    std::string bytes;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+      bytes.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    }
+    script.exec.stdout_bytes.replace(at, find.size(), bytes);
   }
   script.exec.exit_code = cli.value("exit_code", 0);
   // A timeout is a delay past the host's time limit; an overflow is more output than its budget.

@@ -153,7 +153,9 @@ StatusOr<labels::ContentLabel> ParseLabel(const Config& c) {
 
 struct HostSetup {
   azure_pricing::ToolOptions options;
+  std::string agent_id = "conformance-agent";
   bool router_present = true;
+  bool router_has_backend = true;
   ::azure_pricing::sandbox::RouterOptions router;
 };
 
@@ -161,7 +163,7 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   StatusOr<Config> c = Config::Parse("host", text);
   if (!c.ok()) return c.status();
   RETURN_IF_ERROR(
-      c->Keys({"image", "exec_timeout_seconds", "max_output_bytes", "max_rows",
+      c->Keys({"image", "agent_id", "exec_timeout_seconds", "max_output_bytes", "max_rows",
                "outbound_max_confidentiality", "egress_integrity", "confidentiality", "router"}));
   HostSetup h;
   // The harness host runs container-class backends on purpose, as a Docker host would.
@@ -170,6 +172,9 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   h.options.image = "azure-pricing-conformance/fake-image";
   RETURN_IF_ERROR(c->String("image", image));
   if (image) h.options.image = *image;
+  std::optional<std::string> agent_id;
+  RETURN_IF_ERROR(c->String("agent_id", agent_id));
+  if (agent_id) h.agent_id = *agent_id;
   RETURN_IF_ERROR(c->Int("exec_timeout_seconds", h.options.bounds.exec_timeout_seconds));
   RETURN_IF_ERROR(c->Int("max_output_bytes", h.options.bounds.max_output_bytes));
   RETURN_IF_ERROR(c->Int("max_rows", h.options.bounds.max_rows));
@@ -187,9 +192,13 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   }
   StatusOr<Config> r = c->Child("router");
   if (!r.ok()) return r.status();
-  RETURN_IF_ERROR(r->Keys({"present", "enabled", "min_isolation"}));
+  RETURN_IF_ERROR(
+      r->Keys({"present", "enabled", "min_isolation", "has_backend", "denied_capabilities"}));
   RETURN_IF_ERROR(r->Bool("present", h.router_present));
   RETURN_IF_ERROR(r->Bool("enabled", h.router.enabled));
+  RETURN_IF_ERROR(r->Bool("has_backend", h.router_has_backend));
+  RETURN_IF_ERROR(r->EnumSet("denied_capabilities", ::azure_pricing::sandbox::ParseCapability,
+                             h.router.denied_capabilities));
   std::optional<std::string> floor;
   RETURN_IF_ERROR(r->String("min_isolation", floor));
   if (floor) {
@@ -221,9 +230,12 @@ StatusOr<BackendSetup> ParseBackend(const std::string& text) {
     if (!iso) return c->WrongType("isolation");
     d.isolation = *iso;
   }
-  RETURN_IF_ERROR(c->EnumSet("os_families", ::azure_pricing::sandbox::ParseOsFamily, d.os_families));
-  RETURN_IF_ERROR(c->EnumSet("capabilities", ::azure_pricing::sandbox::ParseCapability, d.capabilities));
-  RETURN_IF_ERROR(c->EnumSet("egress_modes", ::azure_pricing::sandbox::ParseEgress, d.egress_modes));
+  RETURN_IF_ERROR(
+      c->EnumSet("os_families", ::azure_pricing::sandbox::ParseOsFamily, d.os_families));
+  RETURN_IF_ERROR(
+      c->EnumSet("capabilities", ::azure_pricing::sandbox::ParseCapability, d.capabilities));
+  RETURN_IF_ERROR(
+      c->EnumSet("egress_modes", ::azure_pricing::sandbox::ParseEgress, d.egress_modes));
   std::optional<std::vector<std::string>> list;
   if (const json::Value* v = c->value().Find("egress_method_tokens")) {
     if (v->is_null()) {
@@ -307,8 +319,7 @@ struct MiddlewareChain {
   std::vector<labels::FunctionMiddleware*> chain;
 };
 
-Status BuildChain(const ScriptedCall& call, const LabelSetup& labels_setup,
-                  MiddlewareChain& out) {
+Status BuildChain(const ScriptedCall& call, const LabelSetup& labels_setup, MiddlewareChain& out) {
   out.tracker.JoinIntoContext(labels_setup.conversation);
   for (const std::string& name : call.middleware) {
     if (name == "tracker") {
@@ -392,15 +403,17 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
   fakes::sandbox::FakeBackend backend(backend_setup->declaration);
   backend.SetWithholdBoundedExec(backend_setup->withhold_bounded_exec);
   for (const fakes::sandbox::CallScript& s : call.scripts) backend.Script(s);
-  ::azure_pricing::sandbox::Router router({&backend}, host->router);
+  std::vector<::azure_pricing::sandbox::Backend*> backends;
+  if (host->router_has_backend) backends.push_back(&backend);
+  ::azure_pricing::sandbox::Router router(backends, host->router);
 
   CallReport report;
   CollectingLogger logger(&report.warnings);
   // Each scripted call is its own process as far as the warning goes.
   azure_pricing::ResetExperimentalWarning();
-  StatusOr<std::vector<labels::Tool>> tools = azure_pricing::MakeAzurePricingTools(
-      host->router_present ? &router : nullptr, "conformance-agent", {"conformance-session"},
-      host->options, &logger);
+  StatusOr<std::vector<labels::Tool>> tools =
+      azure_pricing::MakeAzurePricingTools(host->router_present ? &router : nullptr, host->agent_id,
+                                           {"conformance-session"}, host->options, &logger);
   if (!tools.ok()) {
     report.outcome = tools.status().outcome();
     report.reason = std::string(tools.status().reason());

@@ -6,7 +6,8 @@
 //
 // host JSON     {"image", "exec_timeout_seconds", "max_output_bytes", "max_rows",
 //                "outbound_max_confidentiality", "egress_integrity", "confidentiality",
-//                "router": {"present", "enabled", "min_isolation"}}
+//                "agent_id", "router": {"present", "enabled", "min_isolation", "has_backend",
+//                "denied_capabilities"}}
 // backend JSON  {"name", "os_families", "isolation", "capabilities", "egress_modes",
 //                "egress_method_tokens" (null = every token), "bounded_exec",
 //                "withhold_bounded_exec"}; absent keys keep PricingCapableDeclaration()
