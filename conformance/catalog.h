@@ -42,6 +42,8 @@ struct SourceCitations {
 // outside comments and string or character literals opens a declaration; in a shell test a
 // comment line `# CITES(` does. The declaration must be string literals separated by commas up
 // to `)`, each a well-formed id (citations/id_form.h). Ids anywhere else are not citations.
+// Being lexical, it does not evaluate `#if`: a CITES inside `#if 0` would still count, so test
+// sources keep CITES at namespace scope, outside conditional compilation.
 SourceCitations ParseCitations(std::string_view text, bool shell);
 
 struct TestCitations {
