@@ -138,6 +138,26 @@ class Parser {
     return left;
   }
 
+  // contains(field, 'text'), after the word contains.
+  std::unique_ptr<Expr> Contains() {
+    if (token_.kind != Token::Kind::kOpen) return Fail(), nullptr;
+    Advance();
+    if (token_.kind != Token::Kind::kIdent || !ItemFieldFor(token_.text)) return Fail(), nullptr;
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::kContains;
+    e->field = token_.text;
+    Advance();
+    if (token_.kind != Token::Kind::kComma) return Fail(), nullptr;
+    Advance();
+    if (token_.kind != Token::Kind::kString) return Fail(), nullptr;
+    e->value = token_.text;
+    Advance();
+    if (token_.kind != Token::Kind::kClose) return Fail(), nullptr;
+    Advance();
+    ++comparisons_;
+    return e;
+  }
+
   std::unique_ptr<Expr> Primary() {
     if (error_ != FilterError::kNone) return nullptr;
     if (token_.kind == Token::Kind::kOpen) {
@@ -164,24 +184,7 @@ class Parser {
       return nullptr;
     }
     Advance();
-    if (word == "contains") {
-      if (token_.kind != Token::Kind::kOpen) return Fail(), nullptr;
-      Advance();
-      if (token_.kind != Token::Kind::kIdent || !ItemFieldFor(token_.text)) return Fail(), nullptr;
-      auto e = std::make_unique<Expr>();
-      e->kind = Expr::Kind::kContains;
-      e->field = token_.text;
-      Advance();
-      if (token_.kind != Token::Kind::kComma) return Fail(), nullptr;
-      Advance();
-      if (token_.kind != Token::Kind::kString) return Fail(), nullptr;
-      e->value = token_.text;
-      Advance();
-      if (token_.kind != Token::Kind::kClose) return Fail(), nullptr;
-      Advance();
-      ++comparisons_;
-      return e;
-    }
+    if (word == "contains") return Contains();
     // `not`, `in`, `ne`, `startswith`, numbers, unknown fields: all refused alike.
     if (!ItemFieldFor(word) || !IsWord("eq")) return Fail(), nullptr;
     Advance();
