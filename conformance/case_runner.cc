@@ -177,6 +177,16 @@ std::string CheckTrustedMessages(const ordered_json& expect, const Observed& got
   return Missing(expect["trusted_messages_contain"], all, "trusted messages");
 }
 
+// The host's warnings for this call: the scripted host runs each case as a fresh process, so the
+// experimental warning of the first use is among them.
+std::string CheckWarnings(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("warnings_contain")) return "";
+  if (!got.report) return "warnings_contain needs a host case (one with a cli section)";
+  std::string all;
+  for (const std::string& w : got.report->warnings) all += w + "\n";
+  return Missing(expect["warnings_contain"], all, "warnings");
+}
+
 std::string CheckReportPresent(const ordered_json& expect, const Observed& got) {
   if (!got.report || got.output) return "";
   return expect.contains("returned_rows") || expect.contains("first_row") ? "no report" : "";
@@ -272,6 +282,7 @@ constexpr ExpectationCheck kChecks[] = {
     {"violations", CheckViolations},
     {"result_label", CheckResultLabel},
     {"trusted messages", CheckTrustedMessages},
+    {"warnings", CheckWarnings},
     {"report present", CheckReportPresent},
     {"report JSON", CheckReportIsJson},
     {"report keys", CheckReportKeys},
