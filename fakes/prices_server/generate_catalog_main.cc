@@ -42,17 +42,15 @@ bool ReadNumber(const std::optional<std::string>& text, uint64_t& out) {
 
 // The command line as Options; on failure `problem` is the line to show.
 StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
-  std::string offending;
-  const StatusOr<base::Flags> flags = base::Flags::Parse(
-      argc, argv,
-      {{"--help", base::FlagKind::kSwitch}, {"-h", base::FlagKind::kSwitch},
-       {"--out", base::FlagKind::kValue}, {"--items", base::FlagKind::kValue},
-       {"--seed", base::FlagKind::kValue}},
-      &offending);
-  if (!flags.ok()) {
-    *problem = base::FlagProblem(flags.status(), offending);
-    return flags.status();
-  }
+  const StatusOr<base::Flags> flags =
+      base::Flags::ParseOrExplain(argc, argv,
+                                  {{"--help", base::FlagKind::kSwitch},
+                                   {"-h", base::FlagKind::kSwitch},
+                                   {"--out", base::FlagKind::kValue},
+                                   {"--items", base::FlagKind::kValue},
+                                   {"--seed", base::FlagKind::kValue}},
+                                  problem);
+  if (!flags.ok()) return flags.status();
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   if (o.help) return o;
@@ -91,8 +89,7 @@ int Main(int argc, char** argv) {
   }
   GenerateCatalog(options->seed, options->items,
                   [&](const std::string& line) { file << line << "\n"; });
-  std::cerr << "generate_catalog: wrote " << options->items << " items to " << options->out
-            << "\n";
+  std::cerr << "generate_catalog: wrote " << options->items << " items to " << options->out << "\n";
   return file ? 0 : 1;
 }
 

@@ -80,8 +80,8 @@ bool AddFaults(State& state, const Json& list, std::string& error) {
       return false;
     }
     static const std::set<std::string> kKeys = {
-        "status", "retry_after", "latency_ms", "reset", "truncate", "body", "body_hex",
-        "next_page_link", "endless_empty_pages", "page_size", "times"};
+        "status",   "retry_after",    "latency_ms",          "reset",     "truncate", "body",
+        "body_hex", "next_page_link", "endless_empty_pages", "page_size", "times"};
     for (const auto& [key, value] : f.items()) {
       if (!kKeys.count(key)) {
         error = "unknown fault key: " + key;
@@ -133,14 +133,14 @@ void RecordRequest(State& state, const httplib::Request& req) {
 // An empty page whose NextPageLink is the same query again.
 HttpResponse EndlessEmptyPage(const std::string& target) {
   const size_t question = target.find('?');
-  Json page = {{"BillingCurrency", "USD"},
-               {"CustomerEntityId", "Default"},
-               {"CustomerEntityType", "Retail"},
-               {"Items", Json::array()},
-               {"NextPageLink", std::string(kPublicBase) +
-                                    target.substr(question == std::string::npos ? target.size()
-                                                                                : question)},
-               {"Count", 0}};
+  Json page = {
+      {"BillingCurrency", "USD"},
+      {"CustomerEntityId", "Default"},
+      {"CustomerEntityType", "Retail"},
+      {"Items", Json::array()},
+      {"NextPageLink", std::string(kPublicBase) +
+                           target.substr(question == std::string::npos ? target.size() : question)},
+      {"Count", 0}};
   return {200, "application/json; charset=utf-8", page.dump()};
 }
 
@@ -269,18 +269,17 @@ Status ReadLoopback(const std::string& flag, const std::string& text, base::Host
 
 // The command line as Options; on failure `problem` is the line to show.
 StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
-  std::string offending;
-  const StatusOr<base::Flags> flags = base::Flags::Parse(
-      argc, argv,
-      {{"--help", base::FlagKind::kSwitch}, {"-h", base::FlagKind::kSwitch},
-       {"--catalog", base::FlagKind::kRepeatable}, {"--listen", base::FlagKind::kValue},
-       {"--tls-listen", base::FlagKind::kValue}, {"--ca-dir", base::FlagKind::kValue},
-       {"--faults", base::FlagKind::kValue}},
-      &offending);
-  if (!flags.ok()) {
-    *problem = base::FlagProblem(flags.status(), offending);
-    return flags.status();
-  }
+  const StatusOr<base::Flags> flags =
+      base::Flags::ParseOrExplain(argc, argv,
+                                  {{"--help", base::FlagKind::kSwitch},
+                                   {"-h", base::FlagKind::kSwitch},
+                                   {"--catalog", base::FlagKind::kRepeatable},
+                                   {"--listen", base::FlagKind::kValue},
+                                   {"--tls-listen", base::FlagKind::kValue},
+                                   {"--ca-dir", base::FlagKind::kValue},
+                                   {"--faults", base::FlagKind::kValue}},
+                                  problem);
+  if (!flags.ok()) return flags.status();
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   if (o.help) return o;
@@ -298,7 +297,8 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
     return Status(Outcome::kRefused, kTlsWithoutCaDir, "--tls-listen needs --ca-dir");
   }
   if (o.listen) {
-    if (Status s = ReadLoopback("--listen", *o.listen, o.listen_address, problem); !s.ok()) return s;
+    if (Status s = ReadLoopback("--listen", *o.listen, o.listen_address, problem); !s.ok())
+      return s;
   }
   if (o.tls_listen) {
     if (Status s = ReadLoopback("--tls-listen", *o.tls_listen, o.tls_address, problem); !s.ok()) {

@@ -38,6 +38,14 @@ std::vector<std::string> Flags::Values(std::string_view name) const {
   return it == values_.end() ? std::vector<std::string>() : it->second;
 }
 
+StatusOr<Flags> Flags::ParseOrExplain(int argc, const char* const* argv,
+                                      std::initializer_list<FlagSpec> specs, std::string* problem) {
+  std::string offending;
+  StatusOr<Flags> flags = Parse(argc, argv, specs, &offending);
+  if (!flags.ok()) *problem = FlagProblem(flags.status(), offending);
+  return flags;
+}
+
 std::string FlagProblem(const Status& status, std::string_view flag) {
   const std::string name(flag);
   if (status.reason() == kFlagUnknown) return "unknown option " + name;

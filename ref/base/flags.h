@@ -3,9 +3,10 @@
 // value as missing one, and a single-value flag given twice as a usage error. Non-semantic: it
 // knows flag names, never what their values mean; each program turns values into its Options.
 //
-//   StatusOr<base::Flags> flags = base::Flags::Parse(argc, argv, {{"--out", FlagKind::kValue}},
-//                                                   &offending);
-//   if (!flags.ok()) { std::cerr << base::FlagProblem(flags.status(), offending); ... }
+//   std::string problem;
+//   StatusOr<base::Flags> flags =
+//       base::Flags::ParseOrExplain(argc, argv, {{"--out", FlagKind::kValue}}, &problem);
+//   if (!flags.ok()) { std::cerr << problem << "\n"; ... }
 #ifndef REF_BASE_FLAGS_H_
 #define REF_BASE_FLAGS_H_
 
@@ -44,6 +45,11 @@ class Flags {
   static StatusOr<Flags> Parse(int argc, const char* const* argv,
                                std::initializer_list<FlagSpec> specs,
                                std::string* offending = nullptr);
+
+  // Parse, and on failure set `problem` to the line for a person (FlagProblem below).
+  static StatusOr<Flags> ParseOrExplain(int argc, const char* const* argv,
+                                        std::initializer_list<FlagSpec> specs,
+                                        std::string* problem);
 
   bool Has(std::string_view name) const { return values_.count(name) > 0; }
   // The value of a kValue flag; nullopt when it was not given.

@@ -21,8 +21,7 @@ StatusOr<Flags> Parse(std::vector<const char*> args, std::string* offending = nu
 }
 
 TEST(FlagsTest, ReadsValuesRepeatsAndSwitches) {
-  StatusOr<Flags> flags =
-      Parse({"--catalog", "a", "--out", "o", "--json", "--catalog", "--json"});
+  StatusOr<Flags> flags = Parse({"--catalog", "a", "--out", "o", "--json", "--catalog", "--json"});
   ASSERT_THAT(flags, IsOk());
   EXPECT_EQ(flags->Value("--out"), "o");
   EXPECT_THAT(flags->Values("--catalog"), ::testing::ElementsAre("a", "--json"));
@@ -52,6 +51,18 @@ TEST(FlagsTest, NamesWhatIsWrongAndWhichFlag) {
     EXPECT_EQ(offending, c.offending);
     EXPECT_EQ(FlagProblem(flags.status(), offending), c.problem);
   }
+}
+
+TEST(FlagsTest, ParseOrExplainGivesThePersonsLine) {
+  const char* args[] = {"program", "--out"};
+  std::string problem;
+  EXPECT_THAT(Flags::ParseOrExplain(2, args, {{"--out", FlagKind::kValue}}, &problem),
+              StatusIs(Outcome::kRefused, kFlagMissingValue));
+  EXPECT_EQ(problem, "--out needs a value");
+  const char* good[] = {"program", "--out", "o"};
+  problem.clear();
+  EXPECT_THAT(Flags::ParseOrExplain(3, good, {{"--out", FlagKind::kValue}}, &problem), IsOk());
+  EXPECT_EQ(problem, "");
 }
 
 TEST(FlagsTest, MessagesAreFixedText) {

@@ -71,19 +71,19 @@ Status ReadCount(const base::Flags& flags, const char* flag, int& out, std::stri
 
 // The command line as Options; on failure `problem` is the line to show.
 StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
-  std::string offending;
-  const StatusOr<base::Flags> flags = base::Flags::Parse(
-      argc, argv,
-      {{"--help", base::FlagKind::kSwitch}, {"-h", base::FlagKind::kSwitch},
-       {"--listen", base::FlagKind::kValue}, {"--allowed-host", base::FlagKind::kValue},
-       {"--upstream", base::FlagKind::kValue}, {"--upstream-ca", base::FlagKind::kValue},
-       {"--ca-out", base::FlagKind::kValue}, {"--max-tunnels", base::FlagKind::kValue},
-       {"--idle-timeout-ms", base::FlagKind::kValue}},
-      &offending);
-  if (!flags.ok()) {
-    *problem = base::FlagProblem(flags.status(), offending);
-    return flags.status();
-  }
+  const StatusOr<base::Flags> flags =
+      base::Flags::ParseOrExplain(argc, argv,
+                                  {{"--help", base::FlagKind::kSwitch},
+                                   {"-h", base::FlagKind::kSwitch},
+                                   {"--listen", base::FlagKind::kValue},
+                                   {"--allowed-host", base::FlagKind::kValue},
+                                   {"--upstream", base::FlagKind::kValue},
+                                   {"--upstream-ca", base::FlagKind::kValue},
+                                   {"--ca-out", base::FlagKind::kValue},
+                                   {"--max-tunnels", base::FlagKind::kValue},
+                                   {"--idle-timeout-ms", base::FlagKind::kValue}},
+                                  problem);
+  if (!flags.ok()) return flags.status();
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   o.ca_out = flags->Value("--ca-out").value_or("");

@@ -242,20 +242,26 @@ Status ReadNumbers(const base::Flags& flags, Options& o, std::string* problem) {
 
 StatusOr<base::Flags> ReadFlagList(int argc, char** argv, std::string* problem) {
   using base::FlagKind;
-  std::string offending;
-  StatusOr<base::Flags> flags = base::Flags::Parse(
-      argc, argv,
-      {{"--help", FlagKind::kSwitch}, {"-h", FlagKind::kSwitch}, {"--schema", FlagKind::kSwitch},
-       {"--version", FlagKind::kSwitch},
-       {"--print-argv", FlagKind::kSwitch}, {"--json", FlagKind::kSwitch},
-       {"--args-json", FlagKind::kValue}, {"--replay-stdout", FlagKind::kValue},
-       {"--replay-stderr", FlagKind::kValue}, {"--replay-exit", FlagKind::kValue},
-       {"--max-rows", FlagKind::kValue}, {"--exec-timeout-seconds", FlagKind::kValue},
-       {"--max-output-bytes", FlagKind::kValue}, {"--host-json", FlagKind::kValue},
-       {"--backend-json", FlagKind::kValue}, {"--labels-json", FlagKind::kValue},
-       {"--middleware", FlagKind::kValue}},
-      &offending);
-  if (!flags.ok()) *problem = base::FlagProblem(flags.status(), offending);
+  StatusOr<base::Flags> flags =
+      base::Flags::ParseOrExplain(argc, argv,
+                                  {{"--help", FlagKind::kSwitch},
+                                   {"-h", FlagKind::kSwitch},
+                                   {"--schema", FlagKind::kSwitch},
+                                   {"--version", FlagKind::kSwitch},
+                                   {"--print-argv", FlagKind::kSwitch},
+                                   {"--json", FlagKind::kSwitch},
+                                   {"--args-json", FlagKind::kValue},
+                                   {"--replay-stdout", FlagKind::kValue},
+                                   {"--replay-stderr", FlagKind::kValue},
+                                   {"--replay-exit", FlagKind::kValue},
+                                   {"--max-rows", FlagKind::kValue},
+                                   {"--exec-timeout-seconds", FlagKind::kValue},
+                                   {"--max-output-bytes", FlagKind::kValue},
+                                   {"--host-json", FlagKind::kValue},
+                                   {"--backend-json", FlagKind::kValue},
+                                   {"--labels-json", FlagKind::kValue},
+                                   {"--middleware", FlagKind::kValue}},
+                                  problem);
   return flags;
 }
 
@@ -335,8 +341,7 @@ int PrintPlan(const Options& options) {
       std::cout << quoted << "\n";
     }
   } else {
-    std::cout << "refused (" << plan.status().reason() << "): " << plan.status().message()
-              << "\n";
+    std::cout << "refused (" << plan.status().reason() << "): " << plan.status().message() << "\n";
   }
   return plan.ok() ? 0 : ExitCodeFor(plan.status().outcome());
 }
@@ -346,8 +351,8 @@ std::optional<std::string> ReadFlagFile(const char* flag, const std::string& pat
                                         std::string* problem) {
   StatusOr<std::string> content = base::ReadFile(ResolvePath(path));
   if (content.ok()) return std::move(content).value();
-  *problem = std::string("cannot read ") + flag + " file " + path + ": " +
-             content.status().message();
+  *problem =
+      std::string("cannot read ") + flag + " file " + path + ": " + content.status().message();
   return std::nullopt;
 }
 

@@ -73,16 +73,13 @@ struct Options {
 
 // The command line as Options; on failure `problem` is the line to show.
 StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
-  std::string offending;
-  const StatusOr<base::Flags> flags = base::Flags::Parse(argc, argv,
-                                                         {{"--help", base::FlagKind::kSwitch},
-                                                          {"--json", base::FlagKind::kSwitch},
-                                                          {"--region", base::FlagKind::kValue}},
-                                                         &offending);
-  if (!flags.ok()) {
-    *problem = base::FlagProblem(flags.status(), offending);
-    return flags.status();
-  }
+  const StatusOr<base::Flags> flags =
+      base::Flags::ParseOrExplain(argc, argv,
+                                  {{"--help", base::FlagKind::kSwitch},
+                                   {"--json", base::FlagKind::kSwitch},
+                                   {"--region", base::FlagKind::kValue}},
+                                  problem);
+  if (!flags.ok()) return flags.status();
   return Options{flags->Has("--help"), flags->Has("--json"), flags->Value("--region")};
 }
 
