@@ -60,6 +60,14 @@ bool IsBlank(std::string_view s) {
   return true;
 }
 
+template <size_t N>
+bool OneOf(const std::string& value, const std::array<std::string_view, N>& allowed) {
+  for (std::string_view a : allowed) {
+    if (value == a) return true;
+  }
+  return false;
+}
+
 size_t CodePointCount(std::string_view s) {
   size_t n = 0;
   for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
@@ -195,12 +203,6 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
   if (reader.Peek() != json::Reader::Next::kObject || !reader.BeginObject()) {
     return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
   }
-  auto is_argument = [](const std::string& name) {
-    for (std::string_view n : kArgumentNames) {
-      if (name == n) return true;
-    }
-    return false;
-  };
   json::Value arguments = json::Value::Object();
   std::string key;
   bool key_complete = false;
@@ -212,8 +214,8 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
     if (!reader.ReadValue(value)) break;
     arguments.Add(key, std::move(value));
   }
-  const bool named =
-      is_argument(key) && (key_complete || reader.error() == json::ParseError::kDuplicateKey);
+  const bool named = OneOf(key, kArgumentNames) &&
+                     (key_complete || reader.error() == json::ParseError::kDuplicateKey);
   switch (reader.error()) {
     case json::ParseError::kNone:
       break;
@@ -236,9 +238,7 @@ namespace {
 
 Status CheckArgumentNames(const json::Value& arguments) {
   for (const json::Member& m : arguments.members()) {
-    bool known = false;
-    for (std::string_view name : kArgumentNames) known = known || m.key == name;
-    if (!known) {
+    if (!OneOf(m.key, kArgumentNames)) {
       return Refuse(reasons::kUnknownArgument,
                     "The arguments contain a name that is not one of: sku, service, region, "
                     "service_family, price_type, currency, include_savings_plan, filter.");
@@ -273,14 +273,6 @@ Status ReadValues(const json::Value& arguments, const std::vector<StringSlot>& s
   return OkStatus();
 }
 
-template <size_t N>
-bool OneOf(const std::string& value, const std::array<std::string_view, N>& allowed) {
-  for (std::string_view a : allowed) {
-    if (value == a) return true;
-  }
-  return false;
-}
-
 bool IsCurrencyCode(const std::string& c) {
   return c.size() == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' && c[1] <= 'Z' && c[2] >= 'A' &&
          c[2] <= 'Z';
@@ -295,7 +287,8 @@ Status CheckRegionSpelling(const std::optional<std::string>& region) {
   if (const std::optional<std::string_view> exact = zones::LocationValueDifferingInCase(r)) {
     return Refuse(reasons::kRegionCaseMismatch,
                   "Argument 'region' differs only in letter case from the price-list location "
-                  "value '" + std::string(*exact) +
+                  "value '" +
+                      std::string(*exact) +
                       "'; location values are exact and case-sensitive. Give it exactly as '" +
                       std::string(*exact) +
                       "', or give an ARM region name such as eastus. The location values are " +
@@ -306,7 +299,8 @@ Status CheckRegionSpelling(const std::optional<std::string>& region) {
                   "Argument 'region' matches the price-list location value '" +
                       std::string(*exact) +
                       "' only with its spaces changed; location values are exact. Give it exactly "
-                      "as '" + std::string(*exact) + "'.");
+                      "as '" +
+                      std::string(*exact) + "'.");
   }
   // The value is non-empty UTF-8 by now: decode its first and its last character.
   size_t first = 0;

@@ -42,8 +42,10 @@ inline constexpr char kBoundedExecMissing[] = "sandbox_bounded_exec_missing";
 
 // Failed: the sandbox or the CLI's result.
 inline constexpr char kExecFailed[] = "sandbox_exec_failed";
-inline constexpr char kTimeout[] = "timeout";           // == sandbox::kExecTimeoutReason
-inline constexpr char kOutputLimit[] = "output_limit";  // == sandbox::kExecOutputLimitReason
+// The backend reports these two; the tool passes them on, and fails the same way itself when a
+// result says it timed out or overflowed.
+inline constexpr const char* kTimeout = sandbox::kExecTimeoutReason;
+inline constexpr const char* kOutputLimit = sandbox::kExecOutputLimitReason;
 inline constexpr char kStderrNotEmpty[] = "stderr_not_empty";
 inline constexpr char kDuplicateKey[] = "duplicate_key";
 inline constexpr char kNonFiniteNumber[] = "non_finite_number";
