@@ -99,8 +99,8 @@ Classification Classify(const std::vector<PriceRow>& rows, const RegionPlan& pla
     }
     if (zones::IsBillingZone(r.region)) {
       c.kinds[i] = ClassifyZoneRow(r, plan, c, i);
-    } else if (!zones::IsLocationValue(r.region) &&
-               zones::SameRegionName(r.region, plan.requested_region)) {
+    } else if (zones::SameRegionName(r.region, plan.requested_region) &&
+               !zones::IsLocationValue(r.region)) {
       // ARM names compare ignoring case; a location value is never the requested ARM region.
       c.kinds[i] = Kind::kRegion;
     }
