@@ -21,9 +21,14 @@ struct ExecResult {
   int exit_code = 0;
 };
 
+// The environment contract: `env` is everything the tool passes, and the program sees exactly
+// that plus what the backend adds for egress (HTTPS_PROXY and SSL_CERT_FILE, the egress proxy's
+// address and its per-run CA). The tool's own environment holds neither, so a backend without
+// an egress proxy gives the CLI no way out; nothing of the host's environment, credentials or
+// files reaches the program.
 struct ExecRequest {
   std::vector<std::string> argv;  // argv[0] is the program; never a shell command line
-  std::vector<std::string> env;   // NAME=value, the whole environment of the program
+  std::vector<std::string> env;   // NAME=value, what the tool passes (see above)
   int64_t timeout_seconds = 60;
   int64_t max_output_bytes = 8 * 1024 * 1024;  // stdout and stderr together
 };
@@ -73,6 +78,17 @@ struct SandboxKey {
   std::string call_id;
 };
 
+// Where a conformance run sends the allowed host's traffic instead of the real one (its fake
+// price API), and the CA that verifies it. Verification stays on: only the trust anchor changes.
+struct EgressUpstream {
+  std::string host;  // a loopback address
+  int port = 443;
+  std::string ca_pem;
+};
+
+// A backend asked to redirect egress it cannot redirect says so with this reason.
+inline constexpr char kEgressRedirectUnsupported[] = "egress_redirect_unsupported";
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -80,6 +96,12 @@ class Backend {
   virtual StatusOr<std::unique_ptr<Sandbox>> Acquire(const Spec& spec, const SandboxKey& key) = 0;
   // Tears the sandbox down: every process in it is killed and nothing of it survives.
   virtual Status Dispose(std::unique_ptr<Sandbox> sandbox) = 0;
+  // Conformance runs only: sandboxes acquired after this call reach `upstream` for the allowed
+  // host. Production hosts never call it.
+  virtual Status RedirectEgress(const EgressUpstream& /*upstream*/) {
+    return Status(Outcome::kRefused, kEgressRedirectUnsupported,
+                  "this backend cannot redirect its egress to a test upstream");
+  }
 };
 
 }  // namespace azure_pricing::sandbox
