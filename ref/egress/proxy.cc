@@ -7,6 +7,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -132,7 +133,7 @@ std::string UpstreamRequest(const RequestHead& h) {
     const size_t slash = target.find('/', std::strlen("https://"));
     target = slash == std::string::npos ? "/" : target.substr(slash);
   }
-  std::string out = "GET " + target + " HTTP/1.1\r\n";
+  std::string out = h.method + " " + target + " HTTP/1.1\r\n";
   for (const auto& [name, value] : h.headers) {
     std::string lower = name;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -188,7 +189,8 @@ bool EgressProxy::Start() {
   tls_->client.reset(SSL_CTX_new(TLS_client_method()));
   SSL_CTX* const client = tls_->client.get();
   SSL_CTX_set_min_proto_version(client, TLS1_2_VERSION);
-  SSL_CTX_set_verify(client, SSL_VERIFY_PEER, nullptr);
+  SSL_CTX_set_verify(client, weakenings_.unverified_upstream ? SSL_VERIFY_NONE : SSL_VERIFY_PEER,
+                     nullptr);
   const bool trust =
       options_.upstream_ca_file.empty()
           ? SSL_CTX_set_default_verify_paths(client) == 1
@@ -197,8 +199,26 @@ bool EgressProxy::Start() {
   return Listen();
 }
 
+bool EgressProxy::ListenUnix() {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (options_.listen_unix_path.size() >= sizeof addr.sun_path) return false;
+  std::memcpy(addr.sun_path, options_.listen_unix_path.data(), options_.listen_unix_path.size());
+  listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (listen_fd_ < 0) return false;
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(listen_fd_, 64) != 0) {
+    close(listen_fd_);
+    listen_fd_ = -1;
+    return false;
+  }
+  acceptor_ = std::thread([this] { AcceptLoop(); });
+  return true;
+}
+
 bool EgressProxy::Listen() {
-  listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+  if (!options_.listen_unix_path.empty()) return ListenUnix();
+  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int one = 1;
   setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in addr{};
@@ -223,6 +243,7 @@ void EgressProxy::Stop() {
   if (listen_fd_ >= 0) {
     shutdown(listen_fd_, SHUT_RDWR);
     close(listen_fd_);
+    if (!options_.listen_unix_path.empty()) unlink(options_.listen_unix_path.c_str());
   }
   if (acceptor_.joinable()) acceptor_.join();
   std::vector<std::thread> workers;
@@ -235,7 +256,7 @@ void EgressProxy::Stop() {
 
 void EgressProxy::AcceptLoop() {
   while (!stopping_) {
-    const int fd = accept(listen_fd_, nullptr, nullptr);
+    const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) {
       if (stopping_) return;
       continue;
@@ -318,6 +339,7 @@ std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string&
   Decision d =
       parsed.head ? DecideRequest(*parsed.head, sni, options_.allowed_host) : parsed.refusal;
   if (d.allowed && request.size() > parsed.consumed) d = {false, 400, kRequestBody};
+  if (!d.allowed && weakenings_.any_method && d.reason == kMethodNotAllowed) d = {true, 0, ""};
   if (!d.allowed) {
     LogDecision(d.reason, "request", d.status);
     SslWriteAll(ssl, Refusal(d.status));

@@ -30,9 +30,16 @@
 
 namespace azure_pricing::egress {
 
+// Defined only by the conformance suite's mutants (conformance/backend/mutants), which need a
+// proxy that is wrong in one known way to prove a probe catches it. Nothing else defines it.
+class ProxyMutator;
+
 struct ProxyOptions {
   std::string listen_host = "127.0.0.1";
   int listen_port = 0;
+  // When set, the proxy listens on this Unix socket instead of TCP (a sandbox without a network
+  // reaches it through a bind mount; see ref/sandbox/bwrap).
+  std::string listen_unix_path;
   std::string allowed_host = "prices.azure.com";
   // Where the allowed host is reached; empty means the allowed host itself on 443.
   std::string upstream_host;
@@ -57,8 +64,15 @@ class EgressProxy {
   const std::string& egress_ca_pem() const { return ca_pem_; }
 
  private:
+  friend class ProxyMutator;
+  // Each one breaks a rule on purpose; all false except in a mutant.
+  struct Weakenings {
+    bool any_method = false;           // forward methods other than GET
+    bool unverified_upstream = false;  // accept any upstream certificate
+  };
   struct Tls;
   bool Listen();
+  bool ListenUnix();
   void AcceptLoop();
   // One tunnel, by stage: CONNECT, TLS, the request, the upstream exchange.
   void Serve(int fd);
@@ -70,6 +84,7 @@ class EgressProxy {
   void LogDecision(std::string_view reason, const char* stage, std::optional<int> status);
 
   ProxyOptions options_;
+  Weakenings weakenings_;
   std::unique_ptr<Tls> tls_;
   std::string ca_pem_;
   int listen_fd_ = -1;

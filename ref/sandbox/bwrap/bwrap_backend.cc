@@ -1,0 +1,207 @@
+#include "ref/sandbox/bwrap/bwrap_backend.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "ref/base/files.h"
+#include "ref/egress/proxy.h"
+
+namespace azure_pricing::sandbox::bwrap {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Past this the tool's own budget has long expired; a bwrap that still runs is killed.
+constexpr int64_t kMaxTimeoutSeconds = 3600;
+
+std::string FindOnPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
+    if (end > start && access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+Status CheckImage(const std::string& image) {
+  for (const char* inside : {"/usr/local/bin/azmcp", kInitPath}) {
+    if (access((image + inside).c_str(), X_OK) != 0) {
+      return Status(Outcome::kFailed, kImageIncomplete,
+                    "the image lacks an executable azmcp or sandbox_init (see //tools:sandbox_image)");
+    }
+  }
+  if (access((image + "/etc").c_str(), R_OK) != 0) {
+    return Status(Outcome::kFailed, kImageIncomplete, "the image lacks /etc");
+  }
+  return OkStatus();
+}
+
+StatusOr<std::string> MakeStateDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
+                        "/azure-pricing-bwrap-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    return Status(Outcome::kFailed, kStateDirFailed, "cannot create the backend's state directory");
+  }
+  return pattern;
+}
+
+}  // namespace
+
+class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
+ public:
+  BwrapSandbox(BwrapBackend* owner, int id) : owner_(owner), id_(id) {}
+  StatusOr<ExecResult> Exec(const ExecRequest& request) override { return ExecBounded(request); }
+  StatusOr<ExecResult> ExecBounded(const ExecRequest& request) override {
+    if (disposed_) {
+      return Status(Outcome::kFailed, kSandboxDisposed, "the sandbox was disposed");
+    }
+    return owner_->Exec(request);
+  }
+  BoundedExec* bounded_exec() override { return this; }
+  Status WriteFile(const std::string&, const std::string&) override { return NoFiles(); }
+  StatusOr<std::string> ReadFile(const std::string&) override { return NoFiles(); }
+
+  BwrapBackend* owner() const { return owner_; }
+  void MarkDisposed() { disposed_ = true; }
+  pid_t keeper = -1;
+
+ private:
+  static Status NoFiles() {
+    return Status(Outcome::kRefused, kNoFileTransfer,
+                  "the bubblewrap backend does not declare FILES_IN or FILES_OUT");
+  }
+  BwrapBackend* owner_;
+  [[maybe_unused]] int id_;
+  bool disposed_ = false;
+};
+
+BwrapBackend::BwrapBackend(BwrapOptions options) : options_(std::move(options)) {
+  declaration_.name = kBackendName;
+  declaration_.os_families = {OsFamily::kPosix};
+  declaration_.isolation = Isolation::kContainer;
+  declaration_.capabilities = {Capability::kExec, Capability::kEgressMethods};
+  declaration_.egress_modes = {Egress::kAllowlist};
+  declaration_.egress_method_tokens = std::set<std::string>{"GET"};
+  declaration_.bounded_exec = true;
+}
+
+StatusOr<std::unique_ptr<BwrapBackend>> BwrapBackend::Create(BwrapOptions options) {
+  if (options.bwrap_path.empty()) options.bwrap_path = FindOnPath("bwrap");
+  if (options.bwrap_path.empty() || access(options.bwrap_path.c_str(), X_OK) != 0) {
+    return Status(Outcome::kFailed, kBwrapNotFound,
+                  "bubblewrap (bwrap) is not installed or not executable (Debian: bubblewrap)");
+  }
+  if (Status image = CheckImage(options.image_dir); !image.ok()) return image;
+  std::unique_ptr<BwrapBackend> backend(new BwrapBackend(std::move(options)));
+  StatusOr<std::string> dir = MakeStateDir();
+  if (!dir.ok()) return dir.status();
+  backend->state_dir_ = *dir;
+  backend->ca_file_ = *dir + "/egress-ca.pem";
+  backend->socket_path_ = *dir + "/egress.sock";
+  if (Status egress = backend->StartEgress(); !egress.ok()) return egress;
+  return backend;
+}
+
+BwrapBackend::~BwrapBackend() {
+  if (proxy_ != nullptr) proxy_->Stop();
+  for (pid_t keeper : keepers_) {
+    kill(keeper, SIGKILL);
+    waitpid(keeper, nullptr, 0);
+  }
+  std::error_code ignored;
+  if (!state_dir_.empty()) fs::remove_all(state_dir_, ignored);
+}
+
+Status BwrapBackend::StartEgress() {
+  const Status failed(Outcome::kFailed, kEgressProxyFailed, "the egress proxy could not start");
+  if (proxy_ != nullptr) proxy_->Stop();
+  proxy_.reset();
+  egress::ProxyOptions proxy;
+  proxy.listen_unix_path = socket_path_;
+  proxy.log = options_.egress_log;
+  if (options_.upstream.has_value()) {
+    proxy.upstream_host = options_.upstream->host;
+    proxy.upstream_port = options_.upstream->port;
+    proxy.upstream_ca_file = state_dir_ + "/upstream-ca.pem";
+    if (!base::WriteFileAtomically(proxy.upstream_ca_file, options_.upstream->ca_pem).ok()) {
+      return failed;
+    }
+  }
+  auto started = std::make_unique<egress::EgressProxy>(std::move(proxy));
+  if (weakenings_.weaken_proxy) weakenings_.weaken_proxy(*started);
+  if (!started->Start() || !base::WriteFileAtomically(ca_file_, started->egress_ca_pem()).ok()) {
+    return failed;
+  }
+  proxy_ = std::move(started);
+  return OkStatus();
+}
+
+Status BwrapBackend::RedirectEgress(const EgressUpstream& upstream) {
+  std::lock_guard<std::mutex> lock(egress_mu_);
+  if (options_.upstream.has_value() && options_.upstream->host == upstream.host &&
+      options_.upstream->port == upstream.port && options_.upstream->ca_pem == upstream.ca_pem) {
+    return OkStatus();
+  }
+  options_.upstream = upstream;
+  return StartEgress();
+}
+
+StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& /*spec*/,
+                                                         const SandboxKey& /*key*/) {
+  // Every exec gets fresh namespaces, so a sandbox is only a handle until dispose: there is
+  // nothing to start and, when dispose is right, nothing to stop.
+  auto sandbox = std::make_unique<BwrapSandbox>(this, ++next_id_);
+  if (weakenings_.dispose_leaves_process) {
+    const pid_t keeper = fork();
+    if (keeper == 0) {
+      execl("/bin/sleep", "sleep", "3600", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    sandbox->keeper = keeper;
+    std::lock_guard<std::mutex> lock(egress_mu_);
+    keepers_.insert(keeper);
+  }
+  ++live_;
+  return std::unique_ptr<Sandbox>(std::move(sandbox));
+}
+
+Status BwrapBackend::Dispose(std::unique_ptr<Sandbox> sandbox) {
+  auto* own = dynamic_cast<BwrapSandbox*>(sandbox.get());
+  if (own == nullptr || own->owner() != this) {
+    return Status(Outcome::kFailed, kForeignSandbox, "the sandbox was not acquired here");
+  }
+  own->MarkDisposed();
+  --live_;
+  return OkStatus();
+}
+
+StatusOr<ExecResult> BwrapBackend::Exec(const ExecRequest& request) {
+  CommandLineInputs inputs{.bwrap_path = options_.bwrap_path,
+                           .image_dir = options_.image_dir,
+                           .egress_socket = socket_path_,
+                           .egress_ca_file = ca_file_,
+                           .tmpfs_bytes = options_.tmpfs_bytes,
+                           .weakenings = weakenings_.isolation};
+  StatusOr<std::vector<std::string>> argv = BwrapCommandLine(inputs, request);
+  if (!argv.ok()) return argv.status();
+  BoundedRun run{.argv = std::move(*argv),
+                 .env = {"PATH=/usr/bin:/bin"},
+                 .timeout_ms = std::min(request.timeout_seconds, kMaxTimeoutSeconds) * 1000,
+                 .max_output_bytes = request.max_output_bytes,
+                 .limits = options_.limits,
+                 .weakenings = weakenings_.bounded};
+  return RunBounded(run);
+}
+
+}  // namespace azure_pricing::sandbox::bwrap

@@ -1,0 +1,104 @@
+// The bubblewrap backend: a real, local sandbox backend. Every exec runs in fresh mount, PID,
+// IPC, UTS, network and (where the kernel allows) user namespaces, on a read-only root made of
+// the host's /usr and an image's /usr/local and /etc, with private tmpfs /tmp and HOME and no
+// network device but loopback. Its only way out is the GET-only egress proxy (ref/egress) the
+// backend runs for its lifetime on a Unix socket bind-mounted into each sandbox; sandbox_init
+// (in the image) relays HTTPS_PROXY's loopback port to it. See README.md in this directory.
+//
+//   bwrap::BwrapOptions options;
+//   options.image_dir = "/var/lib/azure-pricing/image";  // from //tools:sandbox_image
+//   StatusOr<std::unique_ptr<bwrap::BwrapBackend>> backend = bwrap::BwrapBackend::Create(options);
+//   sandbox::Router router(/*floor=*/sandbox::Isolation::kContainer);  // on purpose
+#ifndef REF_SANDBOX_BWRAP_BWRAP_BACKEND_H_
+#define REF_SANDBOX_BWRAP_BWRAP_BACKEND_H_
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "ref/sandbox/backend.h"
+#include "ref/sandbox/bwrap/bounded_process.h"
+#include "ref/sandbox/bwrap/command_line.h"
+
+namespace azure_pricing::egress {
+class EgressProxy;
+}
+
+namespace azure_pricing::sandbox::bwrap {
+
+// Reasons (Outcome::kFailed unless noted) the backend cannot be created or used.
+inline constexpr char kBwrapNotFound[] = "bwrap_not_found";
+inline constexpr char kImageIncomplete[] = "image_incomplete";
+inline constexpr char kStateDirFailed[] = "state_dir_failed";
+inline constexpr char kEgressProxyFailed[] = "egress_proxy_failed";
+inline constexpr char kSandboxDisposed[] = "sandbox_disposed";
+inline constexpr char kForeignSandbox[] = "foreign_sandbox";
+inline constexpr char kNoFileTransfer[] = "no_file_transfer";  // Outcome::kRefused
+
+inline constexpr char kBackendName[] = "bubblewrap";
+
+struct BwrapOptions {
+  std::string bwrap_path;  // empty: the first `bwrap` on PATH
+  std::string image_dir;   // required; see //tools:sandbox_image
+  // The allowed host's traffic goes here instead of the host itself (tests, conformance runs).
+  std::optional<EgressUpstream> upstream;
+  ResourceLimits limits = {.address_space_bytes = 4ULL << 30,
+                           .file_size_bytes = 256ULL << 20,
+                           .open_files = 1024};
+  uint64_t tmpfs_bytes = 512ULL << 20;
+  std::function<void(const std::string&)> egress_log;  // the proxy's decisions; stderr if unset
+};
+
+// Defined only by the conformance suite's mutants (conformance/backend/mutants).
+class BackendMutator;
+
+class BwrapBackend : public Backend {
+ public:
+  static StatusOr<std::unique_ptr<BwrapBackend>> Create(BwrapOptions options);
+  ~BwrapBackend() override;
+
+  const BackendDeclaration& declaration() const override { return declaration_; }
+  StatusOr<std::unique_ptr<Sandbox>> Acquire(const Spec& spec, const SandboxKey& key) override;
+  Status Dispose(std::unique_ptr<Sandbox> sandbox) override;
+  Status RedirectEgress(const EgressUpstream& upstream) override;
+
+  // Sandboxes acquired and not yet disposed.
+  int live_sandboxes() const { return live_.load(); }
+  const std::string& state_dir() const { return state_dir_; }
+
+ private:
+  friend class BackendMutator;
+  class BwrapSandbox;
+  struct Weakenings {
+    BoundedWeakenings bounded;
+    IsolationWeakenings isolation;
+    bool dispose_leaves_process = false;  // a per-sandbox keeper process outlives dispose
+    std::function<void(egress::EgressProxy&)> weaken_proxy;  // before it starts
+  };
+
+  explicit BwrapBackend(BwrapOptions options);
+  Status StartEgress();  // (re)starts the proxy for options_.upstream; egress_mu_ held
+  StatusOr<ExecResult> Exec(const ExecRequest& request);
+
+  BwrapOptions options_;
+  BackendDeclaration declaration_;
+  Weakenings weakenings_;
+  std::string state_dir_;
+  std::string ca_file_;
+  std::string socket_path_;
+  std::mutex egress_mu_;  // guards proxy_ against a redirect while sandboxes start
+  std::unique_ptr<egress::EgressProxy> proxy_;
+  std::atomic<int> live_{0};
+  std::atomic<int> next_id_{0};
+  std::set<pid_t> keepers_;  // mutant only
+};
+
+}  // namespace azure_pricing::sandbox::bwrap
+
+#endif  // REF_SANDBOX_BWRAP_BWRAP_BACKEND_H_

@@ -1,0 +1,51 @@
+// The bubblewrap command line of one exec, as a pure function of the image, the backend's
+// state directory and the request, so what the sandbox gets is testable without running it.
+#ifndef REF_SANDBOX_BWRAP_COMMAND_LINE_H_
+#define REF_SANDBOX_BWRAP_COMMAND_LINE_H_
+
+#include <string>
+#include <vector>
+
+#include "ref/sandbox/backend.h"
+
+namespace azure_pricing::sandbox::bwrap {
+
+// Where things are inside every sandbox.
+inline constexpr char kInitPath[] = "/usr/local/libexec/azure-pricing/sandbox_init";
+inline constexpr char kProbePath[] = "/usr/local/libexec/azure-pricing/sandbox_probe";
+inline constexpr char kRunDir[] = "/run/azure-pricing";
+inline constexpr char kEgressSocketInside[] = "/run/azure-pricing/egress.sock";
+inline constexpr char kEgressCaInside[] = "/run/azure-pricing/egress-ca.pem";
+inline constexpr int kForwarderPort = 3128;
+// Without HOME in the request, programs start here.
+inline constexpr char kDefaultWorkdir[] = "/tmp";
+
+// Reasons (Outcome::kRefused) a request cannot be run as given.
+inline constexpr char kEgressVariableInEnv[] = "egress_variable_in_env";
+inline constexpr char kMalformedEnv[] = "malformed_env";
+inline constexpr char kUnusableHome[] = "unusable_home";
+
+// Ways to get isolation wrong, one flag each; all false except in the conformance suite's
+// mutants.
+struct IsolationWeakenings {
+  bool share_network = false;    // keep the host's network namespace
+  bool no_pid_namespace = false;  // share the host's PIDs; nothing dies with the sandbox
+  std::string shared_tmp;        // a host directory bound at /tmp for every call
+  std::vector<std::string> extra_env;  // NAME=value added beyond the egress variables
+};
+
+struct CommandLineInputs {
+  std::string bwrap_path;
+  std::string image_dir;         // holds usr/local and etc
+  std::string egress_socket;     // the proxy's Unix socket on the host
+  std::string egress_ca_file;    // its CA, PEM, on the host
+  uint64_t tmpfs_bytes = 0;      // size of /tmp and HOME; 0 leaves the kernel's default
+  IsolationWeakenings weakenings;
+};
+
+StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& inputs,
+                                                    const ExecRequest& request);
+
+}  // namespace azure_pricing::sandbox::bwrap
+
+#endif  // REF_SANDBOX_BWRAP_COMMAND_LINE_H_

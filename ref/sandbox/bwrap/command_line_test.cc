@@ -1,0 +1,121 @@
+#include "ref/sandbox/bwrap/command_line.h"
+
+#include <algorithm>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ref/status/status_matchers.h"
+
+namespace azure_pricing::sandbox::bwrap {
+namespace {
+
+using ::testing::Contains;
+using ::testing::Not;
+
+CommandLineInputs Inputs() {
+  return {.bwrap_path = "/usr/bin/bwrap",
+          .image_dir = "/img",
+          .egress_socket = "/state/egress.sock",
+          .egress_ca_file = "/state/ca.pem"};
+}
+
+// The words after `flag`, as consecutive elements.
+bool HasSequence(const std::vector<std::string>& argv, const std::vector<std::string>& seq) {
+  return std::search(argv.begin(), argv.end(), seq.begin(), seq.end()) != argv.end();
+}
+
+TEST(CommandLineTest, UnsharesEveryNamespaceAndDiesWithItsParent) {
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(Inputs(), {.argv = {"azmcp"}, .env = {}});
+  ASSERT_THAT(argv.status(), IsOk());
+  for (const char* flag : {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                           "--unshare-user-try", "--die-with-parent", "--new-session"}) {
+    EXPECT_THAT(*argv, Contains(flag));
+  }
+  EXPECT_TRUE(HasSequence(*argv, {"--remount-ro", "/"}));
+  EXPECT_TRUE(HasSequence(*argv, {"--tmpfs", "/tmp"}));
+}
+
+TEST(CommandLineTest, TheProgramRunsUnderSandboxInitWithItsArgvIntact) {
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(Inputs(), {.argv = {"azmcp", "a b", "--x=\"y\"\n"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_TRUE(HasSequence(*argv, {"--", kInitPath, "--forward", "3128", "--to",
+                                  kEgressSocketInside, "--", "azmcp", "a b", "--x=\"y\"\n"}));
+  EXPECT_EQ(argv->back(), "--x=\"y\"\n");
+}
+
+TEST(CommandLineTest, TheEnvironmentIsTheRequestsPlusTheTwoEgressVariables) {
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {"A=1=2", "HOME=/tmp/h"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_THAT(*argv, Contains("--clearenv"));
+  EXPECT_TRUE(HasSequence(*argv, {"--setenv", "A", "1=2"}));
+  EXPECT_TRUE(HasSequence(*argv, {"--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128"}));
+  EXPECT_TRUE(HasSequence(*argv, {"--setenv", "SSL_CERT_FILE", kEgressCaInside}));
+  EXPECT_EQ(std::count(argv->begin(), argv->end(), "--setenv"), 4);
+}
+
+TEST(CommandLineTest, AHomeUnderTmpIsADirectoryInTheTmpfsAndTheWorkingDirectory) {
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {"HOME=/tmp/azmcp-home"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_TRUE(HasSequence(*argv, {"--dir", "/tmp/azmcp-home"}));
+  EXPECT_TRUE(HasSequence(*argv, {"--chdir", "/tmp/azmcp-home"}));
+}
+
+TEST(CommandLineTest, AHomeElsewhereGetsItsOwnTmpfs) {
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {"HOME=/home/sandbox"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_TRUE(HasSequence(*argv, {"--tmpfs", "/home/sandbox"}));
+}
+
+TEST(CommandLineTest, WithoutHomeTheProgramStartsInTmp) {
+  const StatusOr<std::vector<std::string>> argv = BwrapCommandLine(Inputs(), {.argv = {"p"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_TRUE(HasSequence(*argv, {"--chdir", "/tmp"}));
+}
+
+TEST(CommandLineTest, RefusesHomesItCannotMountSafely) {
+  for (const char* home : {"HOME=relative", "HOME=/", "HOME=/tmp", "HOME=/usr/local",
+                           "HOME=/etc", "HOME=/run/azure-pricing", "HOME=/tmp/../etc",
+                           "HOME=/tmp//x", "HOME=/tmp/x/", "HOME=/proc/1", "HOME="}) {
+    EXPECT_THAT(BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {home}}).status(),
+                StatusIs(Outcome::kRefused, kUnusableHome))
+        << home;
+  }
+}
+
+TEST(CommandLineTest, RefusesARequestThatSetsTheEgressVariables) {
+  for (const char* entry :
+       {"HTTPS_PROXY=http://x", "https_proxy=http://x", "SSL_CERT_FILE=/x", "SSL_CERT_DIR=/x"}) {
+    EXPECT_THAT(BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {entry}}).status(),
+                StatusIs(Outcome::kRefused, kEgressVariableInEnv))
+        << entry;
+  }
+}
+
+TEST(CommandLineTest, RefusesMalformedEnvironmentEntriesAndAnEmptyArgv) {
+  for (const char* entry : {"NOEQUALS", "=value"}) {
+    EXPECT_THAT(BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {entry}}).status(),
+                StatusIs(Outcome::kRefused, kMalformedEnv));
+  }
+  EXPECT_THAT(BwrapCommandLine(Inputs(), {}).status(),
+              StatusIs(Outcome::kRefused, kInvalidSpec));
+}
+
+TEST(CommandLineTest, TheWeakeningsChangeWhatTheyName) {
+  CommandLineInputs in = Inputs();
+  in.weakenings.share_network = true;
+  in.weakenings.no_pid_namespace = true;
+  in.weakenings.shared_tmp = "/host/tmp";
+  const StatusOr<std::vector<std::string>> argv = BwrapCommandLine(in, {.argv = {"p"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_THAT(*argv, Not(Contains("--unshare-net")));
+  EXPECT_THAT(*argv, Not(Contains("--unshare-pid")));
+  EXPECT_TRUE(HasSequence(*argv, {"--bind", "/host/tmp", "/tmp"}));
+}
+
+}  // namespace
+}  // namespace azure_pricing::sandbox::bwrap

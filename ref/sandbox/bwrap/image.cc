@@ -1,0 +1,142 @@
+#include "ref/sandbox/bwrap/image.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "ref/base/files.h"
+#include "ref/json/json.h"
+#include "ref/sandbox/bwrap/bounded_process.h"
+#include "ref/sandbox/bwrap/command_line.h"
+
+namespace azure_pricing::sandbox::bwrap {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kBundleInside[] = "/usr/local/lib/azmcp/azmcp";
+constexpr char kExtractInside[] = "/usr/local/lib/azmcp/extract";
+
+constexpr char kWrapper[] =
+    "#!/bin/sh\n"
+    "# The bundle's native libraries were unpacked when this image was assembled; without this\n"
+    "# a fresh HOME per call would unpack 42 MB on every call.\n"
+    "DOTNET_BUNDLE_EXTRACT_BASE_DIR=/usr/local/lib/azmcp/extract\n"
+    "export DOTNET_BUNDLE_EXTRACT_BASE_DIR\n"
+    "exec /usr/local/lib/azmcp/azmcp \"$@\"\n";
+
+// Just enough for programs that look up users or hosts; no host accounts, no secrets.
+constexpr char kPasswd[] =
+    "root:x:0:0:root:/nonexistent:/usr/sbin/nologin\n"
+    "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+constexpr char kGroup[] = "root:x:0:\nnogroup:x:65534:\n";
+constexpr char kHosts[] = "127.0.0.1 localhost\n::1 localhost\n";
+constexpr char kNsswitch[] = "passwd: files\ngroup: files\nhosts: files\n";
+
+Status Failed(const char* what) {
+  return Status(Outcome::kFailed, kImageAssemblyFailed, what);
+}
+
+// A hard link when source and image share a file system (the CLI is 150 MB), else a copy.
+bool Place(const std::string& from, const fs::path& to, fs::perms perms) {
+  std::error_code ec;
+  fs::create_directories(to.parent_path(), ec);
+  fs::create_hard_link(from, to, ec);
+  if (ec) {
+    ec.clear();
+    fs::copy_file(from, to, ec);
+    if (ec) return false;
+  }
+  fs::permissions(to, perms, fs::perm_options::add, ec);
+  return !ec;
+}
+
+bool WriteText(const fs::path& path, const std::string& text, bool executable = false) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (!base::WriteFileAtomically(path.string(), text).ok()) return false;
+  if (executable) fs::permissions(path, fs::perms::owner_all | fs::perms::group_exec |
+                                            fs::perms::group_read | fs::perms::others_exec |
+                                            fs::perms::others_read, ec);
+  return !ec;
+}
+
+Status WriteEtc(const fs::path& out) {
+  const fs::path etc = out / "etc";
+  if (!WriteText(etc / "passwd", kPasswd) || !WriteText(etc / "group", kGroup) ||
+      !WriteText(etc / "hosts", kHosts) || !WriteText(etc / "nsswitch.conf", kNsswitch)) {
+    return Failed("cannot write the image's /etc");
+  }
+  // The dynamic loader finds the host's multiarch libraries (the base layer) through it.
+  std::error_code ec;
+  fs::copy_file("/etc/ld.so.cache", etc / "ld.so.cache", ec);
+  if (ec) return Failed("cannot copy /etc/ld.so.cache into the image");
+  return OkStatus();
+}
+
+// Runs the bundle once so it unpacks into the image, then checks that it did.
+Status Unpack(const fs::path& out) {
+  const std::string home = (out / "unpack-home").string();
+  std::error_code ec;
+  fs::create_directories(home, ec);
+  BoundedRun run{.argv = {(out.string() + kBundleInside), "pricing", "get", "--help"},
+                 .env = {"HOME=" + home, "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+                         "DOTNET_BUNDLE_EXTRACT_BASE_DIR=" + out.string() + kExtractInside,
+                         "AZURE_MCP_COLLECT_TELEMETRY=false",
+                         "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"},
+                 .timeout_ms = 120'000,
+                 .max_output_bytes = 1 << 20};
+  const StatusOr<ExecResult> ran = RunBounded(run);
+  fs::remove_all(home, ec);
+  if (!ran.ok() || fs::is_empty(out.string() + kExtractInside, ec) || ec) {
+    return Failed("the azmcp bundle did not unpack (is it a .NET single-file bundle?)");
+  }
+  return OkStatus();
+}
+
+Status PlaceCli(const ImageSources& sources, const fs::path& out) {
+  const fs::perms exec = fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
+  if (!sources.dotnet_bundle) {
+    return Place(sources.azmcp, out / "usr/local/bin/azmcp", exec)
+               ? OkStatus()
+               : Failed("cannot place azmcp in the image");
+  }
+  if (!Place(sources.azmcp, out.string() + kBundleInside, exec) ||
+      !WriteText(out / "usr/local/bin/azmcp", kWrapper, /*executable=*/true)) {
+    return Failed("cannot place azmcp in the image");
+  }
+  return Unpack(out);
+}
+
+Status Fill(const ImageSources& sources, const fs::path& out) {
+  const fs::perms exec = fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
+  if (Status cli = PlaceCli(sources, out); !cli.ok()) return cli;
+  if (!Place(sources.sandbox_init, out.string() + kInitPath, exec)) {
+    return Failed("cannot place sandbox_init in the image");
+  }
+  if (!sources.probe.empty() && !Place(sources.probe, out.string() + kProbePath, exec)) {
+    return Failed("cannot place the probe in the image");
+  }
+  if (Status etc = WriteEtc(out); !etc.ok()) return etc;
+  std::string json = std::string("{\"cli\": ") + (sources.dotnet_bundle ? "\"real\"" : "\"fake\"");
+  json += ", \"provenance\": ";
+  json::AppendQuoted(json, sources.provenance);
+  json += "}\n";
+  if (!WriteText(out / "IMAGE.json", json)) return Failed("cannot write IMAGE.json");
+  return OkStatus();
+}
+
+}  // namespace
+
+Status AssembleImage(const ImageSources& sources, const std::string& out_dir) {
+  std::error_code ec;
+  if (fs::exists(out_dir, ec) || !fs::create_directories(out_dir, ec)) {
+    return Failed("the image directory already exists or cannot be created");
+  }
+  Status filled = Fill(sources, out_dir);
+  if (!filled.ok()) fs::remove_all(out_dir, ec);
+  return filled;
+}
+
+}  // namespace azure_pricing::sandbox::bwrap
