@@ -77,7 +77,8 @@ void AddEgress(std::vector<std::string>& out, const CommandLineInputs& in) {
 // The environment exactly as requested plus the two egress variables; HOME validated.
 StatusOr<std::vector<std::string>> Environment(const CommandLineInputs& in,
                                                const ExecRequest& request,
-                                               std::optional<std::string>& home) {
+                                               std::optional<std::string>& home,
+                                               std::optional<std::string>& pwd) {
   std::vector<std::string> out = {"--clearenv"};
   for (const std::string& entry : request.env) {
     const size_t eq = entry.find('=');
@@ -92,6 +93,7 @@ StatusOr<std::vector<std::string>> Environment(const CommandLineInputs& in,
       }
     }
     if (name == "HOME") home = entry.substr(eq + 1);
+    if (name == "PWD") pwd = entry.substr(eq + 1);
     Add(out, {"--setenv", name, std::string_view(entry).substr(eq + 1)});
   }
   if (home.has_value() && !UsableHome(*home)) {
@@ -114,8 +116,8 @@ StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& in,
   if (request.argv.empty()) {
     return Status(Outcome::kRefused, kInvalidSpec, "an exec needs a program");
   }
-  std::optional<std::string> home;
-  StatusOr<std::vector<std::string>> env = Environment(in, request, home);
+  std::optional<std::string> home, pwd;
+  StatusOr<std::vector<std::string>> env = Environment(in, request, home, pwd);
   if (!env.ok()) return env.status();
   std::vector<std::string> out = {in.bwrap_path};
   Add(out, {"--unshare-user-try", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"});
@@ -128,7 +130,12 @@ StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& in,
   Add(out, {"--remount-ro", "/", "--chdir", home.value_or(kDefaultWorkdir)});
   out.insert(out.end(), env->begin(), env->end());
   Add(out, {"--", kInitPath, "--forward", std::to_string(kForwarderPort), "--to",
-            kEgressSocketInside, "--"});
+            kEgressSocketInside});
+  if (pwd.has_value()) {
+    Add(out, {"--pwd", *pwd, "--"});
+  } else {
+    Add(out, {"--unset-pwd", "--"});
+  }
   out.insert(out.end(), request.argv.begin(), request.argv.end());
   return out;
 }

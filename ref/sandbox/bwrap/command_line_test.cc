@@ -41,7 +41,8 @@ TEST(CommandLineTest, TheProgramRunsUnderSandboxInitWithItsArgvIntact) {
       BwrapCommandLine(Inputs(), {.argv = {"azmcp", "a b", "--x=\"y\"\n"}});
   ASSERT_THAT(argv.status(), IsOk());
   EXPECT_TRUE(HasSequence(*argv, {"--", kInitPath, "--forward", "3128", "--to",
-                                  kEgressSocketInside, "--", "azmcp", "a b", "--x=\"y\"\n"}));
+                                  kEgressSocketInside, "--unset-pwd", "--", "azmcp", "a b",
+                                  "--x=\"y\"\n"}));
   EXPECT_EQ(argv->back(), "--x=\"y\"\n");
 }
 
@@ -54,6 +55,13 @@ TEST(CommandLineTest, TheEnvironmentIsTheRequestsPlusTheTwoEgressVariables) {
   EXPECT_TRUE(HasSequence(*argv, {"--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128"}));
   EXPECT_TRUE(HasSequence(*argv, {"--setenv", "SSL_CERT_FILE", kEgressCaInside}));
   EXPECT_EQ(std::count(argv->begin(), argv->end(), "--setenv"), 4);
+}
+
+TEST(CommandLineTest, APwdInTheRequestIsRestoredAfterBubblewrapSetsItsOwn) {
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {"PWD=/somewhere"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_TRUE(HasSequence(*argv, {"--pwd", "/somewhere", "--", "p"}));
 }
 
 TEST(CommandLineTest, AHomeUnderTmpIsADirectoryInTheTmpfsAndTheWorkingDirectory) {

@@ -4,7 +4,10 @@
 // runs the requested program with exactly the environment it was given and exits with its
 // status; when it exits, bubblewrap's PID 1 exits and the kernel kills whatever is left.
 //
-//   sandbox_init --forward PORT --to SOCKET -- PROGRAM ARGS...
+//   sandbox_init --forward PORT --to SOCKET (--pwd VALUE | --unset-pwd) -- PROGRAM ARGS...
+//
+// bubblewrap always sets PWD; --pwd/--unset-pwd restore what the request asked for, so the
+// program's environment is exactly the requested one plus the egress variables.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -114,10 +117,30 @@ int RunProgram(char** argv) {
 
 }  // namespace
 
+// The fixed-position command line bubblewrap passes; false when it is not that.
+bool ApplyPwd(int argc, char** argv, int* program) {
+  if (argc < 8 || std::strcmp(argv[1], "--forward") != 0 || std::strcmp(argv[3], "--to") != 0) {
+    return false;
+  }
+  if (std::strcmp(argv[5], "--unset-pwd") == 0 && std::strcmp(argv[6], "--") == 0) {
+    unsetenv("PWD");
+    *program = 7;
+    return true;
+  }
+  if (argc >= 9 && std::strcmp(argv[5], "--pwd") == 0 && std::strcmp(argv[7], "--") == 0) {
+    setenv("PWD", argv[6], 1);
+    *program = 8;
+    return true;
+  }
+  return false;
+}
+
 int main(int argc, char** argv) {
-  if (argc < 7 || std::strcmp(argv[1], "--forward") != 0 || std::strcmp(argv[3], "--to") != 0 ||
-      std::strcmp(argv[5], "--") != 0) {
-    std::fputs("usage: sandbox_init --forward PORT --to SOCKET -- PROGRAM ARGS...\n", stderr);
+  int program = 0;
+  if (!ApplyPwd(argc, argv, &program)) {
+    std::fputs("usage: sandbox_init --forward PORT --to SOCKET (--pwd VALUE | --unset-pwd) -- "
+               "PROGRAM ARGS...\n",
+               stderr);
     return kUsageExit;
   }
   const int port = std::atoi(argv[2]);
@@ -127,7 +150,7 @@ int main(int argc, char** argv) {
     return kUsageExit;
   }
   std::thread(AcceptLoop, listener, std::string(argv[4])).detach();
-  const int status = RunProgram(argv + 6);
+  const int status = RunProgram(argv + program);
   // Threads may still be relaying; _exit ends the process without unwinding them.
   std::fflush(nullptr);
   _exit(status);
