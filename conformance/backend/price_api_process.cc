@@ -1,0 +1,116 @@
+#include "conformance/backend/price_api_process.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "ref/base/files.h"
+
+extern char** environ;
+
+namespace azure_pricing::conformance::backend {
+namespace {
+
+constexpr char kWorkspace[] = "azure_pricing_conformance";
+
+Status Failed(const char* what) { return Status(Outcome::kFailed, kPriceApiFailed, what); }
+
+// Lines of the child's stdout until "ready", with one deadline for all of them.
+bool ReadUntilReady(int fd, std::string& text, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  char buf[1024];
+  while (text.find("ready\n") == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    pollfd p{fd, POLLIN, 0};
+    if (left <= 0 || poll(&p, 1, static_cast<int>(left)) <= 0) return false;
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) return false;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace
+
+const char kSuiteCatalog[] =
+    R"({"currencyCode":"USD","tierMinimumUnits":0.0,"retailPrice":0.192,"unitPrice":0.192,)"
+    R"("armRegionName":"westeurope","location":"EU West","effectiveStartDate":"2024-01-01T00:00:00Z",)"
+    R"("meterId":"m-1","meterName":"D4s v5","productId":"P","skuId":"P/1","productName":)"
+    R"("Virtual Machines Dsv5 Series","skuName":"D4s v5","serviceName":"Virtual Machines",)"
+    R"("serviceId":"S","serviceFamily":"Compute","unitOfMeasure":"1 Hour","type":"Consumption",)"
+    R"("isPrimaryMeterRegion":true,"armSkuName":"Standard_D4s_v5"})"
+    "\n";
+
+StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Start(const std::string& binary,
+                                                                  const std::string& catalog_jsonl,
+                                                                  const std::string& work_dir) {
+  const std::string catalog = work_dir + "/catalog.jsonl";
+  if (!base::WriteFileAtomically(catalog, catalog_jsonl).ok()) return Failed("cannot write the catalog");
+  int fds[2];
+  if (pipe(fds) != 0) return Failed("cannot make a pipe");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<std::string> args = {binary, "--catalog", catalog, "--tls-listen", "127.0.0.1:0",
+                                   "--ca-dir", work_dir};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::unique_ptr<PriceApiProcess> api(new PriceApiProcess());
+  const int spawned = posix_spawn(&api->api_.pid, binary.c_str(), &actions, nullptr, argv.data(),
+                                  environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string text;
+  const bool ready = spawned == 0 && ReadUntilReady(fds[0], text, std::chrono::seconds(20));
+  close(fds[0]);
+  if (spawned != 0) api->api_.pid = -1;
+  if (!ready) return Failed("the fake price API did not start");
+  // "https https://127.0.0.1:PORT DIR/ca.pem"
+  constexpr char kAnnounce[] = "https https://127.0.0.1:";
+  const size_t line = text.find(kAnnounce);
+  if (line == std::string::npos) return Failed("the fake price API did not say its port");
+  api->api_.port = std::atoi(text.c_str() + line + sizeof kAnnounce - 1);
+  StatusOr<std::string> ca = base::ReadFile(work_dir + "/ca.pem");
+  if (!ca.ok()) return Failed("the fake price API wrote no CA");
+  api->api_.ca_pem = *ca;
+  return api;
+}
+
+PriceApiProcess::~PriceApiProcess() {
+  if (api_.pid <= 0) return;
+  kill(api_.pid, SIGTERM);
+  for (int i = 0; i < 100; ++i) {
+    if (waitpid(api_.pid, nullptr, WNOHANG) == api_.pid) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(api_.pid, SIGKILL);
+  waitpid(api_.pid, nullptr, 0);
+}
+
+std::string Runfile(const std::string& workspace_relative) {
+  for (const char* var : {"TEST_SRCDIR", "RUNFILES_DIR"}) {
+    if (const char* dir = std::getenv(var); dir != nullptr && *dir != '\0') {
+      return std::string(dir) + "/" + kWorkspace + "/" + workspace_relative;
+    }
+  }
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    const std::string candidate = std::string(self, static_cast<size_t>(n)) + ".runfiles/" +
+                                  kWorkspace + "/" + workspace_relative;
+    if (access(candidate.c_str(), F_OK) == 0) return candidate;
+  }
+  return workspace_relative;  // `bazel run` starts in the runfiles tree
+}
+
+}  // namespace azure_pricing::conformance::backend

@@ -1,0 +1,40 @@
+// The fake price API (//fakes/prices_server) as a child process for a suite run outside Bazel's
+// test runner (the gate): HTTPS on a free loopback port with a CA made at start.
+#ifndef CONFORMANCE_BACKEND_PRICE_API_PROCESS_H_
+#define CONFORMANCE_BACKEND_PRICE_API_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+
+#include "conformance/backend/suite.h"
+#include "ref/status/status.h"
+
+namespace azure_pricing::conformance::backend {
+
+inline constexpr char kPriceApiFailed[] = "price_api_failed";
+
+// One row the suite's probes and the CLI lookup ask for (Standard_D4s_v5 in westeurope).
+extern const char kSuiteCatalog[];
+
+class PriceApiProcess {
+ public:
+  // Starts `binary` serving `catalog_jsonl` from files in `work_dir`; waits up to 20 s for it.
+  static StatusOr<std::unique_ptr<PriceApiProcess>> Start(const std::string& binary,
+                                                          const std::string& catalog_jsonl,
+                                                          const std::string& work_dir);
+  ~PriceApiProcess();
+  const PriceApi& api() const { return api_; }
+
+ private:
+  PriceApiProcess() = default;
+  PriceApi api_;
+};
+
+// A path inside this program's Bazel runfiles (`bazel run`, `bazel test` or a built binary).
+std::string Runfile(const std::string& workspace_relative);
+
+}  // namespace azure_pricing::conformance::backend
+
+#endif  // CONFORMANCE_BACKEND_PRICE_API_PROCESS_H_

@@ -1,0 +1,135 @@
+// Egress: GET to prices.azure.com through the backend's proxy, verified against the injected
+// SSL_CERT_FILE; everything else refused; and one real lookup through the whole path.
+#include <string>
+
+#include "conformance/backend/suite_internal.h"
+#include "ref/labels/middleware.h"
+#include "ref/pricing/host.h"
+#include "ref/sandbox/router.h"
+#include "ref/tls/runtime_ca.h"
+
+namespace azure_pricing::conformance::backend::internal {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr char kPricesUrl[] =
+    "https://prices.azure.com/api/retail/prices?$filter=armSkuName%20eq%20%27Standard_D4s_v5%27";
+
+bool Succeeded(const Json& out) {
+  return out.value("ok", false) && out.value("status", 0) >= 200 && out.value("status", 0) < 300;
+}
+
+std::string Summary(const Json& out) {
+  return "stage " + out.value("stage", "?") + ", status " + std::to_string(out.value("status", 0)) +
+         (out.value("error", "").empty() ? "" : ", " + out.value("error", ""));
+}
+
+// A request that must not get through; passes when the probe saw no 2xx answer.
+Observation MustBeRefused(Context& ctx, const std::vector<std::string>& args,
+                          const std::string& what) {
+  std::string why;
+  const std::optional<Json> out = ProbeJson(ctx, args, &why);
+  if (!out) return Fail(why);
+  if (Succeeded(*out)) return Fail(what + " got through (" + Summary(*out) + ")");
+  return Pass(what + " refused (" + Summary(*out) + ")");
+}
+
+Observation GetAllowed(Context& ctx) {
+  std::string why;
+  const std::optional<Json> out = ProbeJson(ctx, {"https-get", kPricesUrl}, &why);
+  if (!out) return Fail(why);
+  if (!Succeeded(*out)) return Fail("GET through the proxy failed (" + Summary(*out) + ")");
+  return Pass("GET prices.azure.com via HTTPS_PROXY, verified with SSL_CERT_FILE: " +
+              std::to_string(out->value("status", 0)));
+}
+
+Observation PostRefused(Context& ctx) {
+  return MustBeRefused(ctx, {"https-get", kPricesUrl, "--method", "POST"}, "POST");
+}
+
+Observation OtherHostRefused(Context& ctx) {
+  return MustBeRefused(ctx, {"https-get", "https://management.azure.com/subscriptions"},
+                       "another host");
+}
+
+Observation IpLiteralRefused(Context& ctx) {
+  return MustBeRefused(ctx, {"https-get", "https://127.0.0.1/api/retail/prices"}, "an IP literal");
+}
+
+Observation DirectRefused(Context& ctx) {
+  return MustBeRefused(ctx, {"https-get", kPricesUrl, "--no-proxy", "--timeout-ms", "3000"},
+                       "a direct connection bypassing the proxy");
+}
+
+Observation EmptyTrustStoreFails(Context& ctx) {
+  std::string why;
+  const std::optional<Json> out =
+      ProbeJson(ctx, {"https-get", kPricesUrl, "--ca-file", "/dev/null"}, &why);
+  if (!out) return Fail(why);
+  if (Succeeded(*out) || out->value("stage", "") != "tls") {
+    return Fail("with an empty trust store the handshake did not fail (" + Summary(*out) + ")");
+  }
+  return Pass("an empty trust store fails the handshake: verification is on");
+}
+
+Observation UpstreamVerified(Context& ctx) {
+  const std::optional<tls::KeyAndCert> stranger = tls::MakeCa("backend-suite unrelated CA");
+  const sandbox::EgressUpstream real{"127.0.0.1", ctx.options.price_api.port,
+                                     ctx.options.price_api.ca_pem};
+  if (!stranger) return Fail("the suite could not make a CA");
+  if (Status s = ctx.backend.RedirectEgress({real.host, real.port, stranger->cert_pem}); !s.ok()) {
+    return Fail("the backend cannot point its egress at the suite's fake API: " + Describe(s));
+  }
+  Observation seen = MustBeRefused(ctx, {"https-get", kPricesUrl},
+                                   "an upstream whose certificate the proxy cannot verify");
+  if (Status s = ctx.backend.RedirectEgress(real); !s.ok()) {
+    return Fail("the backend did not take the suite's upstream back: " + Describe(s));
+  }
+  return seen;
+}
+
+Observation CliLookup(Context& ctx) {
+  sandbox::Router router({&ctx.backend}, {.min_isolation = sandbox::Isolation::kContainer});
+  StatusOr<std::vector<labels::Tool>> tools = MakeAzurePricingTools(
+      &router, "backend-suite", {ctx.run_id}, {.image = "backend-suite"}, nullptr);
+  if (!tools.ok()) return Fail("the tool refused the backend: " + Describe(tools.status()));
+  if (tools->empty()) return Fail("the tool was not made");
+  labels::InvocationContext call;
+  call.arguments = R"({"sku":"Standard_D4s_v5","region":"westeurope"})";
+  labels::InvokeFunction(tools->front(), call, {});
+  if (!call.result.has_value()) return Fail("the tool returned nothing");
+  if (call.result->outcome != "completed") {
+    return Fail("the lookup ended " + call.result->outcome + " (" + call.result->reason + ")");
+  }
+  return Pass("azure_pricing_get completed through the backend with " + ctx.options.cli_kind);
+}
+
+}  // namespace
+
+std::vector<ProbeDef> EgressProbes() {
+  return {
+      {{"egress.get_allowed", {"HOST-008", "HOST-012", "HOST-013"},
+        "GET to prices.azure.com through the backend's proxy does not work"},
+       GetAllowed},
+      {{"egress.post_refused", {"HOST-008"}, "the proxy lets a method other than GET through"},
+       PostRefused},
+      {{"egress.other_host_refused", {"HOST-008"}, "the proxy reaches hosts beyond prices.azure.com"},
+       OtherHostRefused},
+      {{"egress.ip_literal_refused", {"HOST-008"}, "the proxy connects to IP literals"},
+       IpLiteralRefused},
+      {{"egress.direct_refused", {"HOST-008", "HOST-012"}, "connections bypassing the proxy work"},
+       DirectRefused},
+      {{"egress.verification_on", {"HOST-014"},
+        "TLS inside the sandbox succeeds without a trust anchor: verification is off"},
+       EmptyTrustStoreFails},
+      {{"egress.upstream_verified", {"HOST-014"},
+        "the proxy does not verify the upstream's certificate"},
+       UpstreamVerified},
+      {{"cli.lookup", {"HOST-012", "HOST-013", "HOST-006"},
+        "the tool cannot complete a lookup through this backend"},
+       CliLookup},
+  };
+}
+
+}  // namespace azure_pricing::conformance::backend::internal

@@ -1,0 +1,190 @@
+// Exec fidelity and bounded exec: what the tool's one ExecBounded call relies on.
+#include <chrono>
+
+#include "conformance/backend/suite_internal.h"
+
+namespace azure_pricing::conformance::backend::internal {
+namespace {
+
+using std::chrono::milliseconds;
+using Json = nlohmann::json;
+
+Observation Argv(Context& ctx) {
+  const std::vector<std::string> args = {"with space", "\"double\" 'single'", "new\nline",
+                                         "ünïcødé ✓", "", "--flag=value"};
+  std::vector<std::string> call = {"argv"};
+  call.insert(call.end(), args.begin(), args.end());
+  std::string why;
+  const std::optional<Json> out = ProbeJson(ctx, call, &why);
+  if (!out) return Fail(why);
+  if (out->value("argv", Json::array()) != Json(args)) return Fail("argv arrived as " + out->dump());
+  return Pass("6 awkward arguments arrived byte for byte");
+}
+
+Observation ExitCodes(Context& ctx) {
+  for (int code : {0, 1, 7, 255}) {
+    const StatusOr<sandbox::ExecResult> r = RunInSandbox(ctx, {"exit", std::to_string(code)});
+    if (!r.ok()) return Fail("exit " + std::to_string(code) + ": " + Describe(r.status()));
+    if (r->exit_code != code) {
+      return Fail("exit " + std::to_string(code) + " came back as " + std::to_string(r->exit_code));
+    }
+  }
+  return Pass("exit codes 0, 1, 7, 255 came back unchanged");
+}
+
+Observation Environment(Context& ctx) {
+  ExecOptions options;
+  options.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp/probe-home", "LANG=C.UTF-8",
+                 "SPACED=a b  c", "EMPTY=", "UNICODE=é✓"};
+  std::string why;
+  const std::optional<Json> out = ProbeJson(ctx, {"env"}, &why, options);
+  if (!out) return Fail(why);
+  std::multiset<std::string> seen, expected(options.env.begin(), options.env.end());
+  bool proxy = false, cert = false;
+  for (const Json& e : out->value("env", Json::array())) {
+    const std::string entry = e.is_string() ? e.get<std::string>() : e.dump();
+    if (entry.rfind("HTTPS_PROXY=", 0) == 0 && !proxy) {
+      proxy = true;
+    } else if (entry.rfind("SSL_CERT_FILE=", 0) == 0 && !cert) {
+      cert = true;
+    } else {
+      seen.insert(entry);
+    }
+  }
+  if (!proxy || !cert) return Fail("HTTPS_PROXY or SSL_CERT_FILE was not added for egress");
+  if (seen != expected) return Fail("the environment differs from the request: " + out->dump());
+  return Pass("exactly the 6 requested variables plus HTTPS_PROXY and SSL_CERT_FILE");
+}
+
+Observation WorkingDirectory(Context& ctx) {
+  std::string why;
+  const std::optional<Json> out = ProbeJson(ctx, {"cwd"}, &why);
+  if (!out) return Fail(why);
+  if (out->value("cwd", "") != "/tmp/probe-home") {
+    return Fail("started in " + out->value("cwd", "?") + ", not HOME");
+  }
+  return Pass("started in HOME (/tmp/probe-home)");
+}
+
+Observation TimeoutReturns(Context& ctx) {
+  const std::string marker = ctx.Marker();
+  const auto start = std::chrono::steady_clock::now();
+  const StatusOr<sandbox::ExecResult> r =
+      RunInSandbox(ctx, {"tree", marker, "60"}, {.timeout_seconds = 2});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.ok()) return Fail("a 60 s sleeper with a 2 s timeout returned without a timeout");
+  if (r.status().reason() != sandbox::kExecTimeoutReason) {
+    return Fail("failed as " + Describe(r.status()) + ", not timeout");
+  }
+  if (seconds > 7) return Fail("the timeout took " + std::to_string(seconds) + " s to act");
+  return Pass("timed out after " + std::to_string(seconds).substr(0, 4) + " s (limit 2 s)");
+}
+
+Observation TimeoutKillsTree(Context& ctx) {
+  const std::string marker = ctx.Marker();
+  const StatusOr<sandbox::ExecResult> r =
+      RunInSandbox(ctx, {"tree", marker, "60"}, {.timeout_seconds = 2});
+  if (r.ok()) return Fail("the sleeper was not stopped at the timeout");
+  const int left = MarkedProcessesAfter(marker, milliseconds(2000));
+  if (left != 0) return Fail(std::to_string(left) + " of the sleeper's processes outlived the call");
+  return Pass("the sleeper, its child and grandchild are gone");
+}
+
+Observation FloodRefused(Context& ctx) {
+  const StatusOr<sandbox::ExecResult> r = RunInSandbox(
+      ctx, {"flood", std::to_string(4 << 20), "stdout"}, {.max_output_bytes = 64 << 10});
+  if (r.ok()) {
+    return Fail("4 MiB against a 64 KiB budget returned " + std::to_string(r->stdout_bytes.size()) +
+                " bytes as success");
+  }
+  if (r.status().reason() != sandbox::kExecOutputLimitReason) {
+    return Fail("failed as " + Describe(r.status()) + ", not output_limit");
+  }
+  return Pass("4 MiB against a 64 KiB budget failed as output_limit");
+}
+
+Observation NoPartialOutput(Context& ctx) {
+  const StatusOr<sandbox::ExecResult> r = RunInSandbox(
+      ctx, {"flood", std::to_string(256 << 10), "stdout"}, {.max_output_bytes = 64 << 10});
+  if (r.ok()) return Fail("an overflow returned " + std::to_string(r->stdout_bytes.size()) +
+                          " bytes of partial output as a result");
+  return Pass("the overflow carried no output, only " + Describe(r.status()));
+}
+
+Observation StderrCounts(Context& ctx) {
+  const StatusOr<sandbox::ExecResult> only = RunInSandbox(
+      ctx, {"flood", std::to_string(1 << 20), "stderr"}, {.max_output_bytes = 64 << 10});
+  if (only.ok()) return Fail("1 MiB on stderr against a 64 KiB budget was accepted");
+  const StatusOr<sandbox::ExecResult> split = RunInSandbox(
+      ctx, {"flood", std::to_string(40 << 10), "both"}, {.max_output_bytes = 64 << 10});
+  if (split.ok()) return Fail("40 KiB on each stream passed a 64 KiB budget: not one budget");
+  return Pass("stderr alone, and both streams together, are held to the one budget");
+}
+
+Observation ExactBudget(Context& ctx) {
+  const StatusOr<sandbox::ExecResult> r = RunInSandbox(
+      ctx, {"flood", std::to_string(64 << 10), "stdout"}, {.max_output_bytes = 64 << 10});
+  if (!r.ok()) return Fail("output of exactly the budget failed: " + Describe(r.status()));
+  if (r->stdout_bytes.size() != (64u << 10)) return Fail("output was cut or padded");
+  return Pass("exactly 64 KiB against a 64 KiB budget came back whole");
+}
+
+Observation ClosedStdout(Context& ctx) {
+  const std::string marker = ctx.Marker();
+  const StatusOr<sandbox::ExecResult> r =
+      RunInSandbox(ctx, {"close-stdout", marker, "60"}, {.timeout_seconds = 2});
+  const int left = MarkedProcessesAfter(marker, milliseconds(2000));
+  if (left != 0) return Fail("a program that closed stdout outlived the call");
+  if (r.ok()) return Fail("a program still running at the timeout was reported as finished");
+  return Pass("closing stdout ended nothing early; the timeout stopped it");
+}
+
+Observation DaemonLeftBehind(Context& ctx) {
+  const std::string marker = ctx.Marker();
+  const auto start = std::chrono::steady_clock::now();
+  const StatusOr<sandbox::ExecResult> r = RunInSandbox(ctx, {"daemon", marker, "60"});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!r.ok()) return Fail("the call failed: " + Describe(r.status()));
+  if (seconds > 10) return Fail("a detached process kept the call alive for the timeout");
+  const int left = MarkedProcessesAfter(marker, milliseconds(2000));
+  if (left != 0) return Fail("the detached process outlived the call");
+  return Pass("returned at once and the detached process is gone");
+}
+
+}  // namespace
+
+std::vector<ProbeDef> ExecProbes() {
+  return {
+      {{"exec.argv", {"INTRO-005", "HOST-006"}, "argv is altered on its way into the sandbox"}, Argv},
+      {{"exec.exit_code", {"HOST-006"}, "exit codes are not passed back unchanged"}, ExitCodes},
+      {{"exec.environment", {"HOST-012", "HOST-013", "INTRO-010"},
+        "the environment is not exactly the request plus the two egress variables"},
+       Environment},
+      {{"exec.working_directory", {"HOST-006"}, "the program does not start in HOME"},
+       WorkingDirectory},
+      {{"bounded.timeout", {"BOUND-004"}, "the backend does not stop a program at its timeout"},
+       TimeoutReturns},
+      {{"bounded.timeout_kills_tree", {"BOUND-004", "INTRO-007"},
+        "processes started by a timed-out program survive it"},
+       TimeoutKillsTree},
+      {{"bounded.output_limit", {"BOUND-002"}, "output past the budget is not refused"},
+       FloodRefused},
+      {{"bounded.no_partial_output", {"BOUND-002"},
+        "an overflowing call returns partial output instead of failing"},
+       NoPartialOutput},
+      {{"bounded.stderr_counts", {"BOUND-002"}, "stderr is not counted toward the output budget"},
+       StderrCounts},
+      {{"bounded.exact_budget", {"BOUND-002"}, "output within the budget is cut or refused"},
+       ExactBudget},
+      {{"bounded.closed_stdout", {"BOUND-004", "INTRO-007"},
+        "a program that closes stdout and keeps running outlives the call"},
+       ClosedStdout},
+      {{"bounded.detached_process", {"BOUND-004", "INTRO-007"},
+        "a process the program leaves behind keeps the call alive or outlives it"},
+       DaemonLeftBehind},
+  };
+}
+
+}  // namespace azure_pricing::conformance::backend::internal

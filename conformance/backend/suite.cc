@@ -1,0 +1,215 @@
+#include "conformance/backend/suite.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "conformance/backend/suite_internal.h"
+#include "ref/pricing/host.h"
+#include "ref/sandbox/bwrap/command_line.h"
+
+namespace azure_pricing::conformance::backend {
+namespace internal {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string ReadSmallFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct ProcEntry {
+  pid_t pid = 0;
+  pid_t ppid = 0;
+  char state = '?';
+  std::string cmdline;  // NULs as spaces
+};
+
+std::vector<ProcEntry> ProcessTable() {
+  std::vector<ProcEntry> out;
+  DIR* d = opendir("/proc");
+  if (d == nullptr) return out;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    const std::string base = std::string("/proc/") + e->d_name;
+    const std::string stat = ReadSmallFile(base + "/stat");
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos || close + 4 > stat.size()) continue;
+    ProcEntry p;
+    p.pid = std::atoi(e->d_name);
+    p.state = stat[close + 2];
+    p.ppid = std::atoi(stat.c_str() + close + 4);
+    p.cmdline = ReadSmallFile(base + "/cmdline");
+    for (char& c : p.cmdline) c = c == '\0' ? ' ' : c;
+    out.push_back(std::move(p));
+  }
+  closedir(d);
+  return out;
+}
+
+bool Excluded(const Context& ctx, pid_t pid) {
+  return pid == ctx.options.price_api.pid || ctx.options.own_processes.count(pid) != 0;
+}
+
+// Zombies among our children that are not the suite's own: reaped so they stop counting.
+void ReapStrayZombies(const Context& ctx, const std::vector<ProcEntry>& table) {
+  for (const ProcEntry& p : table) {
+    if (p.ppid == getpid() && p.state == 'Z' && !Excluded(ctx, p.pid)) {
+      waitpid(p.pid, nullptr, WNOHANG);
+    }
+  }
+}
+
+std::vector<pid_t> Descendants(const Context& ctx) {
+  std::vector<ProcEntry> table = ProcessTable();
+  ReapStrayZombies(ctx, table);
+  table = ProcessTable();
+  std::multimap<pid_t, const ProcEntry*> children;
+  for (const ProcEntry& p : table) children.emplace(p.ppid, &p);
+  std::vector<pid_t> found, frontier = {getpid()};
+  while (!frontier.empty()) {
+    const pid_t parent = frontier.back();
+    frontier.pop_back();
+    auto [first, last] = children.equal_range(parent);
+    for (auto it = first; it != last; ++it) {
+      const ProcEntry& child = *it->second;
+      if (child.pid == ctx.options.price_api.pid) continue;
+      frontier.push_back(child.pid);  // an adapter's own children are the backend's
+      if (!Excluded(ctx, child.pid) && child.state != 'Z') found.push_back(child.pid);
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+Observation Pass(std::string detail) { return {true, std::move(detail)}; }
+Observation Fail(std::string detail) { return {false, std::move(detail)}; }
+
+std::string Describe(const Status& status) {
+  return status.ok() ? "ok"
+                     : std::string(OutcomeName(status.outcome())) + " (" +
+                           std::string(status.reason()) + ")";
+}
+
+int MarkedProcessesAfter(const std::string& marker, std::chrono::milliseconds wait) {
+  const Clock::time_point deadline = Clock::now() + wait;
+  for (;;) {
+    int n = 0;
+    for (const ProcEntry& p : ProcessTable()) {
+      if (p.state != 'Z' && p.cmdline.find(marker) != std::string::npos) ++n;
+    }
+    if (n == 0 || Clock::now() >= deadline) return n;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+std::vector<pid_t> LeftoverDescendants(const Context& ctx, std::chrono::milliseconds wait) {
+  const Clock::time_point deadline = Clock::now() + wait;
+  for (;;) {
+    std::vector<pid_t> found = Descendants(ctx);
+    if (found.empty() || Clock::now() >= deadline) return found;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+void KillLeftovers(const Context& ctx) {
+  for (pid_t pid : Descendants(ctx)) kill(pid, SIGKILL);
+  for (const ProcEntry& p : ProcessTable()) {
+    if (p.state != 'Z' && p.cmdline.find(ctx.run_id) != std::string::npos) kill(p.pid, SIGKILL);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ReapStrayZombies(ctx, ProcessTable());
+}
+
+StatusOr<sandbox::ExecResult> RunInSandbox(Context& ctx, const std::vector<std::string>& args,
+                                           const ExecOptions& options) {
+  const sandbox::Spec spec = PricingSandboxSpec("backend-suite");
+  const sandbox::SandboxKey key{"backend-suite", ctx.run_id, ctx.Marker()};
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = ctx.backend.Acquire(spec, key);
+  if (!box.ok()) return box.status();
+  sandbox::BoundedExec* bounded = (*box)->bounded_exec();
+  std::vector<std::string> argv = {sandbox::bwrap::kProbePath};
+  argv.insert(argv.end(), args.begin(), args.end());
+  StatusOr<sandbox::ExecResult> result =
+      bounded == nullptr
+          ? StatusOr<sandbox::ExecResult>(Status(Outcome::kRefused, "no_bounded_exec",
+                                                 "the backend offers no BoundedExec"))
+          : bounded->ExecBounded({.argv = std::move(argv),
+                                  .env = options.env,
+                                  .timeout_seconds = options.timeout_seconds,
+                                  .max_output_bytes = options.max_output_bytes});
+  if (Status disposed = ctx.backend.Dispose(std::move(*box)); !disposed.ok()) return disposed;
+  return result;
+}
+
+std::optional<nlohmann::json> ProbeJson(const StatusOr<sandbox::ExecResult>& result,
+                                        std::string* why) {
+  if (!result.ok()) {
+    *why = "the call failed: " + Describe(result.status());
+    return std::nullopt;
+  }
+  nlohmann::json parsed = nlohmann::json::parse(result->stdout_bytes, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    *why = "the probe's output is not one JSON object (exit " +
+           std::to_string(result->exit_code) + ", " + std::to_string(result->stdout_bytes.size()) +
+           " bytes); is the probe in the image?";
+    return std::nullopt;
+  }
+  return parsed;
+}
+
+std::optional<nlohmann::json> ProbeJson(Context& ctx, const std::vector<std::string>& args,
+                                        std::string* why, const ExecOptions& options) {
+  return ProbeJson(RunInSandbox(ctx, args, options), why);
+}
+
+}  // namespace internal
+
+std::vector<ProbeInfo> BackendProbes() {
+  std::vector<ProbeInfo> out;
+  for (auto* group : {internal::ExecProbes, internal::IsolationProbes, internal::EgressProbes}) {
+    for (const internal::ProbeDef& p : group()) out.push_back(p.info);
+  }
+  return out;
+}
+
+void BecomeSubreaper() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteOptions& options) {
+  std::random_device random;
+  internal::Context ctx{backend, options, "azpc-probe-" + std::to_string(random() % 1000000000)};
+  if (Status redirected = backend.RedirectEgress(
+          {"127.0.0.1", options.price_api.port, options.price_api.ca_pem});
+      !redirected.ok() && options.progress) {
+    options.progress("  note: the backend did not redirect its egress: " +
+                     internal::Describe(redirected));
+  }
+  std::vector<ProbeResult> results;
+  for (auto* group : {internal::ExecProbes, internal::IsolationProbes, internal::EgressProbes}) {
+    for (const internal::ProbeDef& p : group()) {
+      const internal::Observation seen = p.run(ctx);
+      internal::KillLeftovers(ctx);
+      results.push_back({p.info.id, p.info.requirements, seen.passed, seen.detail,
+                         p.info.diagnosis});
+      if (options.progress) {
+        options.progress(std::string(seen.passed ? "  ok   " : "  FAIL ") + p.info.id + ": " +
+                         (seen.passed ? seen.detail : seen.detail + " -- " + p.info.diagnosis));
+      }
+    }
+  }
+  return results;
+}
+
+}  // namespace azure_pricing::conformance::backend

@@ -1,0 +1,70 @@
+// The backend conformance suite: probes that prove a sandbox backend enforces what
+// azure_pricing_get relies on (exec fidelity, bounded exec, isolation, disposal, GET-only egress,
+// and one real lookup). Every probe runs through the Backend interface only, as the tool does:
+// acquire, ExecBounded of the probe program in the image, dispose. What it observes from outside
+// (processes left on this machine, the fake price API's log) it observes on the machine the suite
+// runs on, so a backend under test runs here, in process or as an adapter child process.
+//
+//   SuiteOptions options{.price_api = &api, .cli_kind = "real azmcp 3.0.0-beta.46"};
+//   std::vector<ProbeResult> results = RunBackendSuite(backend, options);
+//
+// Every probe runs; a run reports every failure, never only the first.
+#ifndef CONFORMANCE_BACKEND_SUITE_H_
+#define CONFORMANCE_BACKEND_SUITE_H_
+
+#include <sys/types.h>
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ref/sandbox/backend.h"
+
+namespace azure_pricing::conformance::backend {
+
+// The fake price API the backend's egress is pointed at (see price_api_process.h).
+struct PriceApi {
+  int port = 0;
+  std::string ca_pem;
+  pid_t pid = -1;  // not counted as a process the backend left behind
+};
+
+struct SuiteOptions {
+  PriceApi price_api;
+  std::string cli_kind;        // what /usr/local/bin/azmcp in the image is, for the report
+  std::set<pid_t> own_processes;  // the suite's helpers (e.g. an adapter) that are not leaks
+  std::function<void(const std::string&)> progress;  // one line per probe as it finishes
+};
+
+struct ProbeResult {
+  std::string id;
+  std::vector<std::string> requirements;
+  bool passed = false;
+  std::string detail;     // what was observed
+  std::string diagnosis;  // what a failure means, one line
+};
+
+struct ProbeInfo {
+  std::string id;
+  std::vector<std::string> requirements;
+  std::string diagnosis;
+};
+
+// Every probe, in the order they run.
+std::vector<ProbeInfo> BackendProbes();
+
+// Makes this process the reaper of orphaned descendants, so processes a backend leaves behind
+// stay observable; call once, before starting the backend or its adapter.
+void BecomeSubreaper();
+
+// Sets well-known cloud credential variables (where unset) in this process's environment, so a
+// backend that passes the host's environment into sandboxes is caught; call before starting the
+// backend or its adapter.
+void PlantCredentialCanaries();
+
+std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteOptions& options);
+
+}  // namespace azure_pricing::conformance::backend
+
+#endif  // CONFORMANCE_BACKEND_SUITE_H_
