@@ -9,6 +9,10 @@ namespace {
 using std::chrono::milliseconds;
 using Json = nlohmann::json;
 
+// Long past the 2 s timeouts below, short enough that a backend which never kills costs the run
+// seconds, not minutes.
+constexpr char kSleeperSeconds[] = "12";
+
 Observation Argv(Context& ctx) {
   const std::vector<std::string> args = {"with space", "\"double\" 'single'", "new\nline",
                                          "ünïcødé ✓", "", "--flag=value"};
@@ -70,10 +74,10 @@ Observation TimeoutReturns(Context& ctx) {
   const std::string marker = ctx.Marker();
   const auto start = std::chrono::steady_clock::now();
   const StatusOr<sandbox::ExecResult> r =
-      RunInSandbox(ctx, {"tree", marker, "60"}, {.timeout_seconds = 2});
+      RunInSandbox(ctx, {"tree", marker, kSleeperSeconds}, {.timeout_seconds = 2});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (r.ok()) return Fail("a 60 s sleeper with a 2 s timeout returned without a timeout");
+  if (r.ok()) return Fail("a 12 s sleeper with a 2 s timeout returned without a timeout");
   if (r.status().reason() != sandbox::kExecTimeoutReason) {
     return Fail("failed as " + Describe(r.status()) + ", not timeout");
   }
@@ -84,7 +88,7 @@ Observation TimeoutReturns(Context& ctx) {
 Observation TimeoutKillsTree(Context& ctx) {
   const std::string marker = ctx.Marker();
   const StatusOr<sandbox::ExecResult> r =
-      RunInSandbox(ctx, {"tree", marker, "60"}, {.timeout_seconds = 2});
+      RunInSandbox(ctx, {"tree", marker, kSleeperSeconds}, {.timeout_seconds = 2});
   if (r.ok()) return Fail("the sleeper was not stopped at the timeout");
   const int left = MarkedProcessesAfter(marker, milliseconds(2000));
   if (left != 0) return Fail(std::to_string(left) + " of the sleeper's processes outlived the call");
@@ -133,7 +137,7 @@ Observation ExactBudget(Context& ctx) {
 Observation ClosedStdout(Context& ctx) {
   const std::string marker = ctx.Marker();
   const StatusOr<sandbox::ExecResult> r =
-      RunInSandbox(ctx, {"close-stdout", marker, "60"}, {.timeout_seconds = 2});
+      RunInSandbox(ctx, {"close-stdout", marker, kSleeperSeconds}, {.timeout_seconds = 2});
   const int left = MarkedProcessesAfter(marker, milliseconds(2000));
   if (left != 0) return Fail("a program that closed stdout outlived the call");
   if (r.ok()) return Fail("a program still running at the timeout was reported as finished");

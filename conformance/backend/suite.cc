@@ -199,6 +199,7 @@ std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteO
   std::vector<ProbeResult> results;
   for (auto* group : {internal::ExecProbes, internal::IsolationProbes, internal::EgressProbes}) {
     for (const internal::ProbeDef& p : group()) {
+      if (!options.only.empty() && options.only.count(p.info.id) == 0) continue;
       const internal::Observation seen = p.run(ctx);
       internal::KillLeftovers(ctx);
       results.push_back({p.info.id, p.info.requirements, seen.passed, seen.detail,

@@ -35,6 +35,8 @@ struct SuiteOptions {
   std::string cli_kind;        // what /usr/local/bin/azmcp in the image is, for the report
   std::set<pid_t> own_processes;  // the suite's helpers (e.g. an adapter) that are not leaks
   std::function<void(const std::string&)> progress;  // one line per probe as it finishes
+  // Runs only these probes (the mutant tests aim one probe at one mutant); empty runs all.
+  std::set<std::string> only;
 };
 
 struct ProbeResult {

@@ -1,0 +1,30 @@
+// Broken variants of the bubblewrap backend, each wrong in exactly one way the backend suite
+// claims to catch. They exist to prove the suite can fail: a probe that passes a mutant meant
+// for it is a probe that checks nothing.
+#ifndef CONFORMANCE_BACKEND_MUTANTS_MUTANTS_H_
+#define CONFORMANCE_BACKEND_MUTANTS_MUTANTS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ref/sandbox/bwrap/bwrap_backend.h"
+
+namespace azure_pricing::conformance::backend {
+
+inline constexpr char kUnknownMutant[] = "unknown_mutant";
+
+struct MutantInfo {
+  std::string name;
+  std::string caught_by;  // the probe id meant to reject it
+  std::string broken;     // what is wrong, one line
+};
+
+const std::vector<MutantInfo>& Mutants();
+
+// Applies the named weakening to a freshly created backend (before any sandbox).
+Status ApplyMutant(sandbox::bwrap::BwrapBackend& backend, std::string_view name);
+
+}  // namespace azure_pricing::conformance::backend
+
+#endif  // CONFORMANCE_BACKEND_MUTANTS_MUTANTS_H_
