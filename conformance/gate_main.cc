@@ -3,6 +3,7 @@
 // a closing tally, and exits non-zero when anything is wrong.
 // `tools/bazel run //conformance:gate [-- --verbose]`.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -10,9 +11,12 @@
 #include <string>
 #include <utility>
 
+#include "conformance/backend/backend_gate.h"
+#include "conformance/backend/suite.h"
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
 #include "ref/pricing/package.h"
+#include "ref/base/flags.h"
 #include "ref/pricing/reasons.h"
 
 namespace azure_pricing::conformance {
@@ -20,25 +24,54 @@ namespace {
 
 constexpr char kCatalogPath[] = "conformance/requirements.json";
 
+constexpr char kUsage[] =
+    "usage: gate [--suite all|cases|backend] [--backend-adapter \"CMD ARGS\"] [--azmcp FILE]\n"
+    "            [--verbose]\n"
+    "Runs the conformance cases and the catalog check (suite cases) and the backend suite\n"
+    "(suite backend) against the bubblewrap backend in process, or against the adapter\n"
+    "process CMD ARGS speaking conformance/backend/protocol/PROTOCOL.md. Ends with\n"
+    "`N passed, N failed`; exits 1 on any failure, 64 on a usage error.\n"
+    "  --azmcp FILE   the real azmcp for the bubblewrap image (default: AZURE_PRICING_AZMCP,\n"
+    "                 which tools/bazel sets to the npm cache)\n";
+
 struct Options {
   bool verbose = false;
   bool help = false;
+  bool cases = true;
+  bool backend = true;
+  backend::BackendGateOptions backend_options;
 };
 
-// nullopt (after saying why) for an unknown option.
+// nullopt (after saying why) for a command line that does not read.
 std::optional<Options> ParseOptions(int argc, char** argv) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--verbose") == 0) {
-      options.verbose = true;
-    } else if (std::strcmp(argv[i], "--help") == 0) {
-      options.help = true;
-    } else {
-      std::fprintf(stderr, "gate: unknown option %s\n", argv[i]);
-      return std::nullopt;
+  std::string problem;
+  const StatusOr<base::Flags> flags =
+      base::Flags::ParseOrExplain(argc, argv,
+                                  {{"--verbose", base::FlagKind::kSwitch},
+                                   {"--help", base::FlagKind::kSwitch},
+                                   {"--suite", base::FlagKind::kValue},
+                                   {"--backend-adapter", base::FlagKind::kValue},
+                                   {"--azmcp", base::FlagKind::kValue}},
+                                  &problem);
+  Options o;
+  if (flags.ok()) {
+    o.verbose = o.backend_options.verbose = flags->Has("--verbose");
+    o.help = flags->Has("--help");
+    const std::string suite = flags->Value("--suite").value_or("all");
+    o.cases = suite == "all" || suite == "cases";
+    o.backend = suite == "all" || suite == "backend";
+    if (!o.cases && !o.backend) problem = "--suite is all, cases or backend";
+    if (const auto adapter = flags->Value("--backend-adapter")) {
+      o.backend_options.adapter = backend::SplitCommandLine(*adapter, &problem);
     }
+    const char* cached = std::getenv("AZURE_PRICING_AZMCP");
+    o.backend_options.azmcp = flags->Value("--azmcp").value_or(cached != nullptr ? cached : "");
   }
-  return options;
+  if (!problem.empty()) {
+    std::fprintf(stderr, "gate: %s\n%s", problem.c_str(), kUsage);
+    return std::nullopt;
+  }
+  return o;
 }
 
 // Checks count like cases: each that holds is a pass, each thing wrong a failure.
@@ -141,26 +174,40 @@ void CheckCatalog(const Catalog& catalog, const Options& options, Citations cita
   if (tally.failed == failed_before) tally.passed += 4;
 }
 
+void RunCasesAndCatalog(const Options& options, Tally& tally) {
+  const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
+  if (!catalog) {
+    tally.Fail(std::string(kCatalogPath) + " is missing or malformed");
+    return;
+  }
+  Citations citations;
+  // The backend suite's probes cite requirements as cases do, whether or not this run runs them.
+  for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
+    for (const std::string& id : probe.requirements) citations["probe " + probe.id].insert(id);
+  }
+  std::set<std::pair<std::string, std::string>> reached;
+  RunCases(options, tally, citations, reached);
+  PrintUnreachedReasons(reached);
+  CheckCatalog(*catalog, options, std::move(citations), tally);
+}
+
 int Main(int argc, char** argv) {
   const std::optional<Options> options = ParseOptions(argc, argv);
   if (!options) return 64;
   if (options->help) {
-    std::printf("usage: gate [--verbose]\nRuns the conformance cases and the catalog check.\n");
+    std::printf("%s", kUsage);
     return 0;
   }
   std::printf("azure-pricing-conformance gate\n");
   std::printf("implementation: reference (in process), %s %s\n", kPackageName, kPackageVersion);
   std::printf("%s\n\n", kCliProvenanceLine);
   Tally tally;
-  const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
-  if (!catalog) {
-    tally.Fail(std::string(kCatalogPath) + " is missing or malformed");
-  } else {
-    Citations citations;
-    std::set<std::pair<std::string, std::string>> reached;
-    RunCases(*options, tally, citations, reached);
-    PrintUnreachedReasons(reached);
-    CheckCatalog(*catalog, *options, std::move(citations), tally);
+  if (options->cases) RunCasesAndCatalog(*options, tally);
+  if (options->backend) {
+    if (options->cases) std::printf("\n");
+    const backend::BackendGateResult probes = backend::RunBackendGate(options->backend_options);
+    tally.passed += probes.passed;
+    tally.failed += probes.failed;
   }
   std::printf("\n%s\n", tally.failed == 0 ? "gate: PASS" : "gate: FAIL");
   std::printf("%d passed, %d failed\n", tally.passed, tally.failed);

@@ -1,0 +1,34 @@
+// The backend suite as the gate runs it: the fake price API, the backend under test (the
+// bubblewrap backend in process on an image assembled for the run, or any adapter process), the
+// probes, and one line per probe.
+#ifndef CONFORMANCE_BACKEND_BACKEND_GATE_H_
+#define CONFORMANCE_BACKEND_BACKEND_GATE_H_
+
+#include <string>
+#include <vector>
+
+namespace azure_pricing::conformance::backend {
+
+struct BackendGateOptions {
+  // The adapter command line, already split; empty runs the bubblewrap backend in process.
+  std::vector<std::string> adapter;
+  // The real azmcp to put in the in-process backend's image (the npm cache's, by default).
+  std::string azmcp;
+  bool verbose = false;
+};
+
+struct BackendGateResult {
+  int passed = 0;
+  int failed = 0;
+  std::vector<std::pair<std::string, std::vector<std::string>>> citations;  // probe, ids
+};
+
+BackendGateResult RunBackendGate(const BackendGateOptions& options);
+
+// Splits an adapter command line on spaces, honouring '...' and "..." quoting; nullopt-like
+// empty result with `problem` set when a quote is left open.
+std::vector<std::string> SplitCommandLine(const std::string& line, std::string* problem);
+
+}  // namespace azure_pricing::conformance::backend
+
+#endif  // CONFORMANCE_BACKEND_BACKEND_GATE_H_
