@@ -10,6 +10,7 @@
 #include "conformance/backend/price_api_process.h"
 #include "conformance/backend/protocol/client.h"
 #include "conformance/backend/suite.h"
+#include "ref/base/runfiles.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 #include "ref/sandbox/bwrap/image.h"
 
@@ -19,6 +20,7 @@ namespace azure_pricing::conformance::backend {
 namespace {
 
 namespace fs = std::filesystem;
+using base::Runfile;
 
 // Removes the run's work directory however the run ends.
 struct WorkDir {

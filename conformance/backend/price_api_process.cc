@@ -17,8 +17,6 @@ extern char** environ;
 namespace azure_pricing::conformance::backend {
 namespace {
 
-constexpr char kWorkspace[] = "azure_pricing_conformance";
-
 Status Failed(const char* what) { return Status(Outcome::kFailed, kPriceApiFailed, what); }
 
 // Lines of the child's stdout until "ready", with one deadline for all of them.
@@ -95,22 +93,6 @@ PriceApiProcess::~PriceApiProcess() {
   }
   kill(api_.pid, SIGKILL);
   waitpid(api_.pid, nullptr, 0);
-}
-
-std::string Runfile(const std::string& workspace_relative) {
-  for (const char* var : {"TEST_SRCDIR", "RUNFILES_DIR"}) {
-    if (const char* dir = std::getenv(var); dir != nullptr && *dir != '\0') {
-      return std::string(dir) + "/" + kWorkspace + "/" + workspace_relative;
-    }
-  }
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    const std::string candidate = std::string(self, static_cast<size_t>(n)) + ".runfiles/" +
-                                  kWorkspace + "/" + workspace_relative;
-    if (access(candidate.c_str(), F_OK) == 0) return candidate;
-  }
-  return workspace_relative;  // `bazel run` starts in the runfiles tree
 }
 
 }  // namespace azure_pricing::conformance::backend

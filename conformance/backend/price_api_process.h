@@ -32,9 +32,6 @@ class PriceApiProcess {
   PriceApi api_;
 };
 
-// A path inside this program's Bazel runfiles (`bazel run`, `bazel test` or a built binary).
-std::string Runfile(const std::string& workspace_relative);
-
 }  // namespace azure_pricing::conformance::backend
 
 #endif  // CONFORMANCE_BACKEND_PRICE_API_PROCESS_H_

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "conformance/citations/cites.h"
 #include "fakes/testing/server_process.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -164,6 +165,7 @@ TEST_F(BwrapBackendTest, TheSandboxSeesNoHostNetworkFilesOrProcesses) {
 }
 
 TEST_F(BwrapBackendTest, ATimeoutKillsEverythingInTheSandboxIncludingDetachedProcesses) {
+  CITES("BOUND-004", "INTRO-007");
   const auto start = std::chrono::steady_clock::now();
   EXPECT_THAT(Run({"/bin/sh", "-c", "setsid sleep 3011 & sleep 3012"}, {}, 1).status(),
               StatusIs(Outcome::kFailed, kExecTimeoutReason));
@@ -184,6 +186,7 @@ TEST_F(BwrapBackendTest, ADetachedProcessLeftBehindDoesNotKeepTheCallAliveOrOutl
 }
 
 TEST_F(BwrapBackendTest, TheFakeCliCompletesALookupThroughTheProxyAndTheForwarder) {
+  CITES("HOST-012", "HOST-013");
   const StatusOr<ExecResult> r = Run(
       {"azmcp", "pricing", "get", "--sku", "Standard_D4s_v5", "--region", "westeurope"},
       {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp/azmcp-home"});

@@ -1,0 +1,64 @@
+// The suite can fail: every mutant, served through the backend protocol, is rejected by the
+// probe meant to catch it. (The correct backend passing every probe is suite_test and
+// adapter_suite_test.)
+#include "conformance/backend/mutants/mutants.h"
+
+#include "conformance/backend/protocol/client.h"
+#include "conformance/backend/suite.h"
+#include "conformance/backend/suite_testing.h"
+#include "conformance/citations/cites.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ref/base/runfiles.h"
+#include "ref/status/status_matchers.h"
+
+extern char** environ;
+
+namespace azure_pricing::conformance::backend {
+namespace {
+
+class MutantTest : public ::testing::TestWithParam<MutantInfo> {};
+
+TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
+  CITES("HOST-008", "HOST-014", "BOUND-004", "INTRO-007", "INTRO-009");
+  BecomeSubreaper();
+  PlantCredentialCanaries();
+  const StatusOr<std::string> image = testing::TestImage(/*real_cli=*/false);
+  ASSERT_THAT(image.status(), IsOk());
+  const StatusOr<PriceApi> api = testing::TestPriceApi();
+  ASSERT_THAT(api.status(), IsOk());
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
+      backend_protocol::AdapterBackend::Start(
+          {base::Runfile("conformance/backend/mutants/mutant_adapter"), "--image", *image,
+           "--mutant", GetParam().name},
+          env);
+  ASSERT_THAT(adapter.status(), IsOk());
+  const std::vector<ProbeResult> results = RunBackendSuite(
+      **adapter, {.price_api = *api,
+                  .own_processes = {(*adapter)->pid()},
+                  .only = {GetParam().caught_by}});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].passed) << GetParam().name << " passed " << GetParam().caught_by
+                                  << ": " << results[0].detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(Mutants()),
+                         [](const ::testing::TestParamInfo<MutantInfo>& info) {
+                           return info.param.name;
+                         });
+
+TEST(MutantAdapterTest, RefusesAnUnknownMutant) {
+  const StatusOr<std::string> image = testing::TestImage(/*real_cli=*/false);
+  ASSERT_THAT(image.status(), IsOk());
+  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
+      backend_protocol::AdapterBackend::Start(
+          {base::Runfile("conformance/backend/mutants/mutant_adapter"), "--image", *image,
+           "--mutant", "no_such_mutant"},
+          {"PATH=/usr/bin:/bin"});
+  EXPECT_FALSE(adapter.ok());
+}
+
+}  // namespace
+}  // namespace azure_pricing::conformance::backend

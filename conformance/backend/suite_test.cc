@@ -1,0 +1,59 @@
+// The bubblewrap backend, in process, on an image with the real azmcp, passes every probe; and
+// the suite's own catalogue is well formed.
+#include "conformance/backend/suite.h"
+
+#include <set>
+
+#include "conformance/backend/mutants/mutants.h"
+#include "conformance/backend/suite_testing.h"
+#include "conformance/citations/cites.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ref/sandbox/bwrap/bwrap_backend.h"
+#include "ref/status/status_matchers.h"
+
+namespace azure_pricing::conformance::backend {
+namespace {
+
+using ::testing::IsEmpty;
+using ::testing::SizeIs;
+
+TEST(BackendSuiteTest, TheBubblewrapBackendPassesEveryProbeWithTheRealCli) {
+  CITES("HOST-012", "HOST-013", "HOST-014", "HOST-008", "INTRO-007", "INTRO-009", "BOUND-004");
+  BecomeSubreaper();
+  PlantCredentialCanaries();
+  const StatusOr<std::string> image = testing::TestImage(/*real_cli=*/true);
+  ASSERT_THAT(image.status(), IsOk());
+  const StatusOr<PriceApi> api = testing::TestPriceApi();
+  ASSERT_THAT(api.status(), IsOk());
+  sandbox::bwrap::BwrapOptions options;
+  options.image_dir = *image;
+  options.egress_log = [](const std::string&) {};
+  StatusOr<std::unique_ptr<sandbox::bwrap::BwrapBackend>> backend =
+      sandbox::bwrap::BwrapBackend::Create(options);
+  ASSERT_THAT(backend.status(), IsOk());
+  const std::vector<ProbeResult> results =
+      RunBackendSuite(**backend, {.price_api = *api, .cli_kind = "the real azmcp"});
+  EXPECT_THAT(results, SizeIs(BackendProbes().size()));
+  EXPECT_THAT(testing::Failures(results), IsEmpty());
+  EXPECT_EQ((*backend)->live_sandboxes(), 0);
+}
+
+TEST(BackendSuiteTest, EveryProbeHasAUniqueIdRequirementsAndADiagnosis) {
+  std::set<std::string> ids;
+  for (const ProbeInfo& p : BackendProbes()) {
+    EXPECT_TRUE(ids.insert(p.id).second) << "duplicate probe id " << p.id;
+    EXPECT_FALSE(p.requirements.empty()) << p.id;
+    EXPECT_FALSE(p.diagnosis.empty()) << p.id;
+  }
+}
+
+TEST(BackendSuiteTest, EveryMutantNamesAProbeThatExists) {
+  std::set<std::string> ids;
+  for (const ProbeInfo& p : BackendProbes()) ids.insert(p.id);
+  EXPECT_GE(Mutants().size(), 10u);
+  for (const MutantInfo& m : Mutants()) EXPECT_EQ(ids.count(m.caught_by), 1u) << m.name;
+}
+
+}  // namespace
+}  // namespace azure_pricing::conformance::backend
