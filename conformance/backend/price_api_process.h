@@ -7,13 +7,20 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "conformance/backend/suite.h"
 #include "ref/status/status.h"
 
 namespace azure_pricing::conformance::backend {
 
 inline constexpr char kPriceApiFailed[] = "price_api_failed";
+
+// The fake price API a backend's egress is pointed at.
+struct PriceApi {
+  int port = 0;
+  std::string ca_pem;
+  pid_t pid = -1;  // the suite does not count it as a process a backend left behind
+};
 
 // One row the suite's probes and the CLI lookup ask for (Standard_D4s_v5 in westeurope).
 extern const char kSuiteCatalog[];

@@ -33,7 +33,8 @@ Observation NothingCrossesCalls(Context& ctx) {
   }
   const std::optional<Json> seen = ProbeJson(ctx, {"stat", file, home_file}, &why);
   if (!seen) return Fail(why);
-  for (const auto& [path, exists] : seen->value("paths", Json::object()).items()) {
+  const Json paths = seen->value("paths", Json::object());
+  for (const auto& [path, exists] : paths.items()) {
     if (exists == true) return Fail(path + ", written by the previous call, is visible");
   }
   return Pass("files in /tmp and HOME from one call are gone in the next");
@@ -65,7 +66,8 @@ Observation HostFilesInvisible(Context& ctx) {
       ProbeJson(ctx, {"stat", host_file, "/root", "/home", "/etc/shadow", "/var/lib", "/srv"}, &why);
   unlink(host_file.c_str());
   if (!seen) return Fail(why);
-  for (const auto& [path, exists] : seen->value("paths", Json::object()).items()) {
+  const Json paths = seen->value("paths", Json::object());
+  for (const auto& [path, exists] : paths.items()) {
     if (exists == true) return Fail("the host's " + path + " is visible in the sandbox");
   }
   return Pass("a host file in /tmp, /root, /home, /etc/shadow, /var/lib, /srv are invisible");
@@ -103,7 +105,8 @@ Observation NoCredentials(Context& ctx) {
                       "/etc/azure", "/var/run/secrets"},
                 &why);
   if (!files) return Fail(why);
-  for (const auto& [path, exists] : files->value("paths", Json::object()).items()) {
+  const Json paths = files->value("paths", Json::object());
+  for (const auto& [path, exists] : paths.items()) {
     if (exists == true) return Fail("credential location " + path + " exists in the sandbox");
   }
   return Pass("no credential variable or credential file is visible");

@@ -19,16 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "conformance/backend/price_api_process.h"
 #include "ref/sandbox/backend.h"
 
 namespace azure_pricing::conformance::backend {
-
-// The fake price API the backend's egress is pointed at (see price_api_process.h).
-struct PriceApi {
-  int port = 0;
-  std::string ca_pem;
-  pid_t pid = -1;  // not counted as a process the backend left behind
-};
 
 struct SuiteOptions {
   PriceApi price_api;
