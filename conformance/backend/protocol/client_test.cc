@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -321,6 +322,28 @@ TEST_F(AdapterBackendTest, ConcurrentCallsAreSerialized) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(good.load(), 40);
+}
+
+// PROTOCOL.md's Python skeleton is checked by the same client the suite uses.
+TEST_F(AdapterBackendTest, ThePythonSkeletonSpeaksTheProtocol) {
+  const char* python = "/usr/bin/python3";
+  if (access(python, X_OK) != 0) GTEST_SKIP() << "no " << python;
+  const std::string script = std::string(std::getenv("TEST_SRCDIR")) + "/" +
+                             std::getenv("TEST_WORKSPACE") +
+                             "/conformance/backend/protocol/example_adapter.py";
+  auto backend = AdapterBackend::Start({python, script}, {}, kRelaxed);
+  ASSERT_THAT(backend, IsOk());
+  EXPECT_EQ((*backend)->identity().name, "example");
+  EXPECT_TRUE((*backend)->declaration().bounded_exec);
+  EXPECT_THAT((*backend)->RedirectEgress({"127.0.0.1", 8443, "PEM"}), IsOk());
+  auto sandbox = (*backend)->Acquire(PricingSpec(), {"a", "s", "c"});
+  ASSERT_THAT(sandbox, IsOk());
+  auto result = (*sandbox)->bounded_exec()->ExecBounded(Request());
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(result->stdout_bytes, "azmcp pricing get");
+  EXPECT_THAT((*sandbox)->bounded_exec()->ExecBounded(Request(10, 5)),
+              StatusIs(Outcome::kFailed, sandbox::kExecOutputLimitReason));
+  EXPECT_THAT((*backend)->Dispose(std::move(sandbox).value()), IsOk());
 }
 
 }  // namespace
