@@ -52,8 +52,8 @@ int SpawnWithPipes(const std::vector<std::string>& argv, const std::vector<std::
   posix_spawn_file_actions_adddup2(&actions, from[1], 1);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
   sigset_t none, pipe_signal;
   sigemptyset(&none);
@@ -67,8 +67,7 @@ int SpawnWithPipes(const std::vector<std::string>& argv, const std::vector<std::
   return rc;
 }
 
-StatusOr<Spawned> Spawn(const std::vector<std::string>& argv,
-                        const std::vector<std::string>& env) {
+StatusOr<Spawned> Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   if (argv.empty() || argv[0].empty()) return Refused(kAdapterSpawnFailed);
   // Close-on-exec everywhere: no other child of this process may hold an end open, or the
   // adapter would never see EOF on its stdin.
@@ -257,8 +256,8 @@ class AdapterSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
 }  // namespace
 
 StatusOr<std::unique_ptr<AdapterBackend>> AdapterBackend::Start(std::vector<std::string> argv,
-                                                               std::vector<std::string> env,
-                                                               AdapterDeadlines deadlines) {
+                                                                std::vector<std::string> env,
+                                                                AdapterDeadlines deadlines) {
   StatusOr<Spawned> spawned = Spawn(argv, env);
   if (!spawned.ok()) return spawned.status();
   auto channel = std::make_shared<AdapterChannel>(*spawned, deadlines);

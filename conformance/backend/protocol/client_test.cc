@@ -2,11 +2,10 @@
 #include "conformance/backend/protocol/client.h"
 
 #include <errno.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -48,7 +47,9 @@ sandbox::Spec PricingSpec() {
 }
 
 sandbox::ExecRequest Request(int64_t timeout_seconds = 10, int64_t max_output = 1000) {
-  return {{"azmcp", "pricing", "get"}, {"AZURE_MCP_COLLECT_TELEMETRY=false"}, timeout_seconds,
+  return {{"azmcp", "pricing", "get"},
+          {"AZURE_MCP_COLLECT_TELEMETRY=false"},
+          timeout_seconds,
           max_output};
 }
 
@@ -74,9 +75,9 @@ class AdapterBackendTest : public ::testing::Test {
 };
 
 TEST_F(AdapterBackendTest, StartKeepsTheIdentityAndTheDeclaration) {
-  auto backend = StartFake({"--name", "docker", "--version", "1.2", "--isolation", "microvm",
-                            "--capability", "EXEC", "--egress-mode", "allowlist",
-                            "--every-method"});
+  auto backend =
+      StartFake({"--name", "docker", "--version", "1.2", "--isolation", "microvm", "--capability",
+                 "EXEC", "--egress-mode", "allowlist", "--every-method"});
   ASSERT_THAT(backend, IsOk());
   EXPECT_EQ((*backend)->identity().name, "docker");
   EXPECT_EQ((*backend)->identity().version, "1.2");
@@ -200,8 +201,7 @@ TEST_F(AdapterBackendTest, AnAdapterThatHangsInACallTimesOutAndIsGoneForLaterCal
 }
 
 TEST_F(AdapterBackendTest, AnExecWaitsForItsTimeoutPlusTheGraceOnly) {
-  auto backend =
-      StartFake({"--fault", "hang", "--fault-at", "exec_bounded"}, {10s, 300ms, 500ms});
+  auto backend = StartFake({"--fault", "hang", "--fault-at", "exec_bounded"}, {10s, 300ms, 500ms});
   ASSERT_THAT(backend, IsOk());
   auto sandbox = (*backend)->Acquire(PricingSpec(), {});
   ASSERT_THAT(sandbox, IsOk());
@@ -223,8 +223,7 @@ TEST_F(AdapterBackendTest, AnAdapterThatExitsMidCallFailsItWithAdapterExited) {
 }
 
 TEST_F(AdapterBackendTest, GarbageAndWrongSeqsAreProtocolErrors) {
-  EXPECT_THAT(StartFake({"--fault", "garbage"}),
-              StatusIs(Outcome::kFailed, kAdapterProtocolError));
+  EXPECT_THAT(StartFake({"--fault", "garbage"}), StatusIs(Outcome::kFailed, kAdapterProtocolError));
   auto garbage = StartFake({"--fault", "garbage", "--fault-at", "acquire"});
   ASSERT_THAT(garbage, IsOk());
   EXPECT_THAT((*garbage)->Acquire(PricingSpec(), {}),

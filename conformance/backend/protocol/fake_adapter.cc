@@ -85,7 +85,8 @@ bool DeclarationFrom(const base::Flags& flags, sandbox::BackendDeclaration& d) {
     return false;
   }
   const std::vector<std::string> methods = flags.Values("--egress-method");
-  if (!methods.empty()) d.egress_method_tokens = std::set<std::string>(methods.begin(), methods.end());
+  if (!methods.empty())
+    d.egress_method_tokens = std::set<std::string>(methods.begin(), methods.end());
   if (flags.Has("--every-method")) d.egress_method_tokens.reset();
   if (flags.Has("--no-bounded-exec")) d.bounded_exec = false;
   return true;
@@ -109,19 +110,29 @@ bool ScriptFrom(const base::Flags& flags, fakes::sandbox::CallScript& s) {
 std::optional<Options> ParseOptions(int argc, char** argv) {
   using base::FlagKind;
   std::string problem;
-  StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(
-      argc, argv,
-      {{"--name", FlagKind::kValue}, {"--version", FlagKind::kValue},
-       {"--isolation", FlagKind::kValue}, {"--capability", FlagKind::kRepeatable},
-       {"--egress-mode", FlagKind::kRepeatable}, {"--egress-method", FlagKind::kRepeatable},
-       {"--every-method", FlagKind::kSwitch}, {"--no-bounded-exec", FlagKind::kSwitch},
-       {"--stdout", FlagKind::kValue}, {"--stderr", FlagKind::kValue},
-       {"--exit", FlagKind::kValue}, {"--delay-ms", FlagKind::kValue},
-       {"--exec-error", FlagKind::kSwitch}, {"--fail-acquire", FlagKind::kSwitch},
-       {"--fail-dispose", FlagKind::kSwitch}, {"--withhold-bounded-exec", FlagKind::kSwitch},
-       {"--accept-redirect", FlagKind::kSwitch}, {"--fault", FlagKind::kValue},
-       {"--fault-at", FlagKind::kValue}, {"--transcript", FlagKind::kValue}},
-      &problem);
+  StatusOr<base::Flags> flags =
+      base::Flags::ParseOrExplain(argc, argv,
+                                  {{"--name", FlagKind::kValue},
+                                   {"--version", FlagKind::kValue},
+                                   {"--isolation", FlagKind::kValue},
+                                   {"--capability", FlagKind::kRepeatable},
+                                   {"--egress-mode", FlagKind::kRepeatable},
+                                   {"--egress-method", FlagKind::kRepeatable},
+                                   {"--every-method", FlagKind::kSwitch},
+                                   {"--no-bounded-exec", FlagKind::kSwitch},
+                                   {"--stdout", FlagKind::kValue},
+                                   {"--stderr", FlagKind::kValue},
+                                   {"--exit", FlagKind::kValue},
+                                   {"--delay-ms", FlagKind::kValue},
+                                   {"--exec-error", FlagKind::kSwitch},
+                                   {"--fail-acquire", FlagKind::kSwitch},
+                                   {"--fail-dispose", FlagKind::kSwitch},
+                                   {"--withhold-bounded-exec", FlagKind::kSwitch},
+                                   {"--accept-redirect", FlagKind::kSwitch},
+                                   {"--fault", FlagKind::kValue},
+                                   {"--fault-at", FlagKind::kValue},
+                                   {"--transcript", FlagKind::kValue}},
+                                  &problem);
   if (!flags.ok()) {
     std::cerr << "fake_adapter: " << problem << "\n" << kUsage;
     return std::nullopt;
@@ -148,8 +159,8 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
 class Transcript {
  public:
   explicit Transcript(const std::string& path)
-      : fd_(path.empty() ? -1 : open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                                     0644)) {}
+      : fd_(path.empty() ? -1
+                         : open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) {}
   ~Transcript() {
     if (fd_ >= 0) close(fd_);
   }

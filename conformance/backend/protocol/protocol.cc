@@ -259,9 +259,8 @@ std::optional<T> ParseByName(const std::array<T, N>& all, std::string_view name)
 
 // spec.h spells these two with Name() only; their inverse is read off the same spellings.
 std::optional<sandbox::IsolationScope> ParseScope(std::string_view name) {
-  return ParseByName(std::array{sandbox::IsolationScope::kConversation,
-                                sandbox::IsolationScope::kCall},
-                     name);
+  return ParseByName(
+      std::array{sandbox::IsolationScope::kConversation, sandbox::IsolationScope::kCall}, name);
 }
 
 std::optional<sandbox::Cleanup> ParseCleanup(std::string_view name) {
@@ -481,8 +480,8 @@ Status Malformed() { return StatusForReason(Outcome::kRefused, kMalformedMessage
 Status ProtocolError() { return StatusForReason(Outcome::kFailed, kAdapterProtocolError); }
 
 std::optional<BackendDeclaration> DeclarationFrom(const Json& j, const std::string& name) {
-  Members m(j, {"os_families", "isolation", "capabilities", "egress_modes",
-                "egress_method_tokens", "bounded_exec"});
+  Members m(j, {"os_families", "isolation", "capabilities", "egress_modes", "egress_method_tokens",
+                "bounded_exec"});
   BackendDeclaration d;
   d.name = name;
   d.os_families = m.EnumSet("os_families", sandbox::ParseOsFamily);
@@ -552,8 +551,7 @@ std::optional<Status> ErrorFrom(const Json& doc) {
   (void)e.Str("message");  // required, but never kept: it is the peer's text
   if (!m.ok() || !e.ok() || reason.empty()) return std::nullopt;
   if (outcome != kOutcomeRefused && outcome != kOutcomeFailed) return std::nullopt;
-  return StatusForReason(outcome == kOutcomeRefused ? Outcome::kRefused : Outcome::kFailed,
-                         reason);
+  return StatusForReason(outcome == kOutcomeRefused ? Outcome::kRefused : Outcome::kFailed, reason);
 }
 
 StatusOr<Response> ResponseFrom(const Json& doc, Op answered) {
@@ -626,8 +624,7 @@ StatusOr<Request> DecodeRequest(std::string_view line, std::optional<int64_t>* s
     const std::optional<Json> doc = ParseStrict(line);
     if (!doc || !doc->is_object()) return Malformed();
     auto seq_member = doc->find("seq");
-    const std::optional<int64_t> n =
-        seq_member == doc->end() ? std::nullopt : AsInt64(*seq_member);
+    const std::optional<int64_t> n = seq_member == doc->end() ? std::nullopt : AsInt64(*seq_member);
     if (!n) return Malformed();
     if (seq != nullptr) *seq = n;
     auto op_member = doc->find("op");

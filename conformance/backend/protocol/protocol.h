@@ -118,8 +118,8 @@ struct AcquireResponse {
 };
 
 // monostate: an answer without fields (dispose, stop) or an error answer.
-using ResponseBody = std::variant<std::monostate, HelloResponse, AcquireResponse,
-                                  sandbox::ExecResult>;
+using ResponseBody =
+    std::variant<std::monostate, HelloResponse, AcquireResponse, sandbox::ExecResult>;
 
 struct Response {
   std::optional<int64_t> seq;  // nullopt: the request's seq could not be read (JSON null)

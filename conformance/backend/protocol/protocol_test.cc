@@ -46,7 +46,8 @@ TEST(RequestCodec, HelloHasTheVersionAndTheDocumentedShape) {
 }
 
 TEST(RequestCodec, AcquireCarriesEveryFieldOfTheSpecTheKeyAndTheUpstream) {
-  AcquireRequest a{FullSpec(), {"agent", "session", "call"},
+  AcquireRequest a{FullSpec(),
+                   {"agent", "session", "call"},
                    sandbox::EgressUpstream{"127.0.0.1", 8443, "-----BEGIN CERTIFICATE-----\n"}};
   const Request back = RoundTrip(Request{2, a});
   ASSERT_EQ(OpOf(back.body), Op::kAcquire);
@@ -94,8 +95,7 @@ TEST(RequestCodec, ExecDisposeAndStop) {
   EXPECT_EQ(got.exec.env, exec.env);
   EXPECT_EQ(got.exec.timeout_seconds, 7);
   EXPECT_EQ(got.exec.max_output_bytes, 1234);
-  EXPECT_EQ(std::get<DisposeRequest>(RoundTrip(Request{4, DisposeRequest{"x"}}).body).sandbox,
-            "x");
+  EXPECT_EQ(std::get<DisposeRequest>(RoundTrip(Request{4, DisposeRequest{"x"}}).body).sandbox, "x");
   EXPECT_EQ(EncodeRequest(Request{5, StopRequest{}}), "{\"seq\":5,\"op\":\"stop\"}\n");
   EXPECT_EQ(OpOf(RoundTrip(Request{5, StopRequest{}}).body), Op::kStop);
 }
@@ -164,12 +164,13 @@ TEST(ResponseCodec, HelloMapsTheDeclaration) {
   hello.declaration.egress_method_tokens = std::set<std::string>{"GET"};
   hello.declaration.bounded_exec = true;
   const std::string line = EncodeResponse(Response{1, Status(), hello});
-  EXPECT_EQ(line,
-            "{\"seq\":1,\"ok\":true,\"protocol\":\"azure-pricing-backend/1\",\"backend\":{\"name\":"
-            "\"docker-adapter\",\"version\":\"0.3.1\"},\"declaration\":{\"os_families\":[\"posix\"],"
-            "\"isolation\":\"container\",\"capabilities\":[\"EXEC\",\"EGRESS_METHODS\"],"
-            "\"egress_modes\":[\"allowlist\"],\"egress_method_tokens\":[\"GET\"],"
-            "\"bounded_exec\":true}}\n");
+  EXPECT_EQ(
+      line,
+      "{\"seq\":1,\"ok\":true,\"protocol\":\"azure-pricing-backend/1\",\"backend\":{\"name\":"
+      "\"docker-adapter\",\"version\":\"0.3.1\"},\"declaration\":{\"os_families\":[\"posix\"],"
+      "\"isolation\":\"container\",\"capabilities\":[\"EXEC\",\"EGRESS_METHODS\"],"
+      "\"egress_modes\":[\"allowlist\"],\"egress_method_tokens\":[\"GET\"],"
+      "\"bounded_exec\":true}}\n");
   StatusOr<Response> back = DecodeResponse(line, Op::kHello);
   ASSERT_THAT(back, IsOk());
   EXPECT_EQ(back->seq, 1);
@@ -258,9 +259,8 @@ TEST(ResponseCodec, BackendReasonsSurviveWithOurOwnFixedMessages) {
     EXPECT_THAT(back->error, StatusIs(Outcome::kFailed, reason, Not(HasSubstr("own words"))));
   }
   StatusOr<Response> refused = DecodeResponse(
-      EncodeResponse(Response{2, Status(Outcome::kRefused, sandbox::kEgressRedirectUnsupported,
-                                        "no"),
-                              {}}),
+      EncodeResponse(
+          Response{2, Status(Outcome::kRefused, sandbox::kEgressRedirectUnsupported, "no"), {}}),
       Op::kAcquire);
   ASSERT_THAT(refused, IsOk());
   EXPECT_THAT(refused->error, StatusIs(Outcome::kRefused, sandbox::kEgressRedirectUnsupported));
@@ -276,9 +276,8 @@ TEST(ResponseCodec, AnUnknownReasonKeepsItsOutcomeOnly) {
 }
 
 TEST(ResponseCodec, ErrorAnswersMayHaveANullSeq) {
-  const std::string line =
-      EncodeResponse(Response{std::nullopt, StatusForReason(Outcome::kRefused, kMalformedMessage),
-                              {}});
+  const std::string line = EncodeResponse(
+      Response{std::nullopt, StatusForReason(Outcome::kRefused, kMalformedMessage), {}});
   EXPECT_THAT(line, HasSubstr("{\"seq\":null,\"ok\":false,\"error\":{\"outcome\":\"refused\","
                               "\"reason\":\"malformed_message\""));
   StatusOr<Response> back = DecodeResponse(line, Op::kStop);

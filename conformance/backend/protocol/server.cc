@@ -26,9 +26,8 @@ class Server {
     std::string line = EncodeResponse(response);
     if (line.size() > kMaxLineBytes + 1) {
       // Only an exec answer can grow this large; its output did not fit the protocol's line.
-      line = EncodeResponse(
-          Response{response.seq, StatusForReason(Outcome::kFailed, sandbox::kExecOutputLimitReason),
-                   {}});
+      line = EncodeResponse(Response{
+          response.seq, StatusForReason(Outcome::kFailed, sandbox::kExecOutputLimitReason), {}});
     }
     return WriteAll(out_fd_, line, std::nullopt);
   }

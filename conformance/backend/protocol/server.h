@@ -16,8 +16,7 @@ namespace azure_pricing::backend_protocol {
 // Returns 0 after answering stop, 1 when `in_fd` ended (EOF or a read error) without one, or when
 // `out_fd` broke. The caller should ignore SIGPIPE process-wide if another thread may write to a
 // closed pipe; this function's own writes never raise it.
-int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd,
-                 int out_fd);
+int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd);
 
 }  // namespace azure_pricing::backend_protocol
 

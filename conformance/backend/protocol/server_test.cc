@@ -32,6 +32,8 @@ std::string Acquire(int seq) {
   return EncodeRequest(Request{seq, AcquireRequest{spec, {"a", "s", "c"}, std::nullopt}});
 }
 
+std::string Stop(int seq) { return EncodeRequest(Request{seq, StopRequest{}}); }
+
 std::string Exec(int seq, const std::string& sandbox, int64_t timeout = 5) {
   return EncodeRequest(
       Request{seq, ExecBoundedRequest{sandbox, {{"azmcp", "pricing", "get"}, {}, timeout, 100}}});
@@ -66,34 +68,35 @@ std::string Reason(const Json& answer) {
 
 TEST(Server, AnswersEveryBadLineWithItsReasonAndKeepsServing) {
   FakeBackend backend(PricingCapableDeclaration());
-  const std::string input =
-      "this is not json\n"                             // 1
-      "[1,2,3]\n"                                      // 2
-      R"({"op":"hello"})" "\n"                         // 3
-      R"({"seq":1,"op":"stop"})" "\n"                  // 4: before hello
-      R"({"seq":2,"op":"teleport"})" "\n"              // 5
-      R"({"seq":2,"op":"hello","protocol":"x"})" "\n"  // 6: seq not greater
-      R"({"seq":3,"op":"hello","protocol":"azure-pricing-backend/0"})" "\n"  // 7
-      R"({"seq":4,"op":"hello","protocol":"azure-pricing-backend/1"})" "\n"  // 8
-      R"({"seq":5,"op":"hello","protocol":"azure-pricing-backend/1"})" "\n"  // 9
-      R"({"seq":6,"op":"dispose","sandbox":"nope"})" "\n"                    // 10
-      R"({"seq":7,"op":"dispose","sandbox":"caf\u00e9","x":1})" "\n"         // 11
-      "{\"seq\":8,\"op\":\"dispose\",\"sandbox\":\"\xff\xfe\"}\n"            // 12
-      "\xc3\x28\n"                                                           // 13
-      R"({"seq":9,"op":"stop"})" "\n";                                       // 14
+  // Each line and the reason its answer must carry ("" for a success).
+  const std::vector<std::pair<std::string, std::string>> script = {
+      {"this is not json", kMalformedMessage},
+      {"[1,2,3]", kMalformedMessage},
+      {R"({"op":"hello"})", kMalformedMessage},
+      {R"({"seq":1,"op":"stop"})", kNotStarted},
+      {R"({"seq":2,"op":"teleport"})", kUnknownOp},
+      {R"({"seq":2,"op":"hello","protocol":"x"})", kOutOfOrder},
+      {R"({"seq":3,"op":"hello","protocol":"azure-pricing-backend/0"})", kProtocolMismatch},
+      {R"({"seq":4,"op":"hello","protocol":"azure-pricing-backend/1"})", ""},
+      {R"({"seq":5,"op":"hello","protocol":"azure-pricing-backend/1"})", kAlreadyStarted},
+      {R"({"seq":6,"op":"dispose","sandbox":"nope"})", kUnknownSandbox},
+      {R"({"seq":7,"op":"dispose","sandbox":"caf\u00e9","x":1})", kMalformedMessage},
+      {"{\"seq\":8,\"op\":\"dispose\",\"sandbox\":\"\xff\xfe\"}", kMalformedMessage},
+      {"\xc3\x28", kMalformedMessage},
+      {R"({"seq":9,"op":"stop"})", ""},
+  };
+  std::string input;
+  for (const auto& [line, reason] : script) input += line + "\n";
   const Served s = Serve(backend, input);
-  ASSERT_EQ(s.answers.size(), 14u);
-  const std::vector<std::string> want = {
-      kMalformedMessage, kMalformedMessage, kMalformedMessage, kNotStarted,
-      kUnknownOp,        kOutOfOrder,       kProtocolMismatch, "",
-      kAlreadyStarted,   kUnknownSandbox,   kMalformedMessage, kMalformedMessage,
-      kMalformedMessage, ""};
-  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(Reason(s.answers[i]), want[i]) << i + 1;
+  ASSERT_EQ(s.answers.size(), script.size());
+  for (size_t i = 0; i < script.size(); ++i) {
+    EXPECT_EQ(Reason(s.answers[i]), script[i].second) << script[i].first;
+  }
   EXPECT_TRUE(s.answers[0]["seq"].is_null());
   EXPECT_TRUE(s.answers[2]["seq"].is_null());
   EXPECT_EQ(s.answers[3]["seq"], 1);
   EXPECT_EQ(s.answers[5]["seq"], 2);
-  EXPECT_EQ(s.answers[11]["seq"], Json());  // not JSON at all: its seq is unreadable
+  EXPECT_TRUE(s.answers[11]["seq"].is_null()) << "not UTF-8, so not JSON: its seq is unreadable";
   EXPECT_EQ(s.answers[3]["error"]["outcome"], "refused");
   EXPECT_EQ(s.answers[13], Json::parse(R"({"seq":9,"ok":true})"));
   EXPECT_EQ(s.rc, 0);
@@ -124,9 +127,10 @@ TEST(Server, HelloDeclaresWhatTheBackendDeclares) {
 TEST(Server, AcquireExecDispose) {
   FakeBackend backend(PricingCapableDeclaration());
   backend.Script({.exec = {.stdout_bytes = std::string("out\0\xff", 5), .exit_code = 3}});
-  const Served s = Serve(backend, kHello + "\n" + Acquire(2) + Exec(3, "sandbox-1") +
-                                      R"({"seq":4,"op":"dispose","sandbox":"sandbox-1"})" "\n" +
-                                      R"({"seq":5,"op":"dispose","sandbox":"sandbox-1"})" "\n");
+  const std::string dispose = R"({"seq":4,"op":"dispose","sandbox":"sandbox-1"})";
+  const std::string again = R"({"seq":5,"op":"dispose","sandbox":"sandbox-1"})";
+  const Served s = Serve(
+      backend, kHello + "\n" + Acquire(2) + Exec(3, "sandbox-1") + dispose + "\n" + again + "\n");
   ASSERT_EQ(s.answers.size(), 5u);
   EXPECT_EQ(s.answers[1], Json::parse(R"({"seq":2,"ok":true,"sandbox":"sandbox-1"})"));
   EXPECT_EQ(s.answers[2], Json::parse(R"({"seq":3,"ok":true,"exit_code":3,
@@ -160,8 +164,7 @@ TEST(Server, BackendFailuresKeepTheirReason) {
 
 TEST(Server, StopDisposesWhatIsLiveAndEndsTheLoop) {
   FakeBackend backend(PricingCapableDeclaration());
-  const Served s = Serve(backend, kHello + "\n" + Acquire(2) + Acquire(3) +
-                                      R"({"seq":4,"op":"stop"})" "\n" + Acquire(5));
+  const Served s = Serve(backend, kHello + "\n" + Acquire(2) + Acquire(3) + Stop(4) + Acquire(5));
   ASSERT_EQ(s.answers.size(), 4u) << "nothing after stop is read";
   EXPECT_EQ(s.answers[3], Json::parse(R"({"seq":4,"ok":true})"));
   EXPECT_EQ(s.rc, 0);
@@ -225,8 +228,7 @@ class ThrowingBackend : public FakeBackend {
 
 TEST(Server, ABackendThatThrowsFailsTheCallNotTheServer) {
   ThrowingBackend backend;
-  const Served s =
-      Serve(backend, kHello + "\n" + Acquire(2) + R"({"seq":3,"op":"stop"})" "\n");
+  const Served s = Serve(backend, kHello + "\n" + Acquire(2) + Stop(3));
   ASSERT_EQ(s.answers.size(), 3u);
   EXPECT_EQ(s.answers[1]["error"]["outcome"], "failed");
   EXPECT_EQ(Reason(s.answers[1]), kBackendException);
@@ -238,8 +240,7 @@ TEST(Server, AnOversizedLineIsSkippedAndAnswered) {
   std::string at_limit(kMaxLineBytes, ' ');
   at_limit.replace(0, kHello.size(), kHello);  // JSON with trailing spaces: exactly the limit
   const std::string over = "{\"seq\":1,\"pad\":\"" + std::string(kMaxLineBytes, 'x') + "\"}";
-  const Served s =
-      Serve(backend, over + "\n" + at_limit + "\n" + R"({"seq":2,"op":"stop"})" "\n");
+  const Served s = Serve(backend, over + "\n" + at_limit + "\n" + Stop(2));
   ASSERT_EQ(s.answers.size(), 3u);
   EXPECT_EQ(Reason(s.answers[0]), kMessageTooLong);
   EXPECT_TRUE(s.answers[0]["seq"].is_null());

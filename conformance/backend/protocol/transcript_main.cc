@@ -49,8 +49,8 @@ sandbox::Spec PricingSpec() {
 // times out (the fake's virtual delay), dispose, stop.
 bool ClientSession(const std::string& adapter, const std::string& transcript) {
   auto backend = AdapterBackend::Start(
-      {adapter, "--name", "example-adapter", "--version", "0.1.0", "--accept-redirect",
-       "--stdout", "{\"Items\":[]}\n", "--delay-ms", "2000", "--transcript", transcript},
+      {adapter, "--name", "example-adapter", "--version", "0.1.0", "--accept-redirect", "--stdout",
+       "{\"Items\":[]}\n", "--delay-ms", "2000", "--transcript", transcript},
       {});
   if (!backend.ok()) return false;
   (void)(*backend)->RedirectEgress(
@@ -92,7 +92,8 @@ bool RawSession(const std::string& adapter, const std::string& transcript) {
   argv.push_back(nullptr);
   char* no_env[] = {nullptr};
   pid_t pid = 0;
-  const bool spawned = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), no_env) == 0;
+  const bool spawned =
+      posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), no_env) == 0;
   posix_spawn_file_actions_destroy(&actions);
   if (!spawned) return false;
   int status = 0;
