@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""A skeleton adapter for the azure-pricing backend protocol (PROTOCOL.md, same directory).
+
+It speaks the protocol as the conformance suite expects but sandboxes nothing: exec_bounded
+answers with the argv it was given, as stdout. Replace Backend with calls to a real sandbox
+backend; keep the Adapter loop as it is. client_test runs this file against the suite's client.
+"""
+import base64
+import json
+import sys
+
+PROTOCOL = "azure-pricing-backend/1"
+MAX_LINE = 16 * 1024 * 1024
+
+
+class Malformed(Exception):
+    pass
+
+
+def refused(seq, reason, message):
+    return {"seq": seq, "ok": False,
+            "error": {"outcome": "refused", "reason": reason, "message": message}}
+
+
+def no_repeats(pairs):
+    keys = [k for k, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise Malformed()
+    return dict(pairs)
+
+
+def member(msg, name, kind):
+    value = msg.get(name)
+    if type(value) is not kind:  # `type is`, so that True is not an int
+        raise Malformed()
+    return value
+
+
+class Backend:
+    """Stand-in for a real backend: replace these four methods."""
+
+    declaration = {"os_families": ["posix"], "isolation": "container",
+                   "capabilities": ["EXEC", "EGRESS_METHODS"], "egress_modes": ["allowlist"],
+                   "egress_method_tokens": ["GET"], "bounded_exec": True}
+
+    def acquire(self, spec, key, egress_upstream):
+        return object()
+
+    def exec_bounded(self, sandbox, argv, env, timeout_seconds, max_output_bytes):
+        out = " ".join(argv).encode()
+        if len(out) > max_output_bytes:
+            return None, ("output_limit", "The output passed the limit.")
+        return (0, out, b""), None
+
+    def dispose(self, sandbox):
+        pass
+
+
+class Adapter:
+    def __init__(self, backend):
+        self.backend = backend
+        self.started = False
+        self.last_seq = 0
+        self.live = {}
+        self.next_id = 1
+        self.stopped = False
+
+    def answer(self, raw):
+        """The answer to one line (bytes without its newline)."""
+        if len(raw) > MAX_LINE:
+            return refused(None, "message_too_long", "The line is too long.")
+        try:
+            msg = json.loads(raw.decode("utf-8"), object_pairs_hook=no_repeats)
+        except (ValueError, Malformed):
+            return refused(None, "malformed_message", "The line is not a protocol message.")
+        seq = msg.get("seq") if isinstance(msg, dict) else None
+        if type(seq) is not int:
+            return refused(None, "malformed_message", "The line is not a protocol message.")
+        if seq <= self.last_seq:
+            return refused(seq, "out_of_order", "seq must increase.")
+        self.last_seq = seq
+        op = msg.get("op")
+        if not isinstance(op, str):
+            return refused(seq, "malformed_message", "The line is not a protocol message.")
+        handler = getattr(self, "op_" + op, None)
+        if handler is None:
+            return refused(seq, "unknown_op", "Unknown op.")
+        if not self.started and op != "hello":
+            return refused(seq, "not_started", "The first request must be hello.")
+        try:
+            return dict({"seq": seq, "ok": True}, **handler(msg))
+        except Malformed:
+            return refused(seq, "malformed_message", "The line is not a protocol message.")
+        except LookupError:
+            return refused(seq, "unknown_sandbox", "No live sandbox has this id.")
+        except Failure as f:
+            return {"seq": seq, "ok": False, "error": f.error}
+
+    def op_hello(self, msg):
+        if self.started:
+            raise Failure("refused", "already_started", "hello was already answered.")
+        if member(msg, "protocol", str) != PROTOCOL:
+            raise Failure("refused", "protocol_mismatch", "This adapter speaks " + PROTOCOL)
+        self.started = True
+        return {"protocol": PROTOCOL, "backend": {"name": "example", "version": "0.1"},
+                "declaration": self.backend.declaration}
+
+    def op_acquire(self, msg):
+        sandbox = self.backend.acquire(member(msg, "spec", dict), member(msg, "key", dict),
+                                       msg.get("egress_upstream"))
+        sandbox_id = "sb-%d" % self.next_id
+        self.next_id += 1
+        self.live[sandbox_id] = sandbox
+        return {"sandbox": sandbox_id}
+
+    def op_exec_bounded(self, msg):
+        sandbox = self.live[member(msg, "sandbox", str)]
+        result, error = self.backend.exec_bounded(
+            sandbox, member(msg, "argv", list), member(msg, "env", list),
+            member(msg, "timeout_seconds", int), member(msg, "max_output_bytes", int))
+        if error:
+            raise Failure("failed", error[0], error[1])
+        code, out, err = result
+        return {"exit_code": code, "stdout_base64": base64.b64encode(out).decode(),
+                "stderr_base64": base64.b64encode(err).decode()}
+
+    def op_dispose(self, msg):
+        self.backend.dispose(self.live.pop(member(msg, "sandbox", str)))
+        return {}
+
+    def op_stop(self, msg):
+        self.dispose_all()
+        self.stopped = True
+        return {}
+
+    def dispose_all(self):
+        while self.live:
+            self.backend.dispose(self.live.popitem()[1])
+
+
+class Failure(Exception):
+    def __init__(self, outcome, reason, message):
+        super().__init__(reason)
+        self.error = {"outcome": outcome, "reason": reason, "message": message}
+
+
+def main():
+    adapter = Adapter(Backend())
+    for raw in sys.stdin.buffer:  # stdout carries answers only; log to stderr
+        reply = adapter.answer(raw.rstrip(b"\n"))
+        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        sys.stdout.flush()  # a pipe is block-buffered: without this the suite waits in vain
+        if adapter.stopped:
+            return 0
+    adapter.dispose_all()  # EOF without stop: nothing may outlive the client
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

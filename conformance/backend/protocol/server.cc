@@ -1,0 +1,165 @@
+#include "conformance/backend/protocol/server.h"
+
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "conformance/backend/protocol/line_io.h"
+
+namespace azure_pricing::backend_protocol {
+namespace {
+
+using sandbox::Backend;
+using sandbox::Sandbox;
+
+Status Refused(const char* reason) { return StatusForReason(Outcome::kRefused, reason); }
+
+class Server {
+ public:
+  Server(Backend& backend, const BackendIdentity& identity, int out_fd)
+      : backend_(backend), identity_(identity), out_fd_(out_fd) {}
+
+  // False once the output is broken: nobody reads the answers any more.
+  bool Answer(const Response& response) {
+    std::string line = EncodeResponse(response);
+    if (line.size() > kMaxLineBytes + 1) {
+      // Only an exec answer can grow this large; its output did not fit the protocol's line.
+      line = EncodeResponse(Response{
+          response.seq, StatusForReason(Outcome::kFailed, sandbox::kExecOutputLimitReason), {}});
+    }
+    return WriteAll(out_fd_, line, std::nullopt);
+  }
+
+  // The answer to one line, and whether it was an accepted stop.
+  Response Handle(std::string_view line, bool& stop) {
+    std::optional<int64_t> seq;
+    StatusOr<Request> request = DecodeRequest(line, &seq);
+    if (seq && *seq <= last_seq_) return Response{seq, Refused(kOutOfOrder), {}};
+    if (seq) last_seq_ = *seq;
+    if (!request.ok()) return Response{seq, request.status(), {}};
+    const Op op = OpOf(request->body);
+    if (!started_ && op != Op::kHello) return Response{seq, Refused(kNotStarted), {}};
+    try {
+      Response response = Dispatch(request->body);
+      response.seq = seq;
+      stop = op == Op::kStop && response.error.ok();
+      return response;
+    } catch (...) {
+      // A backend that throws is a failed call, not a dead server.
+      return Response{seq, StatusForReason(Outcome::kFailed, kBackendException), {}};
+    }
+  }
+
+  // The client left: nothing it acquired may outlive the loop.
+  void DisposeAll() {
+    while (!live_.empty()) {
+      std::unique_ptr<Sandbox> sandbox = std::move(live_.begin()->second);
+      live_.erase(live_.begin());
+      try {
+        (void)backend_.Dispose(std::move(sandbox));
+      } catch (...) {
+        // Nobody is left to tell; the remaining sandboxes are still disposed.
+      }
+    }
+  }
+
+ private:
+  Response Dispatch(const RequestBody& body) {
+    switch (OpOf(body)) {
+      case Op::kHello:
+        return Hello(std::get<HelloRequest>(body));
+      case Op::kAcquire:
+        return Acquire(std::get<AcquireRequest>(body));
+      case Op::kExecBounded:
+        return Exec(std::get<ExecBoundedRequest>(body));
+      case Op::kDispose:
+        return Dispose(std::get<DisposeRequest>(body));
+      case Op::kStop:
+        DisposeAll();
+        return Response{};
+    }
+    return Response{std::nullopt, Refused(kUnknownOp), {}};
+  }
+
+  Response Hello(const HelloRequest& hello) {
+    if (started_) return Response{std::nullopt, Refused(kAlreadyStarted), {}};
+    if (hello.protocol != kProtocolVersion) {
+      return Response{std::nullopt, Refused(kProtocolMismatch), {}};
+    }
+    started_ = true;
+    HelloResponse answer;
+    answer.backend = identity_;
+    answer.declaration = backend_.declaration();
+    return Response{std::nullopt, Status(), std::move(answer)};
+  }
+
+  Response Acquire(const AcquireRequest& acquire) {
+    // The redirect applies to sandboxes acquired after it, so it comes first.
+    if (acquire.egress_upstream) {
+      Status redirected = backend_.RedirectEgress(*acquire.egress_upstream);
+      if (!redirected.ok()) return Response{std::nullopt, std::move(redirected), {}};
+    }
+    StatusOr<std::unique_ptr<Sandbox>> sandbox = backend_.Acquire(acquire.spec, acquire.key);
+    if (!sandbox.ok()) return Response{std::nullopt, sandbox.status(), {}};
+    std::string id = "sandbox-" + std::to_string(next_id_++);
+    live_[id] = std::move(sandbox).value();
+    return Response{std::nullopt, Status(), AcquireResponse{std::move(id)}};
+  }
+
+  Response Exec(const ExecBoundedRequest& exec) {
+    auto it = live_.find(exec.sandbox);
+    if (it == live_.end()) return Response{std::nullopt, Refused(kUnknownSandbox), {}};
+    sandbox::BoundedExec* bounded = it->second->bounded_exec();
+    if (bounded == nullptr) return Response{std::nullopt, Refused(kBoundedExecUnavailable), {}};
+    StatusOr<sandbox::ExecResult> result = bounded->ExecBounded(exec.exec);
+    if (!result.ok()) return Response{std::nullopt, result.status(), {}};
+    return Response{std::nullopt, Status(), std::move(result).value()};
+  }
+
+  Response Dispose(const DisposeRequest& dispose) {
+    auto it = live_.find(dispose.sandbox);
+    if (it == live_.end()) return Response{std::nullopt, Refused(kUnknownSandbox), {}};
+    std::unique_ptr<Sandbox> sandbox = std::move(it->second);
+    live_.erase(it);
+    return Response{std::nullopt, backend_.Dispose(std::move(sandbox)), {}};
+  }
+
+  Backend& backend_;
+  const BackendIdentity& identity_;
+  int out_fd_;
+  bool started_ = false;
+  int64_t last_seq_ = 0;  // seq starts at 1
+  int64_t next_id_ = 1;
+  std::map<std::string, std::unique_ptr<Sandbox>> live_;
+};
+
+}  // namespace
+
+int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd,
+                 int out_fd) {
+  Server server(backend, identity, out_fd);
+  LineReader reader(in_fd, kMaxLineBytes);
+  std::string line;
+  for (;;) {
+    const ReadResult read = reader.Next(line, std::nullopt);
+    if (read != ReadResult::kLine && read != ReadResult::kTooLong) break;
+    bool stop = false;
+    bool answered = false;
+    try {
+      const Response response = read == ReadResult::kTooLong
+                                    ? Response{std::nullopt, Refused(kMessageTooLong), {}}
+                                    : server.Handle(line, stop);
+      answered = server.Answer(response);
+    } catch (...) {
+      // Only running out of memory gets here; the loop ends as if the output had broken.
+    }
+    if (!answered) break;
+    if (stop) return 0;
+  }
+  server.DisposeAll();
+  return 1;
+}
+
+}  // namespace azure_pricing::backend_protocol

@@ -1,0 +1,23 @@
+// Serves a sandbox::Backend over the backend protocol: one JSON request per line on `in_fd`, one
+// answer per request on `out_fd` (PROTOCOL.md). A C++ backend becomes an adapter program with a
+// main() that builds the backend and calls ServeBackend(backend, identity, 0, 1).
+//
+// Every line gets an answer, in order: a line that is not a request (not JSON, too long, an
+// unknown op, a seq out of order) gets an error answer and the loop goes on. Sandboxes the client
+// left live are disposed when the loop ends.
+#ifndef CONFORMANCE_BACKEND_PROTOCOL_SERVER_H_
+#define CONFORMANCE_BACKEND_PROTOCOL_SERVER_H_
+
+#include "conformance/backend/protocol/protocol.h"
+#include "ref/sandbox/backend.h"
+
+namespace azure_pricing::backend_protocol {
+
+// Returns 0 after answering stop, 1 when `in_fd` ended (EOF or a read error) without one, or when
+// `out_fd` broke. The caller should ignore SIGPIPE process-wide if another thread may write to a
+// closed pipe; this function's own writes never raise it.
+int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd);
+
+}  // namespace azure_pricing::backend_protocol
+
+#endif  // CONFORMANCE_BACKEND_PROTOCOL_SERVER_H_
