@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -80,12 +81,31 @@ BackendUnderTest InProcess(const BackendGateOptions& options, const std::string&
   return out;
 }
 
+// A program named without a slash is looked up on PATH, as a shell would.
+std::string ResolveProgram(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+  for (size_t start = 0; start <= dirs.size();) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = dirs.substr(start, end - start) + "/" + program;
+    if (end > start && access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return program;
+}
+
 BackendUnderTest Adapter(const BackendGateOptions& options) {
   BackendUnderTest out;
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  std::vector<std::string> argv = options.adapter;
+  argv[0] = ResolveProgram(argv[0]);
+  // `bazel run` starts the gate in its runfiles; the adapter's relative paths mean the user's
+  // directory.
+  const char* user_dir = std::getenv("BUILD_WORKING_DIRECTORY");
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(options.adapter, env);
+      backend_protocol::AdapterBackend::Start(argv, env, {}, user_dir != nullptr ? user_dir : "");
   if (!adapter.ok()) {
     out.problem = "the adapter did not start: " + adapter.status().message();
     return out;

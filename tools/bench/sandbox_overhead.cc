@@ -44,14 +44,16 @@ double Percentile(std::vector<double> v, double p) {
   return v[i];
 }
 
-// Seconds one call takes; a failed call aborts the measurement (a number would be a lie).
-double Timed(const std::function<bool()>& call) {
+// Appends the seconds one call takes; false when it failed, which ends the measurement (a
+// number from failed calls would be a lie).
+bool Timed(std::vector<double>& into, const std::function<bool()>& call) {
   const Clock::time_point start = Clock::now();
   if (!call()) {
     std::fprintf(stderr, "sandbox_overhead: a measured call failed\n");
-    std::exit(1);
+    return false;
   }
-  return std::chrono::duration<double>(Clock::now() - start).count();
+  into.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+  return true;
 }
 
 bool SandboxedExec(bwrap::BwrapBackend& backend, const std::vector<std::string>& argv,
@@ -71,11 +73,13 @@ bool BareExec(const std::vector<std::string>& argv, const std::vector<std::strin
   return r.ok() && r->exit_code == 0;
 }
 
-void MeasureTrue(bwrap::BwrapBackend& backend, int calls) {
+bool MeasureTrue(bwrap::BwrapBackend& backend, int calls) {
   std::vector<double> boxed, bare;
   for (int i = 0; i < calls; ++i) {
-    boxed.push_back(Timed([&] { return SandboxedExec(backend, {"/bin/true"}, {}); }));
-    bare.push_back(Timed([&] { return BareExec({"/bin/true"}, {}); }));
+    if (!Timed(boxed, [&] { return SandboxedExec(backend, {"/bin/true"}, {}); }) ||
+        !Timed(bare, [&] { return BareExec({"/bin/true"}, {}); })) {
+      return false;
+    }
   }
   std::printf("acquire + exec(/bin/true) + dispose, %d calls, alternating with a bare exec:\n",
               calls);
@@ -83,6 +87,7 @@ void MeasureTrue(bwrap::BwrapBackend& backend, int calls) {
               1e3 * Percentile(boxed, 0.99));
   std::printf("  bare       p50 %6.2f ms  p99 %6.2f ms\n", 1e3 * Percentile(bare, 0.5),
               1e3 * Percentile(bare, 0.99));
+  return true;
 }
 
 struct CliSetup {
@@ -114,14 +119,16 @@ bool BareCli(const CliSetup& s, int run, bool fresh) {
 
 double Median(std::vector<double> v) { return Percentile(std::move(v), 0.5); }
 
-void MeasureCli(bwrap::BwrapBackend& backend, const CliSetup& s, int runs) {
+bool MeasureCli(bwrap::BwrapBackend& backend, const CliSetup& s, int runs) {
   std::vector<double> boxed, bare, fresh;
   std::vector<std::string> argv = {std::string(azure_pricing::kAzmcpPath)};
   argv.insert(argv.end(), kLookup.begin(), kLookup.end());
   for (int i = 0; i < runs; ++i) {
-    boxed.push_back(Timed([&] { return SandboxedExec(backend, argv, azure_pricing::CliEnvironment()); }));
-    bare.push_back(Timed([&] { return BareCli(s, i, /*fresh=*/false); }));
-    fresh.push_back(Timed([&] { return BareCli(s, i, /*fresh=*/true); }));
+    if (!Timed(boxed, [&] { return SandboxedExec(backend, argv, azure_pricing::CliEnvironment()); }) ||
+        !Timed(bare, [&] { return BareCli(s, i, /*fresh=*/false); }) ||
+        !Timed(fresh, [&] { return BareCli(s, i, /*fresh=*/true); })) {
+      return false;
+    }
   }
   std::printf("real azmcp lookup (%s), %d runs each, alternating, through the egress proxy:\n",
               "Standard_D4s_v5 in westeurope", runs);
@@ -131,6 +138,7 @@ void MeasureCli(bwrap::BwrapBackend& backend, const CliSetup& s, int runs) {
               Median(fresh));
   std::printf("  ratio sandboxed / unsandboxed  %.3fx  (floor 1.15x, aim 1.05x)\n",
               Median(boxed) / Median(bare));
+  return true;
 }
 
 }  // namespace
@@ -219,7 +227,5 @@ int main(int argc, char** argv) {
     std::cerr << "sandbox_overhead: " << failed << "\n";
     return 1;
   }
-  MeasureTrue(*run.backend, calls);
-  MeasureCli(*run.backend, run.cli, runs);
-  return 0;
+  return MeasureTrue(*run.backend, calls) && MeasureCli(*run.backend, run.cli, runs) ? 0 : 1;
 }

@@ -39,7 +39,8 @@ void CloseFd(int& fd) {
 // The adapter gets a clean signal state (the caller may hold SIGPIPE back or ignore it) and its
 // own process group, so that killing the group also ends whatever the adapter started.
 int SpawnWithPipes(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                   const int to[2], const int from[2], pid_t& pid) {
+                   const std::string& working_directory, const int to[2], const int from[2],
+                   pid_t& pid) {
   std::vector<std::string> args = argv, vars = env;
   std::vector<char*> argp, envp;
   for (std::string& a : args) argp.push_back(a.data());
@@ -50,6 +51,9 @@ int SpawnWithPipes(const std::vector<std::string>& argv, const std::vector<std::
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, to[0], 0);
   posix_spawn_file_actions_adddup2(&actions, from[1], 1);
+  if (!working_directory.empty()) {
+    posix_spawn_file_actions_addchdir_np(&actions, working_directory.c_str());
+  }
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr,
@@ -67,7 +71,8 @@ int SpawnWithPipes(const std::vector<std::string>& argv, const std::vector<std::
   return rc;
 }
 
-StatusOr<Spawned> Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+StatusOr<Spawned> Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                        const std::string& working_directory) {
   if (argv.empty() || argv[0].empty()) return Refused(kAdapterSpawnFailed);
   // Close-on-exec everywhere: no other child of this process may hold an end open, or the
   // adapter would never see EOF on its stdin.
@@ -79,7 +84,7 @@ StatusOr<Spawned> Spawn(const std::vector<std::string>& argv, const std::vector<
     return Failed(kAdapterSpawnFailed);
   }
   Spawned s{0, to[1], from[0]};
-  const int rc = SpawnWithPipes(argv, env, to, from, s.pid);
+  const int rc = SpawnWithPipes(argv, env, working_directory, to, from, s.pid);
   close(to[0]);
   close(from[1]);
   if (rc != 0) {
@@ -112,6 +117,10 @@ class AdapterChannel {
   ~AdapterChannel() { Shutdown(); }
 
   const AdapterDeadlines& deadlines() const { return deadlines_; }
+  pid_t pid() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return pid_;
+  }
 
   void SetUpstream(const sandbox::EgressUpstream& upstream) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -257,8 +266,9 @@ class AdapterSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
 
 StatusOr<std::unique_ptr<AdapterBackend>> AdapterBackend::Start(std::vector<std::string> argv,
                                                                 std::vector<std::string> env,
-                                                                AdapterDeadlines deadlines) {
-  StatusOr<Spawned> spawned = Spawn(argv, env);
+                                                                AdapterDeadlines deadlines,
+                                                                std::string working_directory) {
+  StatusOr<Spawned> spawned = Spawn(argv, env, working_directory);
   if (!spawned.ok()) return spawned.status();
   auto channel = std::make_shared<AdapterChannel>(*spawned, deadlines);
   StatusOr<Response> hello = channel->Call(HelloRequest{}, deadlines.call);
@@ -271,6 +281,8 @@ StatusOr<std::unique_ptr<AdapterBackend>> AdapterBackend::Start(std::vector<std:
   return std::unique_ptr<AdapterBackend>(new AdapterBackend(
       std::move(channel), std::move(answer.backend), std::move(answer.declaration)));
 }
+
+pid_t AdapterBackend::pid() const { return channel_->pid(); }
 
 AdapterBackend::AdapterBackend(std::shared_ptr<AdapterChannel> channel, BackendIdentity identity,
                                sandbox::BackendDeclaration declaration)

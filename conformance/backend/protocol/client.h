@@ -14,6 +14,8 @@
 #ifndef CONFORMANCE_BACKEND_PROTOCOL_CLIENT_H_
 #define CONFORMANCE_BACKEND_PROTOCOL_CLIENT_H_
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -35,16 +37,20 @@ class AdapterChannel;  // the adapter process, its pipes and the one request in 
 class AdapterBackend : public sandbox::Backend {
  public:
   // Spawns argv (argv[0] is a path; no PATH search) with exactly `env` as its environment, its
-  // stdin and stdout on pipes and its stderr inherited, in its own process group, then says hello.
+  // stdin and stdout on pipes and its stderr inherited, in its own process group, started in
+  // `working_directory` (empty: this process's), then says hello.
   static StatusOr<std::unique_ptr<AdapterBackend>> Start(std::vector<std::string> argv,
                                                          std::vector<std::string> env,
-                                                         AdapterDeadlines deadlines = {});
+                                                         AdapterDeadlines deadlines = {},
+                                                         std::string working_directory = "");
   // Sends stop, waits for the adapter to exit (deadlines.stop), then kills and reaps it.
   ~AdapterBackend() override;
   AdapterBackend(const AdapterBackend&) = delete;
   AdapterBackend& operator=(const AdapterBackend&) = delete;
 
   const BackendIdentity& identity() const { return identity_; }
+  // The adapter process (0 once it was reaped): the suite does not count it as a leftover.
+  pid_t pid() const;
   const sandbox::BackendDeclaration& declaration() const override { return declaration_; }
   StatusOr<std::unique_ptr<sandbox::Sandbox>> Acquire(const sandbox::Spec& spec,
                                                       const sandbox::SandboxKey& key) override;

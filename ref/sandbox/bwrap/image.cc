@@ -39,8 +39,11 @@ Status Failed(const char* what) {
 }
 
 // A hard link when source and image share a file system (the CLI is 150 MB), else a copy.
-bool Place(const std::string& from, const fs::path& to, fs::perms perms) {
+bool Place(const std::string& source, const fs::path& to, fs::perms perms) {
   std::error_code ec;
+  // Runfiles are symlinks into Bazel's output tree, which the sandbox cannot see: link the file.
+  const fs::path from = fs::canonical(source, ec);
+  if (ec) return false;
   fs::create_directories(to.parent_path(), ec);
   fs::create_hard_link(from, to, ec);
   if (ec) {
