@@ -3,20 +3,17 @@
 // trusting SSL_CERT_FILE, verifying the host name), reporting how far it got. Every step runs on
 // a non-blocking socket under one deadline, so a sandbox that drops packets gives an answer
 // instead of a hang.
-#include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "conformance/backend/probe/net_io.h"
 #include "conformance/backend/probe/probe.h"
-#include "ref/base/address.h"
 
 namespace azure_pricing::probe {
 namespace {
@@ -66,6 +63,8 @@ Dialed Dial(const std::string& host, int port, const Deadline& deadline) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
+  // No AI_ADDRCONFIG: with only loopback up (a sandbox's usual network) it would hide
+  // localhost's addresses, and "localhost" must still resolve there.
   addrinfo* info = nullptr;
   const int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &info);
   if (rc != 0) return {-1, std::string("resolve: ") + gai_strerror(rc)};
