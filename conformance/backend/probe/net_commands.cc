@@ -1,8 +1,6 @@
-// The network subcommands: a direct TCP connect (does the sandbox have a network besides
-// loopback?) and an HTTPS request made the way the pricing CLI makes it (through HTTPS_PROXY,
-// trusting SSL_CERT_FILE, verifying the host name), reporting how far it got. Every step runs on
-// a non-blocking socket under one deadline, so a sandbox that drops packets gives an answer
-// instead of a hang.
+// connect, and the socket helpers https_get.cc shares: does the sandbox have a network besides
+// loopback? Every step runs on a non-blocking socket under one deadline, so a sandbox that drops
+// packets gives an answer instead of a hang.
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
