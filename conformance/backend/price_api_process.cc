@@ -12,6 +12,9 @@
 
 #include "ref/base/files.h"
 
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
 extern char** environ;
 
 namespace azure_pricing::conformance::backend {
@@ -36,7 +39,40 @@ bool ReadUntilReady(int fd, std::string& text, std::chrono::seconds limit) {
   return true;
 }
 
+std::unique_ptr<httplib::SSLClient> AdminClient(const PriceApi& api) {
+  auto client = std::make_unique<httplib::SSLClient>("127.0.0.1", api.port);
+  X509_STORE* store = X509_STORE_new();
+  BIO* bio = BIO_new_mem_buf(api.ca_pem.data(), static_cast<int>(api.ca_pem.size()));
+  while (X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr)) {
+    X509_STORE_add_cert(store, cert);
+    X509_free(cert);
+  }
+  BIO_free(bio);
+  client->set_ca_cert_store(store);
+  client->enable_server_certificate_verification(true);
+  client->set_connection_timeout(5);
+  client->set_read_timeout(5);
+  return client;
+}
+
 }  // namespace
+
+StatusOr<std::vector<std::string>> ReceivedMethods(const PriceApi& api) {
+  const httplib::Result res = AdminClient(api)->Get("/_admin/requests");
+  if (!res || res->status != 200) return Failed("the fake price API's request log is unreadable");
+  const nlohmann::json log = nlohmann::json::parse(res->body, nullptr, false);
+  if (!log.is_array()) return Failed("the fake price API's request log is not a list");
+  std::vector<std::string> methods;
+  for (const nlohmann::json& entry : log) {
+    methods.push_back(entry.is_object() ? entry.value("method", "?") : "?");
+  }
+  return methods;
+}
+
+Status ResetRequestLog(const PriceApi& api) {
+  const httplib::Result res = AdminClient(api)->Post("/_admin/reset", "", "application/json");
+  return res && res->status == 200 ? OkStatus() : Failed("the fake price API did not reset");
+}
 
 const char kSuiteCatalog[] =
     R"({"currencyCode":"USD","tierMinimumUnits":0.0,"retailPrice":0.192,"unitPrice":0.192,)"

@@ -25,6 +25,11 @@ struct PriceApi {
 // One row the suite's probes and the CLI lookup ask for (Standard_D4s_v5 in westeurope).
 extern const char kSuiteCatalog[];
 
+// The methods of every request the fake API received since the last ResetRequestLog, in order
+// (its admin API, over TLS verified against its CA).
+StatusOr<std::vector<std::string>> ReceivedMethods(const PriceApi& api);
+Status ResetRequestLog(const PriceApi& api);
+
 class PriceApiProcess {
  public:
   // Starts `binary` serving `catalog_jsonl` from files in `work_dir`; waits up to 20 s for it.

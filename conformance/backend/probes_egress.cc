@@ -44,8 +44,20 @@ Observation GetAllowed(Context& ctx) {
               std::to_string(out->value("status", 0)));
 }
 
+// What the client is told can come from the upstream; what the upstream received cannot lie.
 Observation PostRefused(Context& ctx) {
-  return MustBeRefused(ctx, {"https-get", kPricesUrl, "--method", "POST"}, "POST");
+  if (Status reset = ResetRequestLog(ctx.options.price_api); !reset.ok()) {
+    return Fail(reset.message());
+  }
+  // An empty body with its Content-Length, so an upstream that got the POST would accept it.
+  Observation seen =
+      MustBeRefused(ctx, {"https-get", kPricesUrl, "--method", "POST", "--body", ""}, "POST");
+  const StatusOr<std::vector<std::string>> methods = ReceivedMethods(ctx.options.price_api);
+  if (!methods.ok()) return Fail(methods.status().message());
+  for (const std::string& method : *methods) {
+    if (method != "GET") return Fail("the proxy forwarded a " + method + " to the price API");
+  }
+  return seen;
 }
 
 Observation OtherHostRefused(Context& ctx) {

@@ -4,12 +4,17 @@ namespace azure_pricing::base {
 
 StatusOr<Flags> Flags::Parse(int argc, const char* const* argv,
                              std::initializer_list<FlagSpec> specs, std::string* offending) {
+  return ParseSpan(argc, argv, specs.begin(), specs.end(), offending);
+}
+
+StatusOr<Flags> Flags::ParseSpan(int argc, const char* const* argv, const FlagSpec* first,
+                                 const FlagSpec* last, std::string* offending) {
   Flags flags;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const FlagSpec* spec = nullptr;
-    for (const FlagSpec& s : specs) {
-      if (s.name == arg) spec = &s;
+    for (const FlagSpec* s = first; s != last; ++s) {
+      if (s->name == arg) spec = s;
     }
     if (offending != nullptr) *offending = std::string(arg);
     if (spec == nullptr) return Status(Outcome::kRefused, kFlagUnknown, "unknown option");
@@ -42,6 +47,15 @@ StatusOr<Flags> Flags::ParseOrExplain(int argc, const char* const* argv,
                                       std::initializer_list<FlagSpec> specs, std::string* problem) {
   std::string offending;
   StatusOr<Flags> flags = Parse(argc, argv, specs, &offending);
+  if (!flags.ok()) *problem = FlagProblem(flags.status(), offending);
+  return flags;
+}
+
+StatusOr<Flags> Flags::ParseOrExplain(int argc, const char* const* argv,
+                                      const std::vector<FlagSpec>& specs, std::string* problem) {
+  std::string offending;
+  StatusOr<Flags> flags =
+      ParseSpan(argc, argv, specs.data(), specs.data() + specs.size(), &offending);
   if (!flags.ok()) *problem = FlagProblem(flags.status(), offending);
   return flags;
 }

@@ -50,6 +50,9 @@ class Flags {
   static StatusOr<Flags> ParseOrExplain(int argc, const char* const* argv,
                                         std::initializer_list<FlagSpec> specs,
                                         std::string* problem);
+  // For programs that assemble their flags (a shared main with per-program additions).
+  static StatusOr<Flags> ParseOrExplain(int argc, const char* const* argv,
+                                        const std::vector<FlagSpec>& specs, std::string* problem);
 
   bool Has(std::string_view name) const { return values_.count(name) > 0; }
   // The value of a kValue flag; nullopt when it was not given.
@@ -58,6 +61,8 @@ class Flags {
   std::vector<std::string> Values(std::string_view name) const;
 
  private:
+  static StatusOr<Flags> ParseSpan(int argc, const char* const* argv, const FlagSpec* first,
+                                   const FlagSpec* last, std::string* offending);
   std::map<std::string, std::vector<std::string>, std::less<>> values_;
 };
 

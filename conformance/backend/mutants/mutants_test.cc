@@ -3,6 +3,8 @@
 // adapter_suite_test.)
 #include "conformance/backend/mutants/mutants.h"
 
+#include <iostream>
+
 #include "conformance/backend/protocol/client.h"
 #include "conformance/backend/suite.h"
 #include "conformance/backend/suite_testing.h"
@@ -40,6 +42,7 @@ TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
                   .own_processes = {(*adapter)->pid()},
                   .only = {GetParam().caught_by}});
   ASSERT_EQ(results.size(), 1u);
+  std::cout << GetParam().name << " -> " << results[0].id << ": " << results[0].detail << "\n";
   EXPECT_FALSE(results[0].passed) << GetParam().name << " passed " << GetParam().caught_by
                                   << ": " << results[0].detail;
 }
