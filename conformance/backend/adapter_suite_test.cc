@@ -34,7 +34,7 @@ TEST(AdapterSuiteTest, TheBubblewrapAdapterPassesEveryProbe) {
   ASSERT_THAT(api.status(), IsOk());
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
       backend_protocol::AdapterBackend::Start(
-          {base::Runfile("conformance/backend/bwrap_adapter_program"), "--image", *image},
+          {base::Runfile("conformance/backend/bwrap_adapter"), "--image", *image},
           Environment());
   ASSERT_THAT(adapter.status(), IsOk());
   EXPECT_EQ((*adapter)->identity().name, "bubblewrap");

@@ -150,7 +150,10 @@ Observation DaemonLeftBehind(Context& ctx) {
   const StatusOr<sandbox::ExecResult> r = RunInSandbox(ctx, {"daemon", marker, "60"});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!r.ok()) return Fail("the call failed: " + Describe(r.status()));
+  std::string why;
+  const std::optional<Json> out = ProbeJson(r, &why);
+  if (!out) return Fail(why);
+  if (!out->value("daemon", false)) return Fail("the probe did not start its detached process");
   if (seconds > 10) return Fail("a detached process kept the call alive for the timeout");
   const int left = MarkedProcessesAfter(marker, milliseconds(2000));
   if (left != 0) return Fail("the detached process outlived the call");

@@ -1,7 +1,7 @@
 // sandbox_image: assembles the directory tree the bubblewrap backend runs sandboxes on.
 //
-//   tools/bazel run //tools:sandbox_image -- --out /var/lib/azure-pricing/image \
-//       --azmcp-tarball azure-mcp-linux-x64-3.0.0-beta.46.tgz
+//   tools/bazel run //tools:sandbox_image -- --out /var/lib/azure-pricing/image
+//       --azmcp-tarball azure-mcp-linux-x64-3.0.0-beta.46.tgz   (one command line)
 #include <unistd.h>
 
 #include <cstdlib>
