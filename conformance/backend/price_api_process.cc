@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "fakes/prices_server/sample_rows.h"
 #include "ref/base/files.h"
 
 #include <httplib.h>
@@ -57,6 +58,8 @@ std::unique_ptr<httplib::SSLClient> AdminClient(const PriceApi& api) {
 
 }  // namespace
 
+const char* const kSuiteCatalog = fakes::prices::kD4sV5WestEuropeRow;
+
 StatusOr<std::vector<std::string>> ReceivedMethods(const PriceApi& api) {
   const httplib::Result res = AdminClient(api)->Get("/_admin/requests");
   if (!res || res->status != 200) return Failed("the fake price API's request log is unreadable");
@@ -74,14 +77,6 @@ Status ResetRequestLog(const PriceApi& api) {
   return res && res->status == 200 ? OkStatus() : Failed("the fake price API did not reset");
 }
 
-const char kSuiteCatalog[] =
-    R"({"currencyCode":"USD","tierMinimumUnits":0.0,"retailPrice":0.192,"unitPrice":0.192,)"
-    R"("armRegionName":"westeurope","location":"EU West","effectiveStartDate":"2024-01-01T00:00:00Z",)"
-    R"("meterId":"m-1","meterName":"D4s v5","productId":"P","skuId":"P/1","productName":)"
-    R"("Virtual Machines Dsv5 Series","skuName":"D4s v5","serviceName":"Virtual Machines",)"
-    R"("serviceId":"S","serviceFamily":"Compute","unitOfMeasure":"1 Hour","type":"Consumption",)"
-    R"("isPrimaryMeterRegion":true,"armSkuName":"Standard_D4s_v5"})"
-    "\n";
 
 StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Start(const std::string& binary,
                                                                   const std::string& catalog_jsonl,

@@ -23,7 +23,7 @@ struct PriceApi {
 };
 
 // One row the suite's probes and the CLI lookup ask for (Standard_D4s_v5 in westeurope).
-extern const char kSuiteCatalog[];
+extern const char* const kSuiteCatalog;
 
 // The methods of every request the fake API received since the last ResetRequestLog, in order
 // (its admin API, over TLS verified against its CA).

@@ -20,20 +20,16 @@ using ::testing::SizeIs;
 
 TEST(BackendSuiteTest, TheBubblewrapBackendPassesEveryProbeWithTheRealCli) {
   CITES("HOST-012", "HOST-013", "HOST-014", "HOST-008", "INTRO-007", "INTRO-009", "BOUND-004");
-  BecomeSubreaper();
-  PlantCredentialCanaries();
-  const StatusOr<std::string> image = testing::TestImage(/*real_cli=*/true);
-  ASSERT_THAT(image.status(), IsOk());
-  const StatusOr<PriceApi> api = testing::TestPriceApi();
-  ASSERT_THAT(api.status(), IsOk());
+  const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/true);
+  ASSERT_THAT(setup.status(), IsOk());
   sandbox::bwrap::BwrapOptions options;
-  options.image_dir = *image;
+  options.image_dir = setup->image;
   options.egress_log = [](const std::string&) {};
   StatusOr<std::unique_ptr<sandbox::bwrap::BwrapBackend>> backend =
       sandbox::bwrap::BwrapBackend::Create(options);
   ASSERT_THAT(backend.status(), IsOk());
   const std::vector<ProbeResult> results =
-      RunBackendSuite(**backend, {.price_api = *api, .cli_kind = "the real azmcp"});
+      RunBackendSuite(**backend, {.price_api = setup->api, .cli_kind = "the real azmcp"});
   EXPECT_THAT(results, SizeIs(BackendProbes().size()));
   EXPECT_THAT(testing::Failures(results), IsEmpty());
   EXPECT_EQ((*backend)->live_sandboxes(), 0);

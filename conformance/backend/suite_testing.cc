@@ -8,6 +8,8 @@
 #include "ref/base/runfiles.h"
 #include "ref/sandbox/bwrap/image.h"
 
+extern char** environ;
+
 namespace azure_pricing::conformance::backend::testing {
 
 StatusOr<std::string> TestImage(bool real_cli) {
@@ -39,6 +41,22 @@ StatusOr<PriceApi> TestPriceApi() {
     api = new std::unique_ptr<PriceApiProcess>(std::move(*started));
   }
   return (*api)->api();
+}
+
+StatusOr<SuiteSetup> PrepareSuite(bool real_cli) {
+  BecomeSubreaper();
+  PlantCredentialCanaries();
+  StatusOr<std::string> image = TestImage(real_cli);
+  if (!image.ok()) return image.status();
+  StatusOr<PriceApi> api = TestPriceApi();
+  if (!api.ok()) return api.status();
+  return SuiteSetup{*image, *api};
+}
+
+std::vector<std::string> ProcessEnvironment() {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  return env;
 }
 
 std::vector<std::string> Failures(const std::vector<ProbeResult>& results) {

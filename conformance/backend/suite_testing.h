@@ -17,6 +17,17 @@ StatusOr<std::string> TestImage(bool real_cli);
 // The fake price API for this test binary, started on first use.
 StatusOr<PriceApi> TestPriceApi();
 
+// What every suite test starts with: this process as reaper of what backends leave behind, the
+// credential canaries planted, an image and the fake price API.
+struct SuiteSetup {
+  std::string image;
+  PriceApi api;
+};
+StatusOr<SuiteSetup> PrepareSuite(bool real_cli);
+
+// This process's environment, to hand to an adapter.
+std::vector<std::string> ProcessEnvironment();
+
 // The failed probes as "id: detail" lines, for a readable assertion message.
 std::vector<std::string> Failures(const std::vector<ProbeResult>& results);
 

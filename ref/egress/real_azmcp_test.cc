@@ -15,6 +15,7 @@
 #include "ref/egress/proxy.h"
 #include "ref/egress/reasons.h"
 #include "fakes/testing/run_program.h"
+#include "fakes/prices_server/sample_rows.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
 
@@ -23,14 +24,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kCatalog[] =
-    R"({"currencyCode":"USD","tierMinimumUnits":0.0,"retailPrice":0.192,"unitPrice":0.192,)"
-    R"("armRegionName":"westeurope","location":"EU West","effectiveStartDate":"2024-01-01T00:00:00Z",)"
-    R"("meterId":"m-1","meterName":"D4s v5","productId":"P","skuId":"P/1","productName":)"
-    R"("Virtual Machines Dsv5 Series","skuName":"D4s v5","serviceName":"Virtual Machines",)"
-    R"("serviceId":"S","serviceFamily":"Compute","unitOfMeasure":"1 Hour","type":"Consumption",)"
-    R"("isPrimaryMeterRegion":true,"armSkuName":"Standard_D4s_v5"})"
-    "\n";
 
 fakes::test_support::ProgramRun RunCli(const std::string& azmcp, const std::vector<std::string>& env) {
   return fakes::test_support::RunProgram(
@@ -39,7 +32,7 @@ fakes::test_support::ProgramRun RunCli(const std::string& azmcp, const std::vect
 
 class RealCliTest : public ::testing::Test {
  protected:
-  RealCliTest() : upstream_(kCatalog) {}
+  RealCliTest() : upstream_(fakes::prices::kD4sV5WestEuropeRow) {}
   void SetUp() override {
     const char* azmcp = std::getenv("AZURE_PRICING_AZMCP");
     ASSERT_TRUE(azmcp != nullptr && access(azmcp, X_OK) == 0)

@@ -14,8 +14,6 @@
 #include "ref/base/runfiles.h"
 #include "ref/status/status_matchers.h"
 
-extern char** environ;
-
 namespace azure_pricing::conformance::backend {
 namespace {
 
@@ -23,22 +21,16 @@ class MutantTest : public ::testing::TestWithParam<MutantInfo> {};
 
 TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
   CITES("HOST-008", "HOST-014", "BOUND-004", "INTRO-007", "INTRO-009");
-  BecomeSubreaper();
-  PlantCredentialCanaries();
-  const StatusOr<std::string> image = testing::TestImage(/*real_cli=*/false);
-  ASSERT_THAT(image.status(), IsOk());
-  const StatusOr<PriceApi> api = testing::TestPriceApi();
-  ASSERT_THAT(api.status(), IsOk());
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/false);
+  ASSERT_THAT(setup.status(), IsOk());
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
       backend_protocol::AdapterBackend::Start(
-          {base::Runfile("conformance/backend/mutants/mutant_adapter"), "--image", *image,
+          {base::Runfile("conformance/backend/mutants/mutant_adapter"), "--image", setup->image,
            "--mutant", GetParam().name},
-          env);
+          testing::ProcessEnvironment());
   ASSERT_THAT(adapter.status(), IsOk());
   const std::vector<ProbeResult> results = RunBackendSuite(
-      **adapter, {.price_api = *api,
+      **adapter, {.price_api = setup->api,
                   .own_processes = {(*adapter)->pid()},
                   .only = {GetParam().caught_by}});
   ASSERT_EQ(results.size(), 1u);

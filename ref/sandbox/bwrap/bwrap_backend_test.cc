@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "conformance/citations/cites.h"
+#include "fakes/prices_server/sample_rows.h"
 #include "fakes/testing/server_process.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -27,14 +28,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 
-constexpr char kCatalog[] =
-    R"({"currencyCode":"USD","tierMinimumUnits":0.0,"retailPrice":0.192,"unitPrice":0.192,)"
-    R"("armRegionName":"westeurope","location":"EU West","effectiveStartDate":"2024-01-01T00:00:00Z",)"
-    R"("meterId":"m-1","meterName":"D4s v5","productId":"P","skuId":"P/1","productName":)"
-    R"("Virtual Machines Dsv5 Series","skuName":"D4s v5","serviceName":"Virtual Machines",)"
-    R"("serviceId":"S","serviceFamily":"Compute","unitOfMeasure":"1 Hour","type":"Consumption",)"
-    R"("isPrimaryMeterRegion":true,"armSkuName":"Standard_D4s_v5"})"
-    "\n";
 
 std::string Runfile(const std::string& path) {
   return std::string(std::getenv("TEST_SRCDIR")) + "/" + std::getenv("TEST_WORKSPACE") + "/" +
@@ -104,7 +97,7 @@ class BwrapBackendTest : public ::testing::Test {
   }
 
   static std::string* image_;
-  fakes::test_support::PricesServerProcess upstream_{kCatalog};
+  fakes::test_support::PricesServerProcess upstream_{fakes::prices::kD4sV5WestEuropeRow};
   std::unique_ptr<BwrapBackend> backend_;
   std::string egress_log_;
 };
