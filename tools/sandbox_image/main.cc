@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   const azure_pricing::Status made = bwrap::AssembleImage(image, out);
   if (!scratch.empty()) std::filesystem::remove_all(scratch);
   if (!made.ok()) {
-    std::cerr << "sandbox_image: " << made.message() << "\n";
+    std::cerr << "sandbox_image: " << out << ": " << made.message() << "\n";
     return 1;
   }
   std::cout << out << "\n";
