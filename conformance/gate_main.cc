@@ -26,13 +26,14 @@ constexpr char kCatalogPath[] = "conformance/requirements.json";
 
 constexpr char kUsage[] =
     "usage: gate [--suite all|cases|backend] [--backend-adapter \"CMD ARGS\"] [--azmcp FILE]\n"
-    "            [--verbose]\n"
+    "            [--bwrap FILE] [--verbose]\n"
     "Runs the conformance cases and the catalog check (suite cases) and the backend suite\n"
     "(suite backend) against the bubblewrap backend in process, or against the adapter\n"
     "process CMD ARGS speaking conformance/backend/protocol/PROTOCOL.md. Ends with\n"
     "`N passed, N failed`; exits 1 on any failure, 64 on a usage error.\n"
     "  --azmcp FILE   the real azmcp for the bubblewrap image (default: AZURE_PRICING_AZMCP,\n"
-    "                 which tools/bazel sets to the npm cache)\n";
+    "                 which tools/bazel sets to the npm cache)\n"
+    "  --bwrap FILE   the bubblewrap program (default: bwrap on PATH)\n";
 
 struct Options {
   bool verbose = false;
@@ -41,6 +42,13 @@ struct Options {
   bool backend = true;
   backend::BackendGateOptions backend_options;
 };
+
+// `bazel run` starts the gate in its runfiles; a relative path means the caller's directory.
+std::string ResolvePath(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || cwd == nullptr) return path;
+  return std::string(cwd) + "/" + path;
+}
 
 // nullopt (after saying why) for a command line that does not read.
 std::optional<Options> ParseOptions(int argc, char** argv) {
@@ -51,7 +59,8 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
                                    {"--help", base::FlagKind::kSwitch},
                                    {"--suite", base::FlagKind::kValue},
                                    {"--backend-adapter", base::FlagKind::kValue},
-                                   {"--azmcp", base::FlagKind::kValue}},
+                                   {"--azmcp", base::FlagKind::kValue},
+                                   {"--bwrap", base::FlagKind::kValue}},
                                   &problem);
   Options o;
   if (flags.ok()) {
@@ -64,8 +73,10 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     if (const auto adapter = flags->Value("--backend-adapter")) {
       o.backend_options.adapter = backend::SplitCommandLine(*adapter, &problem);
     }
+    o.backend_options.bwrap = ResolvePath(flags->Value("--bwrap").value_or(""));
     const char* cached = std::getenv("AZURE_PRICING_AZMCP");
-    o.backend_options.azmcp = flags->Value("--azmcp").value_or(cached != nullptr ? cached : "");
+    o.backend_options.azmcp =
+        ResolvePath(flags->Value("--azmcp").value_or(cached != nullptr ? cached : ""));
   }
   if (!problem.empty()) {
     std::fprintf(stderr, "gate: %s\n%s", problem.c_str(), kUsage);

@@ -68,6 +68,7 @@ BackendUnderTest InProcess(const BackendGateOptions& options, const std::string&
   }
   sandbox::bwrap::BwrapOptions bwrap;
   bwrap.image_dir = image;
+  bwrap.bwrap_path = options.bwrap;
   bwrap.egress_log = [](const std::string&) {};
   StatusOr<std::unique_ptr<sandbox::bwrap::BwrapBackend>> backend =
       sandbox::bwrap::BwrapBackend::Create(bwrap);

@@ -14,6 +14,7 @@ struct BackendGateOptions {
   std::vector<std::string> adapter;
   // The real azmcp to put in the in-process backend's image (the npm cache's, by default).
   std::string azmcp;
+  std::string bwrap;  // the bwrap program for the in-process backend; empty: the one on PATH
   bool verbose = false;
 };
 

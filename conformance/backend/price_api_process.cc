@@ -2,7 +2,8 @@
 
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,20 +85,23 @@ StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Start(const std::str
   const std::string catalog = work_dir + "/catalog.jsonl";
   if (!base::WriteFileAtomically(catalog, catalog_jsonl).ok()) return Failed("cannot write the catalog");
   int fds[2];
-  if (pipe(fds) != 0) return Failed("cannot make a pipe");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  if (pipe2(fds, O_CLOEXEC) != 0) return Failed("cannot make a pipe");
   std::vector<std::string> args = {binary, "--catalog", catalog, "--tls-listen", "127.0.0.1:0",
                                    "--ca-dir", work_dir};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::unique_ptr<PriceApiProcess> api(new PriceApiProcess());
-  const int spawned = posix_spawn(&api->api_.pid, binary.c_str(), &actions, nullptr, argv.data(),
-                                  environ);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t parent = getpid();
+  api->api_.pid = fork();
+  if (api->api_.pid == 0) {
+    // The server stops by itself when whoever started it dies, however that happens.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent || dup2(fds[1], 1) < 0) _exit(127);
+    execve(argv[0], argv.data(), environ);
+    _exit(127);
+  }
+  const int spawned = api->api_.pid > 0 ? 0 : -1;
   close(fds[1]);
   std::string text;
   const bool ready = spawned == 0 && ReadUntilReady(fds[0], text, std::chrono::seconds(20));

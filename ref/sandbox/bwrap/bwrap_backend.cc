@@ -168,8 +168,19 @@ Status BwrapBackend::RedirectEgress(const EgressUpstream& upstream) {
       options_.upstream->port == upstream.port && options_.upstream->ca_pem == upstream.ca_pem) {
     return OkStatus();
   }
+  // A sandbox running now would lose its egress mid-call when the proxy restarts.
+  if (live_.load() != 0) {
+    return Status(Outcome::kRefused, kEgressRedirectBusy,
+                  "egress cannot be redirected while sandboxes are live");
+  }
+  const std::optional<EgressUpstream> previous = options_.upstream;
   options_.upstream = upstream;
-  return StartEgress();
+  Status started = StartEgress();
+  if (!started.ok()) {
+    options_.upstream = previous;  // keep egress working as it was
+    (void)StartEgress();
+  }
+  return started;
 }
 
 StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& /*spec*/,

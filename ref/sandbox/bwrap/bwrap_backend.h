@@ -39,7 +39,8 @@ inline constexpr char kStateDirFailed[] = "state_dir_failed";
 inline constexpr char kEgressProxyFailed[] = "egress_proxy_failed";
 inline constexpr char kSandboxDisposed[] = "sandbox_disposed";
 inline constexpr char kForeignSandbox[] = "foreign_sandbox";
-inline constexpr char kNoFileTransfer[] = "no_file_transfer";  // Outcome::kRefused
+inline constexpr char kNoFileTransfer[] = "no_file_transfer";        // Outcome::kRefused
+inline constexpr char kEgressRedirectBusy[] = "egress_redirect_busy";  // Outcome::kRefused
 
 inline constexpr char kBackendName[] = "bubblewrap";
 

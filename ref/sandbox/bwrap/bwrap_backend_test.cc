@@ -222,6 +222,27 @@ TEST_F(BwrapBackendTest, RefusesWhatTheBackendCannotRunSafely) {
               StatusIs(Outcome::kRefused, kUnusableHome));
 }
 
+TEST_F(BwrapBackendTest, EgressIsRedirectedOnlyWhileNoSandboxIsLive) {
+  const EgressUpstream elsewhere{"127.0.0.1", upstream_.port() + 1, "not a CA"};
+  StatusOr<std::unique_ptr<Sandbox>> live = backend_->Acquire(Spec(), {"a", "s", "c"});
+  ASSERT_THAT(live.status(), IsOk());
+  EXPECT_THAT(backend_->RedirectEgress(elsewhere),
+              StatusIs(Outcome::kRefused, kEgressRedirectBusy));
+  ASSERT_THAT(backend_->Dispose(std::move(*live)), IsOk());
+  // An upstream the proxy cannot use is refused and egress stays as it was.
+  EXPECT_THAT(backend_->RedirectEgress({"127.0.0.1", upstream_.port(), ""}),
+              StatusIs(Outcome::kFailed, kEgressProxyFailed));
+  const StatusOr<ExecResult> r = Run(
+      {"azmcp", "pricing", "get", "--sku", "Standard_D4s_v5", "--region", "westeurope"},
+      {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp/azmcp-home"});
+  ASSERT_THAT(r.status(), IsOk());
+  EXPECT_EQ(r->exit_code, 0) << r->stderr_bytes;
+  // The same upstream again is no change, live sandboxes or not.
+  EXPECT_THAT(backend_->RedirectEgress(
+                  {"127.0.0.1", upstream_.port(), ReadFile(upstream_.ca_file())}),
+              IsOk());
+}
+
 TEST(BwrapBackendCreateTest, NamesWhatIsMissing) {
   EXPECT_THAT(BwrapBackend::Create({.bwrap_path = "/nonexistent/bwrap", .image_dir = "/"}).status(),
               StatusIs(Outcome::kFailed, kBwrapNotFound));
