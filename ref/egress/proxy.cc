@@ -115,7 +115,7 @@ int Connect(const std::string& host, int port) {
   if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0) return -1;
   int fd = -1;
   for (addrinfo* a = res; a != nullptr; a = a->ai_next) {
-    fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) continue;
     if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
     close(fd);
@@ -246,12 +246,25 @@ void EgressProxy::Stop() {
     if (!options_.listen_unix_path.empty()) unlink(options_.listen_unix_path.c_str());
   }
   if (acceptor_.joinable()) acceptor_.join();
-  std::vector<std::thread> workers;
+  std::vector<Worker> workers;
   {
     std::lock_guard<std::mutex> lock(mu_);
     workers.swap(workers_);
   }
-  for (std::thread& t : workers) t.join();
+  for (Worker& w : workers) w.thread.join();
+}
+
+// A proxy that lives as long as its backend serves many tunnels: finished workers are joined as
+// new ones start, so their threads do not pile up. mu_ is held.
+void EgressProxy::JoinFinishedWorkers() {
+  for (auto it = workers_.begin(); it != workers_.end();) {
+    if (it->done->load()) {
+      it->thread.join();
+      it = workers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void EgressProxy::AcceptLoop() {
@@ -269,11 +282,15 @@ void EgressProxy::AcceptLoop() {
       continue;
     }
     std::lock_guard<std::mutex> lock(mu_);
-    workers_.emplace_back([this, fd] {
-      Serve(fd);
-      LingerAndClose(fd);
-      tunnels_.fetch_sub(1);
-    });
+    JoinFinishedWorkers();
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    workers_.push_back({std::thread([this, fd, done] {
+                          Serve(fd);
+                          LingerAndClose(fd);
+                          tunnels_.fetch_sub(1);
+                          done->store(true);
+                        }),
+                        done});
   }
 }
 

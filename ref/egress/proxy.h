@@ -93,7 +93,12 @@ class EgressProxy {
   std::atomic<int> tunnels_{0};
   std::thread acceptor_;
   std::mutex mu_;
-  std::vector<std::thread> workers_;
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  void JoinFinishedWorkers();
+  std::vector<Worker> workers_;
 };
 
 }  // namespace azure_pricing::egress

@@ -43,16 +43,37 @@ void SetLimit(int resource, uint64_t value) {
   setrlimit(resource, &limit);
 }
 
+// What a fresh program expects: default dispositions (the egress proxy ignores SIGPIPE in this
+// process) and nothing blocked. sigaction and sigprocmask are async-signal-safe.
+void ResetSignals() {
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, &default_action, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
+// Every descriptor from 3 up is closed; close_range where the kernel has it, else one by one.
+void CloseFrom3() {
+  if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  const int top = files.rlim_cur == RLIM_INFINITY ? 65536 : static_cast<int>(files.rlim_cur);
+  for (int fd = 3; fd < top; ++fd) close(fd);
+}
+
 [[noreturn]] void ExecChild(const ExecArrays& arrays, int out_w, int err_w,
                             const ResourceLimits& limits) {
   setsid();  // its own process group, so the whole group can be killed at once
+  ResetSignals();
   const int devnull = open("/dev/null", O_RDONLY);
   if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) _exit(127);
   SetLimit(RLIMIT_AS, limits.address_space_bytes);
   SetLimit(RLIMIT_FSIZE, limits.file_size_bytes);
   SetLimit(RLIMIT_NOFILE, limits.open_files);
   // Nothing of the parent (the egress proxy's sockets, other calls' pipes) is inherited.
-  syscall(SYS_close_range, 3U, ~0U, 0U);
+  CloseFrom3();
   execve(arrays.argv[0], arrays.argv.data(), arrays.envp.data());
   _exit(127);
 }
@@ -75,7 +96,8 @@ class Runner {
   // Reads what is ready; false once the budget is exceeded.
   bool ReadReady(const pollfd* fds);
   void KillAndReap();
-  void ReapExited();
+  // Reaps the program; false when it cannot be waited for (someone else reaped it).
+  bool ReapExited();
   StatusOr<ExecResult> Finish();
 
   const BoundedRun& run_;
@@ -86,6 +108,7 @@ class Runner {
   bool exited_ = false;
   int64_t counted_ = 0;
   bool overflowed_ = false;
+  bool reap_failed_ = false;
 };
 
 Runner::~Runner() {
@@ -139,18 +162,22 @@ bool Runner::ReadReady(const pollfd* fds) {
   return true;
 }
 
+// The program is not reaped yet, so its PID (and group id) cannot have been reused.
 void Runner::KillAndReap() {
   if (!run_.weakenings.group_survives) kill(-pid_, SIGKILL);
   kill(pid_, SIGKILL);
   ReapExited();
 }
 
-void Runner::ReapExited() {
+bool Runner::ReapExited() {
   int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  pid_t got = -1;
+  while ((got = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
   }
   exited_ = true;
+  reap_failed_ = got != pid_;
   result_.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return !reap_failed_;
 }
 
 StatusOr<ExecResult> Runner::Run() {
@@ -177,9 +204,12 @@ StatusOr<ExecResult> Runner::Run() {
       break;
     }
     if (!exited_ && (fds[2].revents & POLLIN) != 0) {
-      ReapExited();
-      // What the program left behind does not outlive the call.
+      // What the program left behind does not outlive the call. The group is killed while the
+      // program is still a zombie, so its id cannot belong to anyone else yet.
+      siginfo_t info{};
+      waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT);
       if (!run_.weakenings.group_survives) kill(-pid_, SIGKILL);
+      ReapExited();
       deadline = std::min(deadline, Clock::now() + kDrainGrace);
     }
   }
@@ -187,6 +217,9 @@ StatusOr<ExecResult> Runner::Run() {
 }
 
 StatusOr<ExecResult> Runner::Finish() {
+  if (reap_failed_) {
+    return Status(Outcome::kFailed, kWaitFailed, "the sandboxed program's exit status was lost");
+  }
   if (!overflowed_) return std::move(result_);
   if (!exited_) KillAndReap();
   if (run_.weakenings.partial_on_overflow) return std::move(result_);

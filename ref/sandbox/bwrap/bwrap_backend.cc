@@ -17,6 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// sockaddr_un's sun_path, less its terminating NUL.
+constexpr size_t kMaxSocketPath = 107;
+
 // Past this the tool's own budget has long expired; a bwrap that still runs is killed.
 constexpr int64_t kMaxTimeoutSeconds = 3600;
 
@@ -87,7 +90,7 @@ class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
   StatusOr<std::string> ReadFile(const std::string&) override { return NoFiles(); }
 
   BwrapBackend* owner() const { return owner_; }
-  void MarkDisposed() { disposed_ = true; }
+  void MarkDisposed() { disposed_.store(true); }
   pid_t keeper = -1;
 
  private:
@@ -97,7 +100,7 @@ class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
   }
   BwrapBackend* owner_;
   [[maybe_unused]] int id_;
-  bool disposed_ = false;
+  std::atomic<bool> disposed_{false};
 };
 
 BwrapBackend::BwrapBackend(BwrapOptions options) : options_(std::move(options)) {
@@ -124,8 +127,29 @@ StatusOr<std::unique_ptr<BwrapBackend>> BwrapBackend::Create(BwrapOptions option
   backend->state_dir_ = *dir;
   backend->ca_file_ = *dir + "/egress-ca.pem";
   backend->socket_path_ = *dir + "/egress.sock";
-  if (Status egress = backend->StartEgress(); !egress.ok()) return egress;
+  if (backend->socket_path_.size() >= kMaxSocketPath) {
+    return Status(Outcome::kFailed, kStateDirFailed,
+                  "TMPDIR is too long for a Unix socket path (108 bytes); set a shorter TMPDIR");
+  }
+  {
+    std::lock_guard<std::mutex> lock(backend->egress_mu_);
+    if (Status egress = backend->StartEgress(); !egress.ok()) return egress;
+  }
+  if (Status works = backend->SmokeTest(); !works.ok()) return works;
   return backend;
+}
+
+// One empty sandbox before any caller's: a host where bubblewrap cannot create the namespaces
+// (user namespaces disabled) or an image the loader cannot use fails here, by name, instead of
+// every later call looking like the program's own exit 1.
+Status BwrapBackend::SmokeTest() {
+  const StatusOr<ExecResult> ran =
+      Exec({.argv = {"/bin/true"}, .env = {}, .timeout_seconds = 30, .max_output_bytes = 1 << 16});
+  if (!ran.ok() || ran->exit_code != 0) {
+    return Status(Outcome::kFailed, kSandboxSetupFailed,
+                  "bubblewrap could not create a sandbox here (are user namespaces enabled?)");
+  }
+  return OkStatus();
 }
 
 BwrapBackend::~BwrapBackend() {
@@ -164,7 +188,7 @@ Status BwrapBackend::StartEgress() {
 
 Status BwrapBackend::RedirectEgress(const EgressUpstream& upstream) {
   std::lock_guard<std::mutex> lock(egress_mu_);
-  if (options_.upstream.has_value() && options_.upstream->host == upstream.host &&
+  if (proxy_ != nullptr && options_.upstream.has_value() && options_.upstream->host == upstream.host &&
       options_.upstream->port == upstream.port && options_.upstream->ca_pem == upstream.ca_pem) {
     return OkStatus();
   }
@@ -188,6 +212,8 @@ StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& /*spec*/,
   // Every exec gets fresh namespaces, so a sandbox is only a handle until dispose: there is
   // nothing to start and, when dispose is right, nothing to stop.
   auto sandbox = std::make_unique<BwrapSandbox>(this, ++next_id_);
+  // Under the lock RedirectEgress holds: no sandbox becomes live while the proxy restarts.
+  std::lock_guard<std::mutex> lock(egress_mu_);
   if (weakenings_.dispose_leaves_process) {
     const pid_t keeper = fork();
     if (keeper == 0) {
@@ -195,7 +221,6 @@ StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& /*spec*/,
       _exit(127);
     }
     sandbox->keeper = keeper;
-    std::lock_guard<std::mutex> lock(egress_mu_);
     keepers_.insert(keeper);
   }
   ++live_;
@@ -208,11 +233,20 @@ Status BwrapBackend::Dispose(std::unique_ptr<Sandbox> sandbox) {
     return Status(Outcome::kFailed, kForeignSandbox, "the sandbox was not acquired here");
   }
   own->MarkDisposed();
+  std::lock_guard<std::mutex> lock(egress_mu_);
   --live_;
   return OkStatus();
 }
 
 StatusOr<ExecResult> BwrapBackend::Exec(const ExecRequest& request) {
+  {
+    // A redirect that failed twice left no proxy: say so rather than let bubblewrap fail to
+    // bind a missing socket and look like the program's exit 1.
+    std::lock_guard<std::mutex> lock(egress_mu_);
+    if (proxy_ == nullptr) {
+      return Status(Outcome::kFailed, kEgressProxyFailed, "the egress proxy is not running");
+    }
+  }
   CommandLineInputs inputs{.bwrap_path = options_.bwrap_path,
                            .image_dir = options_.image_dir,
                            .egress_socket = socket_path_,

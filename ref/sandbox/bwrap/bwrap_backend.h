@@ -41,6 +41,7 @@ inline constexpr char kSandboxDisposed[] = "sandbox_disposed";
 inline constexpr char kForeignSandbox[] = "foreign_sandbox";
 inline constexpr char kNoFileTransfer[] = "no_file_transfer";        // Outcome::kRefused
 inline constexpr char kEgressRedirectBusy[] = "egress_redirect_busy";  // Outcome::kRefused
+inline constexpr char kSandboxSetupFailed[] = "sandbox_setup_failed";
 
 inline constexpr char kBackendName[] = "bubblewrap";
 
@@ -85,6 +86,7 @@ class BwrapBackend : public Backend {
 
   explicit BwrapBackend(BwrapOptions options);
   Status StartEgress();  // (re)starts the proxy for options_.upstream; egress_mu_ held
+  Status SmokeTest();
   StatusOr<ExecResult> Exec(const ExecRequest& request);
 
   BwrapOptions options_;
@@ -93,7 +95,9 @@ class BwrapBackend : public Backend {
   std::string state_dir_;
   std::string ca_file_;
   std::string socket_path_;
-  std::mutex egress_mu_;  // guards proxy_ against a redirect while sandboxes start
+  // Guards proxy_, live_ changes and keepers_: a redirect restarts the proxy only while no
+  // sandbox is live, and no sandbox becomes live during one.
+  std::mutex egress_mu_;
   std::unique_ptr<egress::EgressProxy> proxy_;
   std::atomic<int> live_{0};
   std::atomic<int> next_id_{0};

@@ -140,6 +140,23 @@ TEST_F(BwrapBackendTest, HomeIsWritableAndTheWorkingDirectoryTheRootIsReadOnly) 
   EXPECT_EQ(r->stdout_bytes, "/tmp/azmcp-home\nx\nro\nro\n");
 }
 
+TEST_F(BwrapBackendTest, TheProgramRunsAsNobodyWithoutCapabilitiesOrAnIgnoredSigpipe) {
+  // Whoever runs the backend (root here): no capability survives, so no remount either.
+  const StatusOr<ExecResult> r = Run(
+      {"/bin/sh", "-c",
+       "id -u; grep -E '^(CapEff|CapBnd|SigBlk):' /proc/self/status | tr -d '\\t'; "
+       "mount -o remount,rw / 2>/dev/null && echo remounted || echo denied; "
+       "sed -n 's/^SigIgn:\\t//p' /proc/self/status"});
+  ASSERT_THAT(r.status(), IsOk());
+  const size_t last = r->stdout_bytes.rfind('\n', r->stdout_bytes.size() - 2) + 1;
+  EXPECT_EQ(r->stdout_bytes.substr(0, last),
+            "65534\nSigBlk:0000000000000000\nCapEff:0000000000000000\n"
+            "CapBnd:0000000000000000\ndenied\n");
+  // The egress proxy ignores SIGPIPE in the backend's process; the program must not inherit it.
+  const uint64_t ignored = std::stoull(r->stdout_bytes.substr(last), nullptr, 16);
+  EXPECT_EQ((ignored >> (SIGPIPE - 1)) & 1u, 0u);
+}
+
 TEST_F(BwrapBackendTest, TheSandboxSeesNoHostNetworkFilesOrProcesses) {
   const StatusOr<ExecResult> r = Run(
       {"/bin/sh", "-c",
@@ -200,6 +217,7 @@ TEST_F(BwrapBackendTest, DirectConnectionsFailEvenToTheHostsLoopback) {
 
 TEST_F(BwrapBackendTest, TwoHundredCallsLeaveNoProcessMountDescriptorOrDirectoryBehind) {
   const std::string tmp = std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp";
+  EXPECT_EQ(ProcessesMarked(kInitPath), 0);
   const int fds = CountEntries("/proc/self/fd");
   const std::string mounts = ReadFile("/proc/self/mountinfo");
   const int dirs = CountEntries(tmp, "azure-pricing-bwrap-");

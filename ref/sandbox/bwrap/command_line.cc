@@ -10,9 +10,10 @@ namespace {
 // Names the backend owns: a request that sets one could redirect or widen its egress.
 constexpr std::array<std::string_view, 4> kEgressVariables = {"HTTPS_PROXY", "https_proxy",
                                                               "SSL_CERT_FILE", "SSL_CERT_DIR"};
-// Paths a HOME may not lie in: the image, kernel file systems and the backend's own files.
-constexpr std::array<std::string_view, 6> kSystemRoots = {"/usr", "/etc", "/proc",
-                                                          "/dev", "/run", "/bin"};
+// Paths a HOME may not lie in: the image, its links into /usr, kernel file systems and the
+// backend's own files.
+constexpr std::array<std::string_view, 10> kSystemRoots = {
+    "/usr", "/etc", "/proc", "/dev", "/run", "/bin", "/sbin", "/lib", "/lib64", "/lib32"};
 
 bool StartsWithDir(std::string_view path, std::string_view dir) {
   return path == dir || (path.size() > dir.size() && path.substr(0, dir.size()) == dir &&
@@ -82,6 +83,10 @@ StatusOr<std::vector<std::string>> Environment(const CommandLineInputs& in,
   std::vector<std::string> out = {"--clearenv"};
   for (const std::string& entry : request.env) {
     const size_t eq = entry.find('=');
+    // execve would cut the entry at a NUL: what bubblewrap set would not be what was checked.
+    if (entry.find('\0') != std::string::npos) {
+      return Status(Outcome::kRefused, kMalformedEnv, "an environment entry contains a NUL byte");
+    }
     if (eq == 0 || eq == std::string::npos) {
       return Status(Outcome::kRefused, kMalformedEnv, "an environment entry is not NAME=value");
     }
@@ -116,11 +121,21 @@ StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& in,
   if (request.argv.empty()) {
     return Status(Outcome::kRefused, kInvalidSpec, "an exec needs a program");
   }
+  for (const std::string& arg : request.argv) {
+    if (arg.find('\0') != std::string::npos) {
+      return Status(Outcome::kRefused, kArgvContainsNul, "an argument contains a NUL byte");
+    }
+  }
   std::optional<std::string> home, pwd;
   StatusOr<std::vector<std::string>> env = Environment(in, request, home, pwd);
   if (!env.ok()) return env.status();
   std::vector<std::string> out = {in.bwrap_path};
-  Add(out, {"--unshare-user-try", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"});
+  Add(out, {"--unshare-user", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"});
+  // Run by root, bubblewrap would keep every capability (and uid 0) inside; the program gets
+  // neither, so it cannot remount the read-only root or reach anything a capability opens.
+  if (!in.weakenings.keep_privileges) {
+    Add(out, {"--uid", kSandboxUid, "--gid", kSandboxUid, "--cap-drop", "ALL"});
+  }
   if (!in.weakenings.no_pid_namespace) Add(out, {"--unshare-pid", "--die-with-parent"});
   if (!in.weakenings.share_network) Add(out, {"--unshare-net"});
   Add(out, {"--new-session", "--hostname", "sandbox"});

@@ -24,11 +24,16 @@ inline constexpr char kDefaultWorkdir[] = "/tmp";
 inline constexpr char kEgressVariableInEnv[] = "egress_variable_in_env";
 inline constexpr char kMalformedEnv[] = "malformed_env";
 inline constexpr char kUnusableHome[] = "unusable_home";
+inline constexpr char kArgvContainsNul[] = "argv_contains_nul";
+
+// The unprivileged user every program runs as (nobody), whoever runs the backend.
+inline constexpr char kSandboxUid[] = "65534";
 
 // Ways to get isolation wrong, one flag each; all false except in the conformance suite's
 // mutants.
 struct IsolationWeakenings {
   bool share_network = false;    // keep the host's network namespace
+  bool keep_privileges = false;  // keep the caller's uid and capabilities inside
   bool no_pid_namespace = false;  // share the host's PIDs; nothing dies with the sandbox
   std::string shared_tmp;        // a host directory bound at /tmp for every call
   std::vector<std::string> extra_env;  // NAME=value added beyond the egress variables

@@ -29,10 +29,11 @@ TEST(CommandLineTest, UnsharesEveryNamespaceAndDiesWithItsParent) {
       BwrapCommandLine(Inputs(), {.argv = {"azmcp"}, .env = {}});
   ASSERT_THAT(argv.status(), IsOk());
   for (const char* flag : {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-                           "--unshare-user-try", "--die-with-parent", "--new-session"}) {
+                           "--unshare-user", "--die-with-parent", "--new-session"}) {
     EXPECT_THAT(*argv, Contains(flag));
   }
   EXPECT_TRUE(HasSequence(*argv, {"--remount-ro", "/"}));
+  EXPECT_TRUE(HasSequence(*argv, {"--uid", "65534", "--gid", "65534", "--cap-drop", "ALL"}));
   EXPECT_TRUE(HasSequence(*argv, {"--tmpfs", "/tmp"}));
 }
 
@@ -88,7 +89,8 @@ TEST(CommandLineTest, WithoutHomeTheProgramStartsInTmp) {
 TEST(CommandLineTest, RefusesHomesItCannotMountSafely) {
   for (const char* home : {"HOME=relative", "HOME=/", "HOME=/tmp", "HOME=/usr/local",
                            "HOME=/etc", "HOME=/run/azure-pricing", "HOME=/tmp/../etc",
-                           "HOME=/tmp//x", "HOME=/tmp/x/", "HOME=/proc/1", "HOME="}) {
+                           "HOME=/tmp//x", "HOME=/tmp/x/", "HOME=/proc/1", "HOME=",
+                           "HOME=/sbin", "HOME=/lib64", "HOME=/lib/x", "HOME=/lib32"}) {
     EXPECT_THAT(BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {home}}).status(),
                 StatusIs(Outcome::kRefused, kUnusableHome))
         << home;
@@ -105,10 +107,14 @@ TEST(CommandLineTest, RefusesARequestThatSetsTheEgressVariables) {
 }
 
 TEST(CommandLineTest, RefusesMalformedEnvironmentEntriesAndAnEmptyArgv) {
-  for (const char* entry : {"NOEQUALS", "=value"}) {
+  for (const std::string& entry : {std::string("NOEQUALS"), std::string("=value"),
+                                  std::string("HOME=/usr\0x", 11),
+                                  std::string("https_proxy\0x=y", 16)}) {
     EXPECT_THAT(BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {entry}}).status(),
                 StatusIs(Outcome::kRefused, kMalformedEnv));
   }
+  EXPECT_THAT(BwrapCommandLine(Inputs(), {.argv = {"p", std::string("a\0b", 3)}}).status(),
+              StatusIs(Outcome::kRefused, kArgvContainsNul));
   EXPECT_THAT(BwrapCommandLine(Inputs(), {}).status(),
               StatusIs(Outcome::kRefused, kInvalidSpec));
 }
