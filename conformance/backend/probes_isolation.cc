@@ -1,10 +1,13 @@
 // Isolation and disposal: nothing crosses from the host or from one call to the next, and
 // nothing of a sandbox outlives it.
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include "conformance/backend/suite_internal.h"
 
@@ -22,6 +25,35 @@ constexpr const char* kCredentialCanaries[] = {
     "ARM_CLIENT_SECRET",   "AWS_SECRET_ACCESS_KEY", "GOOGLE_APPLICATION_CREDENTIALS",
     "IDENTITY_ENDPOINT",   "MSI_SECRET"};
 
+// The probe's answer for each path asked; nullopt (with `why`) when one is missing, since a
+// probe that answered nothing must not read as "nothing is visible".
+std::optional<std::map<std::string, bool>> Visible(Context& ctx,
+                                                   const std::vector<std::string>& paths,
+                                                   std::string* why) {
+  std::vector<std::string> args = {"stat"};
+  args.insert(args.end(), paths.begin(), paths.end());
+  const std::optional<Json> seen = ProbeJson(ctx, args, why);
+  if (!seen) return std::nullopt;
+  const Json answered = seen->value("paths", Json::object());
+  std::map<std::string, bool> out;
+  for (const std::string& path : paths) {
+    if (!answered.contains(path) || !answered[path].is_boolean()) {
+      *why = "the probe gave no answer for " + path;
+      return std::nullopt;
+    }
+    out[path] = answered[path].get<bool>();
+  }
+  return out;
+}
+
+// The first path seen, or empty.
+std::string FirstVisible(const std::map<std::string, bool>& seen) {
+  for (const auto& [path, exists] : seen) {
+    if (exists) return path;
+  }
+  return "";
+}
+
 Observation NothingCrossesCalls(Context& ctx) {
   const std::string file = "/tmp/" + ctx.Marker();
   const std::string home_file = "/tmp/probe-home/" + ctx.Marker();
@@ -31,46 +63,76 @@ Observation NothingCrossesCalls(Context& ctx) {
     if (!wrote) return Fail(why);
     if (!wrote->value("written", false)) return Fail("cannot write " + path + " in a sandbox");
   }
-  const std::optional<Json> seen = ProbeJson(ctx, {"stat", file, home_file}, &why);
+  const auto seen = Visible(ctx, {file, home_file}, &why);
   if (!seen) return Fail(why);
-  const Json paths = seen->value("paths", Json::object());
-  for (const auto& [path, exists] : paths.items()) {
-    if (exists == true) return Fail(path + ", written by the previous call, is visible");
+  if (const std::string path = FirstVisible(*seen); !path.empty()) {
+    return Fail(path + ", written by the previous call, is visible");
   }
   return Pass("files in /tmp and HOME from one call are gone in the next");
 }
 
+// A process on the host whose command line carries `marker`, killed and reaped on destruction.
+class HostMarkerProcess {
+ public:
+  explicit HostMarkerProcess(const std::string& marker) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      execl("/bin/sleep", marker.c_str(), "60", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ~HostMarkerProcess() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
 Observation NoProcessesCrossCalls(Context& ctx) {
   const std::string marker = ctx.Marker();
+  const std::string host_marker = ctx.Marker() + "-host";
   std::string why;
-  if (!ProbeJson(ctx, {"daemon", marker, "30"}, &why)) return Fail(why);
+  const std::optional<Json> daemon = ProbeJson(ctx, {"daemon", marker, "30"}, &why);
+  if (!daemon) return Fail(why);
+  if (!daemon->value("daemon", false)) return Fail("the first call's process did not start");
+  HostMarkerProcess host(host_marker);
+  ctx.baseline.insert(host.pid());
   const std::optional<Json> procs = ProbeJson(ctx, {"procs"}, &why);
   if (!procs) return Fail(why);
-  const std::string self = std::to_string(getpid());
+  bool saw_itself = false;
   for (const Json& p : procs->value("procs", Json::array())) {
-    const std::string cmd = p.value("cmdline", "");
+    const std::string cmd = p.is_object() ? p.value("cmdline", "") : "";
     if (cmd.find(marker) != std::string::npos) return Fail("a process of the previous call is visible");
+    if (cmd.find(host_marker) != std::string::npos) return Fail("a process of the host is visible");
+    saw_itself = saw_itself || cmd.find("procs") != std::string::npos;
   }
-  if (procs->value("procs", Json::array()).size() > 8) {
-    return Fail(std::to_string(procs->value("procs", Json::array()).size()) +
-                " processes visible: the host's process table is not hidden");
-  }
-  return Pass("the previous call's process and the host's processes are invisible");
+  if (!saw_itself) return Fail("the probe could not see even itself: is /proc mounted?");
+  return Pass("the previous call's process and a host process are invisible");
 }
 
+// Files the suite writes on the host: in /tmp and in its HOME (where credentials would live).
 Observation HostFilesInvisible(Context& ctx) {
-  const std::string host_file = "/tmp/" + ctx.Marker() + "-host";
-  std::ofstream(host_file) << "host";
-  std::string why;
-  const std::optional<Json> seen =
-      ProbeJson(ctx, {"stat", host_file, "/root", "/home", "/etc/shadow", "/var/lib", "/srv"}, &why);
-  unlink(host_file.c_str());
-  if (!seen) return Fail(why);
-  const Json paths = seen->value("paths", Json::object());
-  for (const auto& [path, exists] : paths.items()) {
-    if (exists == true) return Fail("the host's " + path + " is visible in the sandbox");
+  std::vector<std::string> files = {"/tmp/" + ctx.Marker() + "-host"};
+  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
+    files.push_back(std::string(home) + "/." + ctx.Marker() + "-host");
   }
-  return Pass("a host file in /tmp, /root, /home, /etc/shadow, /var/lib, /srv are invisible");
+  for (const std::string& file : files) {
+    std::ofstream out(file);
+    out << "host";
+    if (!out.good()) return Fail("the suite cannot write " + file + " on the host");
+  }
+  std::string why;
+  const auto seen = Visible(ctx, files, &why);
+  for (const std::string& file : files) unlink(file.c_str());
+  if (!seen) return Fail(why);
+  if (const std::string path = FirstVisible(*seen); !path.empty()) {
+    return Fail("the host's " + path + " is visible in the sandbox");
+  }
+  return Pass("files the suite wrote in the host's /tmp and HOME are invisible");
 }
 
 Observation NoNetworkButLoopback(Context& ctx) {
@@ -88,6 +150,22 @@ Observation NoNetworkButLoopback(Context& ctx) {
   return Pass("only lo, and the host's loopback services are unreachable");
 }
 
+// A program with a capability could remount the read-only root or the image (root runs the
+// backend here): its effective set must be empty.
+Observation NoPrivileges(Context& ctx) {
+  std::string why;
+  const std::optional<Json> status = ProbeJson(ctx, {"read-file", "/proc/self/status"}, &why);
+  if (!status) return Fail(why);
+  const std::string text = status->value("content", "");
+  const size_t at = text.find("\nCapEff:");
+  if (at == std::string::npos) return Fail("the probe could not read its own capabilities");
+  const std::string effective = text.substr(at + 9, text.find('\n', at + 1) - at - 9);
+  if (effective.find_first_not_of("0\t ") != std::string::npos) {
+    return Fail("the program runs with capabilities (CapEff " + effective + ")");
+  }
+  return Pass("the program runs with no capabilities");
+}
+
 Observation NoCredentials(Context& ctx) {
   std::string why;
   const std::optional<Json> env = ProbeJson(ctx, {"env"}, &why);
@@ -100,14 +178,13 @@ Observation NoCredentials(Context& ctx) {
       }
     }
   }
-  const std::optional<Json> files =
-      ProbeJson(ctx, {"stat", "/tmp/probe-home/.azure", "/root/.azure", "/root/.aws",
-                      "/etc/azure", "/var/run/secrets"},
-                &why);
+  const auto files = Visible(ctx,
+                             {"/tmp/probe-home/.azure", "/root/.azure", "/root/.aws",
+                              "/etc/azure", "/var/run/secrets"},
+                             &why);
   if (!files) return Fail(why);
-  const Json paths = files->value("paths", Json::object());
-  for (const auto& [path, exists] : paths.items()) {
-    if (exists == true) return Fail("credential location " + path + " exists in the sandbox");
+  if (const std::string path = FirstVisible(*files); !path.empty()) {
+    return Fail("credential location " + path + " exists in the sandbox");
   }
   return Pass("no credential variable or credential file is visible");
 }
@@ -115,7 +192,9 @@ Observation NoCredentials(Context& ctx) {
 Observation DisposeLeavesNothing(Context& ctx) {
   const std::string marker = ctx.Marker();
   std::string why;
-  if (!ProbeJson(ctx, {"daemon", marker, "60"}, &why)) return Fail(why);
+  const std::optional<Json> daemon = ProbeJson(ctx, {"daemon", marker, "60"}, &why);
+  if (!daemon) return Fail(why);
+  if (!daemon->value("daemon", false)) return Fail("the probe did not start its detached process");
   const int marked = MarkedProcessesAfter(marker, milliseconds(2000));
   const std::vector<pid_t> left = LeftoverDescendants(ctx, milliseconds(2000));
   if (marked != 0) return Fail("a process started in the sandbox runs after dispose");
@@ -139,6 +218,9 @@ std::vector<ProbeDef> IsolationProbes() {
       {{"isolation.network", {"HOST-008", "HOST-006"},
         "the sandbox shares the host's network instead of having only loopback"},
        NoNetworkButLoopback},
+      {{"isolation.no_privileges", {"HOST-006"},
+        "the program runs with capabilities and could undo the sandbox's read-only mounts"},
+       NoPrivileges},
       {{"isolation.credentials", {"INTRO-009", "INTRO-010"},
         "credentials of the host reach the sandbox"},
        NoCredentials},
@@ -151,7 +233,9 @@ std::vector<ProbeDef> IsolationProbes() {
 }  // namespace internal
 
 void PlantCredentialCanaries() {
-  for (const char* name : internal::kCredentialCanaries) setenv(name, "backend-suite-canary", 0);
+  // Overwritten, not only set where unset: a real secret of this host must not reach a backend
+  // under test, nor a failure line.
+  for (const char* name : internal::kCredentialCanaries) setenv(name, "backend-suite-canary", 1);
 }
 
 }  // namespace azure_pricing::conformance::backend

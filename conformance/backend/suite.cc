@@ -71,7 +71,7 @@ void ReapStrayZombies(const Context& ctx, const std::vector<ProcEntry>& table) {
   }
 }
 
-std::vector<pid_t> Descendants(const Context& ctx) {
+std::vector<pid_t> AllDescendants(const Context& ctx) {
   std::vector<ProcEntry> table = ProcessTable();
   ReapStrayZombies(ctx, table);
   table = ProcessTable();
@@ -92,7 +92,46 @@ std::vector<pid_t> Descendants(const Context& ctx) {
   return found;
 }
 
+std::vector<pid_t> Descendants(const Context& ctx) {
+  std::vector<pid_t> found;
+  for (pid_t pid : AllDescendants(ctx)) {
+    if (ctx.baseline.count(pid) == 0) found.push_back(pid);
+  }
+  return found;
+}
+
+int CountMarked(const std::string& marker) {
+  int n = 0;
+  for (const ProcEntry& p : ProcessTable()) {
+    if (p.state != 'Z' && p.cmdline.find(marker) != std::string::npos) ++n;
+  }
+  return n;
+}
+
 }  // namespace
+
+MarkerWatch::MarkerWatch(std::string marker) : marker_(std::move(marker)) {
+  thread_ = std::thread([this] {
+    while (!stop_.load()) {
+      most_.store(std::max(most_.load(), CountMarked(marker_)));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+}
+
+MarkerWatch::~MarkerWatch() { most_seen(); }
+
+int MarkerWatch::most_seen() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+  return most_.load();
+}
+
+std::set<pid_t> CurrentDescendants(const Context& ctx) {
+  const std::vector<pid_t> all = AllDescendants(ctx);
+  return std::set<pid_t>(all.begin(), all.end());
+}
+
 
 Observation Pass(std::string detail) { return {true, std::move(detail)}; }
 Observation Fail(std::string detail) { return {false, std::move(detail)}; }
@@ -106,10 +145,7 @@ std::string Describe(const Status& status) {
 int MarkedProcessesAfter(const std::string& marker, std::chrono::milliseconds wait) {
   const Clock::time_point deadline = Clock::now() + wait;
   for (;;) {
-    int n = 0;
-    for (const ProcEntry& p : ProcessTable()) {
-      if (p.state != 'Z' && p.cmdline.find(marker) != std::string::npos) ++n;
-    }
+    const int n = CountMarked(marker);
     if (n == 0 || Clock::now() >= deadline) return n;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -142,14 +178,16 @@ StatusOr<sandbox::ExecResult> RunInSandbox(Context& ctx, const std::vector<std::
   sandbox::BoundedExec* bounded = (*box)->bounded_exec();
   std::vector<std::string> argv = {sandbox::bwrap::kProbePath};
   argv.insert(argv.end(), args.begin(), args.end());
+  const Clock::time_point start = Clock::now();
   StatusOr<sandbox::ExecResult> result =
       bounded == nullptr
-          ? StatusOr<sandbox::ExecResult>(Status(Outcome::kRefused, "no_bounded_exec",
+          ? StatusOr<sandbox::ExecResult>(Status(Outcome::kRefused, kNoBoundedExec,
                                                  "the backend offers no BoundedExec"))
           : bounded->ExecBounded({.argv = std::move(argv),
                                   .env = options.env,
                                   .timeout_seconds = options.timeout_seconds,
                                   .max_output_bytes = options.max_output_bytes});
+  ctx.last_exec_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (Status disposed = ctx.backend.Dispose(std::move(*box)); !disposed.ok()) return disposed;
   return result;
 }
@@ -200,6 +238,7 @@ std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteO
   for (auto* group : {internal::ExecProbes, internal::IsolationProbes, internal::EgressProbes}) {
     for (const internal::ProbeDef& p : group()) {
       if (!options.only.empty() && options.only.count(p.info.id) == 0) continue;
+      ctx.baseline = internal::CurrentDescendants(ctx);
       const internal::Observation seen = p.run(ctx);
       internal::KillLeftovers(ctx);
       results.push_back({p.info.id, p.info.requirements, seen.passed, seen.detail,

@@ -4,7 +4,10 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
+#include <set>
+#include <thread>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -15,12 +18,33 @@
 
 namespace azure_pricing::conformance::backend::internal {
 
+// A backend whose sandboxes offer no BoundedExec cannot run a probe (Outcome::kRefused).
+inline constexpr char kNoBoundedExec[] = "no_bounded_exec";
+
 struct Context {
   sandbox::Backend& backend;
   const SuiteOptions& options;
   std::string run_id;  // unique per run: markers and files of this run carry it
   int counter = 0;
+  // Descendants of the suite before the probe started: an adapter's own helpers are not leaks.
+  std::set<pid_t> baseline;
+  // How long the last RunInSandbox's exec took, without acquire and dispose.
+  double last_exec_seconds = 0;
   std::string Marker() { return run_id + "-" + std::to_string(++counter); }
+};
+
+// Counts, while a call runs, the processes on this machine whose command line holds a marker:
+// evidence that what a probe should have started really ran.
+class MarkerWatch {
+ public:
+  explicit MarkerWatch(std::string marker);
+  ~MarkerWatch();
+  int most_seen();  // stops watching
+ private:
+  std::string marker_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> most_{0};
+  std::thread thread_;
 };
 
 struct Observation {
@@ -60,10 +84,13 @@ std::optional<nlohmann::json> ProbeJson(Context& ctx, const std::vector<std::str
 
 // Host processes whose command line contains `marker`, waiting up to `wait` for them to go.
 int MarkedProcessesAfter(const std::string& marker, std::chrono::milliseconds wait);
-// Descendants of this process that are neither the suite's own helpers nor the price API,
-// waiting up to `wait` for them to go (killed processes take a moment to be reaped).
+// Descendants of this process that are neither the suite's own helpers, the price API nor in
+// the baseline, waiting up to `wait` for them to go (killed processes take a moment to go).
 std::vector<pid_t> LeftoverDescendants(const Context& ctx, std::chrono::milliseconds wait);
-// Kills what LeftoverDescendants found so one failing probe does not spoil the next.
+// Every descendant now, for Context::baseline.
+std::set<pid_t> CurrentDescendants(const Context& ctx);
+// Kills this run's marked processes and what LeftoverDescendants finds, so one failing probe
+// does not spoil the next; the baseline (an adapter's helpers) is left alone.
 void KillLeftovers(const Context& ctx);
 
 std::string Describe(const Status& status);

@@ -70,6 +70,8 @@ const std::vector<MutantInfo>& Mutants() {
        "an overflow returns what was read as success"},
       {"shared_tmp", "isolation.files_between_calls", "/tmp is one host directory for every call"},
       {"shared_network", "isolation.network", "the network namespace is not unshared"},
+      {"root_privileges", "isolation.no_privileges",
+       "the caller's uid and capabilities are kept inside"},
       {"post_allowed", "egress.post_refused", "the proxy forwards any method"},
       {"upstream_unverified", "egress.upstream_verified",
        "the proxy accepts any upstream certificate"},
@@ -99,6 +101,8 @@ Status ApplyMutant(BwrapBackend& b, std::string_view name) {
     mkdir(w.isolation.shared_tmp.c_str(), 0777);
   } else if (name == "shared_network") {
     w.isolation.share_network = true;
+  } else if (name == "root_privileges") {
+    w.isolation.keep_privileges = true;
   } else if (name == "post_allowed") {
     return WeakenProxy(b, egress::ProxyMutator::AllowAnyMethod);
   } else if (name == "upstream_unverified") {

@@ -4,6 +4,7 @@
 #include "conformance/backend/mutants/mutants.h"
 
 #include <iostream>
+#include <set>
 
 #include "conformance/backend/protocol/client.h"
 #include "conformance/backend/suite.h"
@@ -43,6 +44,25 @@ INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(Mutants()),
                          [](const ::testing::TestParamInfo<MutantInfo>& info) {
                            return info.param.name;
                          });
+
+// The control: the same adapter path and image without a weakening passes every probe the
+// mutants are aimed at, so each rejection above is the weakening's doing.
+TEST(MutantAdapterTest, TheUnweakenedAdapterPassesEveryProbeTheMutantsFail) {
+  const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/false);
+  ASSERT_THAT(setup.status(), IsOk());
+  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
+      backend_protocol::AdapterBackend::Start(
+          {base::Runfile("conformance/backend/bwrap_adapter"), "--image", setup->image},
+          testing::ProcessEnvironment());
+  ASSERT_THAT(adapter.status(), IsOk());
+  std::set<std::string> aimed;
+  for (const MutantInfo& m : Mutants()) aimed.insert(m.caught_by);
+  const std::vector<ProbeResult> results = RunBackendSuite(
+      **adapter,
+      {.price_api = setup->api, .own_processes = {(*adapter)->pid()}, .only = aimed});
+  EXPECT_EQ(results.size(), aimed.size());
+  EXPECT_THAT(testing::Failures(results), ::testing::IsEmpty());
+}
 
 TEST(MutantAdapterTest, RefusesAnUnknownMutant) {
   const StatusOr<std::string> image = testing::TestImage(/*real_cli=*/false);
