@@ -2,7 +2,9 @@
 
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -11,6 +13,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <iostream>
@@ -108,19 +111,32 @@ int ServerNameCallback(SSL* ssl, int*, void* arg) {
   return SSL_TLSEXT_ERR_OK;
 }
 
-int Connect(const std::string& host, int port) {
+// One address, connected within `timeout_ms`: a peer that never answers the handshake must not
+// hold a worker (and Stop, which joins it) for the kernel's two minutes.
+int ConnectWithin(const addrinfo& a, int timeout_ms) {
+  const int fd = socket(a.ai_family, a.ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a.ai_protocol);
+  if (fd < 0) return -1;
+  if (connect(fd, a.ai_addr, a.ai_addrlen) != 0) {
+    pollfd p{fd, POLLOUT, 0};
+    int error = 0;
+    socklen_t len = sizeof error;
+    if (errno != EINPROGRESS || poll(&p, 1, timeout_ms) != 1 ||
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0 || error != 0) {
+      close(fd);
+      return -1;
+    }
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+int Connect(const std::string& host, int port, int timeout_ms) {
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
   if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0) return -1;
   int fd = -1;
-  for (addrinfo* a = res; a != nullptr; a = a->ai_next) {
-    fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
-    close(fd);
-    fd = -1;
-  }
+  for (addrinfo* a = res; a != nullptr && fd < 0; a = a->ai_next) fd = ConnectWithin(*a, timeout_ms);
   freeaddrinfo(res);
   return fd;
 }
@@ -369,7 +385,7 @@ std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string&
 void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& timeout) {
   const std::string up_host =
       options_.upstream_host.empty() ? options_.allowed_host : options_.upstream_host;
-  const int up = Connect(up_host, options_.upstream_port);
+  const int up = Connect(up_host, options_.upstream_port, options_.idle_timeout_ms);
   base::SslPtr up_ssl(up >= 0 ? SSL_new(tls_->client.get()) : nullptr);
   bool up_ok = false;
   if (up_ssl != nullptr) {

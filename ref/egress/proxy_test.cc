@@ -7,9 +7,14 @@
 
 #include <gmock/gmock.h>
 #include <openssl/ssl.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -431,6 +436,81 @@ TEST(ProxyUpstreamTest, UpstreamVerificationIsNeverOff) {
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_THAT(log.back(), HasSubstr(DecisionOf(kUpstreamTlsFailed)));
   EXPECT_EQ(Json::parse(upstream.RequestLog()).size(), 0u);
+}
+
+// A loopback port whose accept queue is full: the kernel drops further SYNs, so a connect to it
+// neither succeeds nor fails until someone gives up. Owns its sockets.
+class SilentUpstream {
+ public:
+  SilentUpstream() {
+    listener_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    listen(listener_, 0);
+    socklen_t len = sizeof addr;
+    getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    // Fill the queue without ever accepting; stop at the first connect that cannot complete.
+    for (int i = 0; i < 8; ++i) {
+      const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+      fillers_.push_back(fd);
+      if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 &&
+          errno == EINPROGRESS) {
+        pollfd p{fd, POLLOUT, 0};
+        if (poll(&p, 1, 200) == 0) break;  // this one hangs: the queue is full
+      }
+    }
+  }
+  ~SilentUpstream() {
+    for (int fd : fillers_) close(fd);
+    close(listener_);
+  }
+  int port() const { return port_; }
+
+ private:
+  int listener_ = -1;
+  int port_ = 0;
+  std::vector<int> fillers_;
+};
+
+TEST(ProxyUpstreamTest, AnUpstreamThatNeverAnswersIsGivenUpOnAtTheIdleTimeout) {
+  SilentUpstream silent;
+  std::vector<std::string> log;
+  std::mutex mu;
+  ProxyOptions options;
+  options.upstream_host = "127.0.0.1";
+  options.upstream_port = silent.port();
+  options.idle_timeout_ms = 500;
+  options.log = [&](const std::string& l) {
+    std::lock_guard<std::mutex> lock(mu);
+    log.push_back(l);
+  };
+  EgressProxy proxy(options);
+  ASSERT_TRUE(proxy.Start());
+  const auto start = std::chrono::steady_clock::now();
+  const int fd = DialLoopback(proxy.port(), 5);
+  const std::string connect = "CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n";
+  send(fd, connect.data(), connect.size(), MSG_NOSIGNAL);
+  ASSERT_EQ(ReadHead(fd).rfind("HTTP/1.1 200", 0), 0u);
+  const base::SslCtxPtr ctx(SSL_CTX_new(TLS_client_method()));
+  const base::X509Ptr ca = base::ReadPemCert(proxy.egress_ca_pem());
+  X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx.get()), ca.get());
+  const base::SslPtr ssl(SSL_new(ctx.get()));
+  SSL_set_fd(ssl.get(), fd);
+  SSL_set_tlsext_host_name(ssl.get(), "prices.azure.com");
+  ASSERT_EQ(SSL_connect(ssl.get()), 1);
+  SSL_write(ssl.get(), kGet.data(), static_cast<int>(kGet.size()));
+  char buf[512];
+  const int n = SSL_read(ssl.get(), buf, sizeof buf);
+  close(fd);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(std::string(buf, n).rfind("HTTP/1.1 502", 0), 0u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  proxy.Stop();  // joins the worker: it must not be stuck in connect
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_THAT(log.back(), HasSubstr(DecisionOf(kUpstreamUnreachable)));
 }
 
 }  // namespace
