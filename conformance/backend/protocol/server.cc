@@ -18,6 +18,8 @@ Status Refused(const char* reason) { return StatusForReason(Outcome::kRefused, r
 
 class Server {
  public:
+  static constexpr std::chrono::seconds kAnswerWriteDeadline{60};
+
   Server(Backend& backend, const BackendIdentity& identity, int out_fd)
       : backend_(backend), identity_(identity), out_fd_(out_fd) {}
 
@@ -29,7 +31,8 @@ class Server {
       line = EncodeResponse(Response{
           response.seq, StatusForReason(Outcome::kFailed, sandbox::kExecOutputLimitReason), {}});
     }
-    return WriteAll(out_fd_, line, std::nullopt);
+    // A client that stops reading for this long is gone; the loop ends and disposes what is live.
+    return WriteAll(out_fd_, line, Clock::now() + kAnswerWriteDeadline);
   }
 
   // The answer to one line, and whether it was an accepted stop.
