@@ -1,0 +1,95 @@
+#include "conformance/gate_record.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "ref/base/files.h"
+
+namespace azure_pricing::conformance {
+namespace {
+
+std::string XmlEscaped(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\n': out += "&#10;"; break;
+      default:
+        // XML 1.0 has no other control characters; drop them rather than write invalid XML.
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+Status Write(const std::string& path, const std::string& text) {
+  if (!base::WriteFileAtomically(path, text).ok()) {
+    return Status(Outcome::kFailed, kReportWriteFailed, "the report file cannot be written");
+  }
+  return OkStatus();
+}
+
+std::string TestCase(const GateRecord& r) {
+  std::string out = "    <testcase classname=\"" + XmlEscaped(r.suite) + "\" name=\"" +
+                    XmlEscaped(r.id) + "\" time=\"" + std::to_string(r.seconds) + "\"";
+  if (r.verdict == Verdict::kPassed) return out + "/>\n";
+  const std::string message = XmlEscaped(r.detail);
+  out += ">\n      ";
+  out += r.verdict == Verdict::kFailed ? "<failure message=\"" + message + "\"/>"
+                                       : "<skipped message=\"" + std::string(VerdictName(r.verdict)) +
+                                             ": " + message + "\"/>";
+  return out + "\n    </testcase>\n";
+}
+
+}  // namespace
+
+std::string_view VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPassed: return "passed";
+    case Verdict::kFailed: return "failed";
+    case Verdict::kKnown: return "known";
+    case Verdict::kSkipped: return "skipped";
+  }
+  return "failed";
+}
+
+Status WriteJsonReport(const std::string& path, const std::string& implementation,
+                       const std::vector<GateRecord>& records) {
+  nlohmann::ordered_json doc = {{"implementation", implementation}};
+  std::map<std::string, int> counts = {{"passed", 0}, {"failed", 0}, {"known", 0}, {"skipped", 0}};
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const GateRecord& r : records) {
+    ++counts[std::string(VerdictName(r.verdict))];
+    list.push_back({{"suite", r.suite},     {"id", r.id},
+                    {"file", r.file},       {"requirements", r.requirements},
+                    {"result", VerdictName(r.verdict)}, {"expected", r.expected},
+                    {"detail", r.detail},   {"seconds", r.seconds}});
+  }
+  doc["records"] = std::move(list);
+  for (const char* key : {"passed", "failed", "known", "skipped"}) doc[key] = counts[key];
+  return Write(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& records) {
+  std::map<std::string, std::vector<const GateRecord*>> by_suite;
+  for (const GateRecord& r : records) by_suite[r.suite].push_back(&r);
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  for (const auto& [suite, members] : by_suite) {
+    int failures = 0, skipped = 0;
+    for (const GateRecord* r : members) {
+      failures += r->verdict == Verdict::kFailed ? 1 : 0;
+      skipped += r->verdict == Verdict::kKnown || r->verdict == Verdict::kSkipped ? 1 : 0;
+    }
+    xml += "  <testsuite name=\"" + XmlEscaped(suite) + "\" tests=\"" +
+           std::to_string(members.size()) + "\" failures=\"" + std::to_string(failures) +
+           "\" skipped=\"" + std::to_string(skipped) + "\">\n";
+    for (const GateRecord* r : members) xml += TestCase(*r);
+    xml += "  </testsuite>\n";
+  }
+  return Write(path, xml + "</testsuites>\n");
+}
+
+}  // namespace azure_pricing::conformance

@@ -1,0 +1,47 @@
+// What the gate concluded about one check (a case, a probe, a catalog check), and the files
+// CI reads it from: --json (every record) and --junit (JUnit XML, one testcase per record).
+#ifndef CONFORMANCE_GATE_RECORD_H_
+#define CONFORMANCE_GATE_RECORD_H_
+
+#include <string>
+#include <vector>
+
+#include "ref/status/status.h"
+
+namespace azure_pricing::conformance {
+
+enum class Verdict {
+  kPassed,
+  kFailed,
+  kKnown,    // failed exactly as the implementation's known-failures file says
+  kSkipped,  // not run: --filter left it out
+};
+
+struct GateRecord {
+  std::string suite;  // "cases", "catalog", "backend"
+  std::string id;
+  std::string file;  // the case file, when there is one
+  std::vector<std::string> requirements;
+  Verdict verdict = Verdict::kPassed;
+  std::string expected;  // e.g. "refused/missing_filter"
+  std::string detail;    // what differed (empty when it passed)
+  double seconds = 0;
+};
+
+std::string_view VerdictName(Verdict verdict);
+
+// Reason (Outcome::kFailed) a report file cannot be written.
+inline constexpr char kReportWriteFailed[] = "report_write_failed";
+
+// {"implementation": ..., "records": [{suite, id, file, requirements, result, expected,
+//   detail, seconds}], "passed": N, "failed": N, "known": N, "skipped": N}
+Status WriteJsonReport(const std::string& path, const std::string& implementation,
+                       const std::vector<GateRecord>& records);
+
+// JUnit XML: one <testsuite> per suite, one <testcase> per record (classname = suite, name =
+// id); failures as <failure message=...>, known failures and skips as <skipped message=...>.
+Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& records);
+
+}  // namespace azure_pricing::conformance
+
+#endif  // CONFORMANCE_GATE_RECORD_H_

@@ -1,0 +1,88 @@
+#include "conformance/gate_record.h"
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "conformance/known_failures.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ref/base/files.h"
+#include "ref/status/status_matchers.h"
+
+namespace azure_pricing::conformance {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::string TmpFile(const std::string& name) {
+  return std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+}
+
+std::vector<GateRecord> Sample() {
+  return {{.suite = "cases", .id = "a", .requirements = {"ARG-001"}, .verdict = Verdict::kPassed},
+          {.suite = "cases", .id = "b", .verdict = Verdict::kFailed, .expected = "refused/x",
+           .detail = "outcome: completed, want \"refused\" <&>"},
+          {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kSkipped}};
+}
+
+TEST(GateRecordTest, TheJsonReportHoldsEveryRecordAndTheCounts) {
+  ASSERT_THAT(WriteJsonReport(TmpFile("r.json"), "impl 1", Sample()), IsOk());
+  const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("r.json")));
+  EXPECT_EQ(doc["implementation"], "impl 1");
+  ASSERT_EQ(doc["records"].size(), 3u);
+  EXPECT_EQ(doc["records"][1]["result"], "failed");
+  EXPECT_EQ(doc["records"][1]["expected"], "refused/x");
+  EXPECT_EQ(doc["records"][0]["requirements"], nlohmann::json::array({"ARG-001"}));
+  EXPECT_EQ(doc["passed"], 1);
+  EXPECT_EQ(doc["failed"], 1);
+  EXPECT_EQ(doc["skipped"], 1);
+}
+
+TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {
+  ASSERT_THAT(WriteJUnitReport(TmpFile("r.xml"), Sample()), IsOk());
+  const std::string xml = *base::ReadFile(TmpFile("r.xml"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"backend\" tests=\"1\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml, HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
+}
+
+TEST(GateRecordTest, AnUnwritableReportIsAnError) {
+  EXPECT_THAT(WriteJsonReport("/nonexistent/dir/r.json", "i", Sample()),
+              StatusIs(Outcome::kFailed, kReportWriteFailed));
+}
+
+TEST(KnownFailuresTest, AListMustStayTrue) {
+  std::vector<GateRecord> records = Sample();
+  const std::vector<KnownFailure> known = {
+      {"b", "outcome: completed, want \"refused\" <&>"},  // holds: becomes known
+      {"a", "whatever"},                                  // passes now
+      {"zzz", "x"},                                       // names nothing
+      {"exec.argv", "x"}};                                // skipped: not judged
+  EXPECT_THAT(ApplyKnownFailures(known, records),
+              ElementsAre("known failure a passes now", "known failure zzz names no check"));
+  EXPECT_EQ(records[1].verdict, Verdict::kKnown);
+}
+
+TEST(KnownFailuresTest, AFailureThatChangedIsReported) {
+  std::vector<GateRecord> records = Sample();
+  EXPECT_THAT(ApplyKnownFailures({{"b", "an older detail"}}, records),
+              ElementsAre(HasSubstr("known failure b fails differently")));
+  EXPECT_EQ(records[1].verdict, Verdict::kFailed);
+}
+
+TEST(KnownFailuresTest, WrittenListsReadBackAndBadFilesAreRefused) {
+  ASSERT_THAT(WriteKnownFailures(TmpFile("k.json"), "impl", Sample()), IsOk());
+  const StatusOr<std::vector<KnownFailure>> back = LoadKnownFailures(TmpFile("k.json"));
+  ASSERT_THAT(back.status(), IsOk());
+  ASSERT_EQ(back->size(), 1u);
+  EXPECT_EQ((*back)[0].id, "b");
+  ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), "{\"known_failures\": [1]}"), IsOk());
+  EXPECT_THAT(LoadKnownFailures(TmpFile("bad.json")).status(),
+              StatusIs(Outcome::kFailed, kKnownFailuresUnreadable));
+  EXPECT_THAT(LoadKnownFailures("/nonexistent").status(),
+              StatusIs(Outcome::kFailed, kKnownFailuresUnreadable));
+}
+
+}  // namespace
+}  // namespace azure_pricing::conformance

@@ -1,0 +1,38 @@
+// The cases an implementation is known to fail, and how, kept in a file that must stay true
+// (protobuf's conformance failure lists): a listed case that now passes, fails differently, or
+// names no case fails the gate, and the gate says how to rewrite the file.
+//
+//   {"implementation": "example 0.1",
+//    "known_failures": [{"id": "arg-missing-filter", "detail": "outcome: ..."}]}
+#ifndef CONFORMANCE_KNOWN_FAILURES_H_
+#define CONFORMANCE_KNOWN_FAILURES_H_
+
+#include <string>
+#include <vector>
+
+#include "conformance/gate_record.h"
+#include "ref/status/status.h"
+
+namespace azure_pricing::conformance {
+
+inline constexpr char kKnownFailuresUnreadable[] = "known_failures_unreadable";
+
+struct KnownFailure {
+  std::string id;
+  std::string detail;  // exactly what the gate printed for the failure
+};
+
+StatusOr<std::vector<KnownFailure>> LoadKnownFailures(const std::string& path);
+
+// Marks failed records that fail exactly as listed as Verdict::kKnown, and returns one line for
+// each listed entry that does not hold (passes now, fails differently, no such check).
+std::vector<std::string> ApplyKnownFailures(const std::vector<KnownFailure>& known,
+                                            std::vector<GateRecord>& records);
+
+// Writes every failed or known record of this run as the new list.
+Status WriteKnownFailures(const std::string& path, const std::string& implementation,
+                          const std::vector<GateRecord>& records);
+
+}  // namespace azure_pricing::conformance
+
+#endif  // CONFORMANCE_KNOWN_FAILURES_H_
