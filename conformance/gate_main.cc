@@ -221,7 +221,7 @@ void RunCasesAndCatalog(const Options& options, const CallExecutor& execute, Tal
 host::ScriptedCall SmokeCall() {
   host::ScriptedCall call;
   call.arguments = R"({"sku":"Standard_D2s_v5","region":"westeurope"})";
-  call.scripts.push_back({.exec = {.stdout_bytes = R"({"Items":[],"NextPageLink":null})"}});
+  call.scripts.push_back({.exec = {.stdout_bytes = R"({"status":200,"message":"Success","results":{"prices":[]}})"}});
   return call;
 }
 
