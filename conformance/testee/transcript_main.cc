@@ -85,8 +85,8 @@ void RawSession(const std::string& testee) {
   if (!bp::SpawnPiped({testee}, {}, "", child)) return;
   bp::LineReader reader(child.from_child, size_t{1} << 24);
   const char* lines[] = {
-      R"({"seq":1,"op":"case","call":{"arguments":"{}","host_json":"{}","backend_json":"{}",)"
-      R"("labels_json":"{}","middleware":[]}})",
+      (R"({"seq":1,"op":"case","call":{"arguments":"{}","host_json":"{}","backend_json":"{}",)"
+       R"("labels_json":"{}","middleware":[]}})"),
       R"({"seq":2,"op":"hello","protocol":"azure-pricing-testee/2"})",
       R"({"seq":3,"op":"hello","protocol":"azure-pricing-testee/1"})",
       R"({"seq":3,"op":"stop"})",
