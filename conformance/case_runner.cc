@@ -406,12 +406,13 @@ host::ScriptedCall MakeCall(const ordered_json& c, const std::string& arguments,
 }
 
 // Runs a host case into `got`; an error text when the case itself cannot be run.
-std::string ObserveHost(const ordered_json& c, const std::string& arguments, Observed& got) {
+std::string ObserveHost(const ordered_json& c, const std::string& arguments,
+                        const CallExecutor& execute, Observed& got) {
   const HostBounds bounds = BoundsOf(c);
   fakes::sandbox::CallScript script;
   if (std::string error = MakeScript(c["cli"], bounds, script); !error.empty()) return error;
   CollectCliText(c["cli"], script, got.inputs);
-  StatusOr<host::CallReport> ran = host::RunScriptedCall(MakeCall(c, arguments, script));
+  StatusOr<host::CallReport> ran = execute(MakeCall(c, arguments, script));
   if (!ran.ok()) return "case configuration: " + ran.status().message();
   got.outcome = OutcomeName(ran->outcome);
   got.reason = ran->reason;
@@ -422,7 +423,7 @@ std::string ObserveHost(const ordered_json& c, const std::string& arguments, Obs
   return "";
 }
 
-std::string RunOne(const ordered_json& c) {
+std::string RunOne(const ordered_json& c, const CallExecutor& execute) {
   std::string arguments;
   std::vector<std::string> inputs;
   if (c.contains("arguments_text")) {
@@ -436,7 +437,7 @@ std::string RunOne(const ordered_json& c) {
   }
   Observed got;
   if (c.contains("cli")) {
-    if (std::string error = ObserveHost(c, arguments, got); !error.empty()) return error;
+    if (std::string error = ObserveHost(c, arguments, execute, got); !error.empty()) return error;
   } else {
     got = ObservePlan(arguments, BoundsOf(c));
   }
@@ -475,7 +476,7 @@ std::string SchemaDetail(const std::string& file, const std::string& id,
 }
 
 CaseResult RunCase(const std::string& file, const ordered_json& c, const std::string& id,
-                   const std::vector<SchemaProblem>& problems) {
+                   const std::vector<SchemaProblem>& problems, const CallExecutor& execute) {
   CaseResult r;
   r.file = file;
   r.id = id;
@@ -493,7 +494,7 @@ CaseResult RunCase(const std::string& file, const ordered_json& c, const std::st
   }
   // The schema has been checked, so a type mismatch here is a gap in the schema, not the case.
   try {
-    r.detail = RunOne(c);
+    r.detail = RunOne(c, execute);
   } catch (const std::exception&) {
     r.detail = "case is valid by case.schema.json but cannot be run: the schema lacks a rule";
   }
@@ -504,6 +505,10 @@ CaseResult RunCase(const std::string& file, const ordered_json& c, const std::st
 }  // namespace
 
 std::vector<CaseResult> RunCaseFile(const std::string& path) {
+  return RunCaseFile(path, host::RunScriptedCall);
+}
+
+std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute) {
   auto broken = [&path](const std::string& why) {
     return std::vector<CaseResult>{{.file = path, .id = "(file)", .detail = why}};
   };
@@ -524,7 +529,7 @@ std::vector<CaseResult> RunCaseFile(const std::string& path) {
     const ordered_json& id = c.is_object() ? c.value("id", ordered_json()) : ordered_json();
     const std::string name =
         id.is_string() ? id.get<std::string>() : "(case " + std::to_string(i) + ")";
-    results.push_back(RunCase(path, c, name, problems[static_cast<int64_t>(i)]));
+    results.push_back(RunCase(path, c, name, problems[static_cast<int64_t>(i)], execute));
     if (!ids.insert(name).second) {
       results.back().passed = false;
       results.back().detail = "duplicate case id";

@@ -5,8 +5,12 @@
 #ifndef CONFORMANCE_CASE_RUNNER_H_
 #define CONFORMANCE_CASE_RUNNER_H_
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "conformance/host/scripted_host.h"
+#include "ref/status/status.h"
 
 namespace azure_pricing::conformance {
 
@@ -28,6 +32,15 @@ struct CaseResult {
 // anywhere fails the case it is in, naming the file, the case and the key). A file that cannot
 // be read or is not a case file at all yields a single failed result naming the problem.
 std::vector<CaseResult> RunCaseFile(const std::string& path);
+
+// Makes a host case's one call: host::RunScriptedCall in process, or a testee over the testee
+// protocol (conformance/testee). An error status is a case that could not be run.
+using CallExecutor =
+    std::function<azure_pricing::StatusOr<host::CallReport>(const host::ScriptedCall&)>;
+
+// The same cases and checks, with every host case's call made by `execute`. Planning cases (no
+// "cli") call no host: they judge the reference's planner in process, whatever `execute` is.
+std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute);
 
 // Errors must not echo input: the problem when `message` contains any of `inputs` that is six
 // bytes or longer, or an empty string.

@@ -2,9 +2,12 @@
 // requirement catalog's coverage, lists the reason codes no case reaches, prints what failed and
 // a closing tally, and exits non-zero when anything is wrong.
 // `tools/bazel run //conformance:gate [-- --verbose]`.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,6 +18,7 @@
 #include "conformance/backend/suite.h"
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
+#include "conformance/testee/runner.h"
 #include "ref/pricing/package.h"
 #include "ref/base/flags.h"
 #include "ref/pricing/reasons.h"
@@ -25,12 +29,14 @@ namespace {
 constexpr char kCatalogPath[] = "conformance/requirements.json";
 
 constexpr char kUsage[] =
-    "usage: gate [--suite all|cases|backend] [--backend-adapter \"CMD ARGS\"] [--azmcp FILE]\n"
-    "            [--bwrap FILE] [--verbose]\n"
+    "usage: gate [--suite all|cases|backend] [--testee \"CMD ARGS\"]\n"
+    "            [--backend-adapter \"CMD ARGS\"] [--azmcp FILE] [--bwrap FILE] [--verbose]\n"
     "Runs the conformance cases and the catalog check (suite cases) and the backend suite\n"
     "(suite backend) against the bubblewrap backend in process, or against the adapter\n"
     "process CMD ARGS speaking conformance/backend/protocol/PROTOCOL.md. Ends with\n"
     "`N passed, N failed`; exits 1 on any failure, 64 on a usage error.\n"
+    "  --testee CMD   run the cases' host calls through the testee process CMD ARGS speaking\n"
+    "                 conformance/testee/PROTOCOL.md instead of the reference in process\n"
     "  --azmcp FILE   the real azmcp for the bubblewrap image (default: AZURE_PRICING_AZMCP,\n"
     "                 which tools/bazel sets to the npm cache)\n"
     "  --bwrap FILE   the bubblewrap program (default: bwrap on PATH)\n";
@@ -41,6 +47,8 @@ struct Options {
   bool cases = true;
   bool backend = true;
   backend::BackendGateOptions backend_options;
+  std::string testee_command;       // as given; empty: the reference in process
+  std::vector<std::string> testee;  // split
 };
 
 // `bazel run` starts the gate in its runfiles; a relative path means the caller's directory.
@@ -59,6 +67,7 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
                                    {"--help", base::FlagKind::kSwitch},
                                    {"--suite", base::FlagKind::kValue},
                                    {"--backend-adapter", base::FlagKind::kValue},
+                                   {"--testee", base::FlagKind::kValue},
                                    {"--azmcp", base::FlagKind::kValue},
                                    {"--bwrap", base::FlagKind::kValue}},
                                   &problem);
@@ -72,6 +81,11 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     if (!o.cases && !o.backend) problem = "--suite is all, cases or backend";
     if (const auto adapter = flags->Value("--backend-adapter")) {
       o.backend_options.adapter = backend::SplitCommandLine(*adapter, &problem);
+    }
+    if (const auto testee = flags->Value("--testee")) {
+      o.testee_command = *testee;
+      o.testee = backend::SplitCommandLine(*testee, &problem);
+      if (!problem.empty()) problem = "--testee: " + problem;
     }
     o.backend_options.bwrap = ResolvePath(flags->Value("--bwrap").value_or(""));
     const char* cached = std::getenv("AZURE_PRICING_AZMCP");
@@ -99,14 +113,14 @@ using Citations = std::map<std::string, std::set<std::string>>;
 
 // Runs every case file; adds each case's requirements to `citations` and its expected
 // (outcome, reason) to `reached`.
-void RunCases(const Options& options, Tally& tally, Citations& citations,
-              std::set<std::pair<std::string, std::string>>& reached) {
+void RunCases(const Options& options, const CallExecutor& execute, Tally& tally,
+              Citations& citations, std::set<std::pair<std::string, std::string>>& reached) {
   std::printf("cases\n");
   const std::vector<std::string> files = CaseFiles();
   if (files.empty()) tally.Fail(std::string("no case files in ") + kCaseDirectory);
   for (const std::string& file : files) {
     int file_passed = 0, file_failed = 0;
-    for (const CaseResult& r : RunCaseFile(file)) {
+    for (const CaseResult& r : RunCaseFile(file, execute)) {
       ++(r.passed ? file_passed : file_failed);
       if (!r.passed || options.verbose) {
         std::printf("  %s %s: %s\n", r.passed ? "ok  " : "FAIL", r.id.c_str(), r.detail.c_str());
@@ -185,7 +199,7 @@ void CheckCatalog(const Catalog& catalog, const Options& options, Citations cita
   if (tally.failed == failed_before) tally.passed += 4;
 }
 
-void RunCasesAndCatalog(const Options& options, Tally& tally) {
+void RunCasesAndCatalog(const Options& options, const CallExecutor& execute, Tally& tally) {
   const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
   if (!catalog) {
     tally.Fail(std::string(kCatalogPath) + " is missing or malformed");
@@ -197,9 +211,59 @@ void RunCasesAndCatalog(const Options& options, Tally& tally) {
     for (const std::string& id : probe.requirements) citations["probe " + probe.id].insert(id);
   }
   std::set<std::pair<std::string, std::string>> reached;
-  RunCases(options, tally, citations, reached);
+  RunCases(options, execute, tally, citations, reached);
   PrintUnreachedReasons(reached);
   CheckCatalog(*catalog, options, std::move(citations), tally);
+}
+
+// The smallest call a testee must answer: a lookup whose CLI returns no rows. Any well-formed
+// answer passes; what the answer says is for the cases to judge.
+host::ScriptedCall SmokeCall() {
+  host::ScriptedCall call;
+  call.arguments = R"({"sku":"Standard_D2s_v5","region":"westeurope"})";
+  call.scripts.push_back({.exec = {.stdout_bytes = R"({"status":200,"message":"Success","results":{"prices":[]}})"}});
+  return call;
+}
+
+// Hello and the smoke call; the problem, or nothing. A testee that fails here is a broken
+// adapter, not a non-conformant implementation, so the cases are not run against it.
+std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteeProcess>& out) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  std::vector<std::string> argv = options.testee;
+  argv[0] = backend::ResolveProgram(argv[0]);
+  // `bazel run` starts the gate in its runfiles; the testee's relative paths mean the user's.
+  const char* user_dir = std::getenv("BUILD_WORKING_DIRECTORY");
+  StatusOr<std::unique_ptr<testee::TesteeProcess>> started =
+      testee::TesteeProcess::Start(argv, env, user_dir != nullptr ? user_dir : "");
+  if (!started.ok()) {
+    return "no hello answer (" + std::string(started.status().reason()) +
+           "): " + started.status().message();
+  }
+  const StatusOr<host::CallReport> smoke = (*started)->RunCall(SmokeCall());
+  if (!smoke.ok()) {
+    return "the trivial case failed (" + std::string(smoke.status().reason()) +
+           "): " + smoke.status().message();
+  }
+  out = std::move(*started);
+  return "";
+}
+
+void RunThroughTestee(const Options& options, Tally& tally) {
+  std::unique_ptr<testee::TesteeProcess> testee;
+  const std::string broken = StartTestee(options, testee);
+  const std::string name = testee ? testee->implementation().name + " " +
+                                        testee->implementation().version
+                                  : "unknown";
+  std::printf("implementation: %s (testee: %s)\n", name.c_str(), options.testee_command.c_str());
+  std::printf("%s\n\n", kCliProvenanceLine);
+  if (!broken.empty()) {
+    std::printf("cases\n");
+    tally.Fail("testee adapter broken: " + broken);
+    return;
+  }
+  RunCasesAndCatalog(
+      options, [&testee](const host::ScriptedCall& call) { return testee->RunCall(call); }, tally);
 }
 
 int Main(int argc, char** argv) {
@@ -210,10 +274,15 @@ int Main(int argc, char** argv) {
     return 0;
   }
   std::printf("azure-pricing-conformance gate\n");
-  std::printf("implementation: reference (in process), %s %s\n", kPackageName, kPackageVersion);
-  std::printf("%s\n\n", kCliProvenanceLine);
   Tally tally;
-  if (options->cases) RunCasesAndCatalog(*options, tally);
+  // The testee makes the cases' calls; the backend suite judges a backend, not the testee.
+  if (!options->testee.empty() && options->cases) {
+    RunThroughTestee(*options, tally);
+  } else {
+    std::printf("implementation: reference (in process), %s %s\n", kPackageName, kPackageVersion);
+    std::printf("%s\n\n", kCliProvenanceLine);
+    if (options->cases) RunCasesAndCatalog(*options, host::RunScriptedCall, tally);
+  }
   if (options->backend) {
     if (options->cases) std::printf("\n");
     const backend::BackendGateResult probes = backend::RunBackendGate(options->backend_options);

@@ -82,20 +82,6 @@ BackendUnderTest InProcess(const BackendGateOptions& options, const std::string&
   return out;
 }
 
-// A program named without a slash is looked up on PATH, as a shell would.
-std::string ResolveProgram(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-  for (size_t start = 0; start <= dirs.size();) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string candidate = dirs.substr(start, end - start) + "/" + program;
-    if (end > start && access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return program;
-}
-
 BackendUnderTest Adapter(const BackendGateOptions& options) {
   BackendUnderTest out;
   std::vector<std::string> env;
@@ -152,6 +138,19 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
   }
   std::printf("  %-36s %3d passed, %d failed\n", "backend probes", result.passed, result.failed);
   return result;
+}
+
+std::string ResolveProgram(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+  for (size_t start = 0; start <= dirs.size();) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = dirs.substr(start, end - start) + "/" + program;
+    if (end > start && access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return program;
 }
 
 std::vector<std::string> SplitCommandLine(const std::string& line, std::string* problem) {

@@ -1,5 +1,6 @@
 #include "conformance/host/scripted_host.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -209,12 +210,9 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   return h;
 }
 
-struct BackendSetup {
-  fakes::sandbox::BackendDeclaration declaration = fakes::sandbox::PricingCapableDeclaration();
-  bool withhold_bounded_exec = false;
-};
+}  // namespace
 
-StatusOr<BackendSetup> ParseBackend(const std::string& text) {
+StatusOr<BackendSetup> ParseBackendSetup(const std::string& text) {
   StatusOr<Config> c = Config::Parse("backend", text);
   if (!c.ok()) return c.status();
   RETURN_IF_ERROR(c->Keys({"name", "os_families", "isolation", "capabilities", "egress_modes",
@@ -249,6 +247,8 @@ StatusOr<BackendSetup> ParseBackend(const std::string& text) {
   RETURN_IF_ERROR(c->Bool("withhold_bounded_exec", b.withhold_bounded_exec));
   return b;
 }
+
+namespace {
 
 struct LabelSetup {
   labels::ContentLabel conversation;
@@ -335,18 +335,8 @@ Status BuildChain(const ScriptedCall& call, const LabelSetup& labels_setup, Midd
   return azure_pricing::OkStatus();
 }
 
-// What the backend and the middleware saw, whichever way the call ended.
-void CollectCounts(const fakes::sandbox::FakeBackend& backend, const MiddlewareChain& middleware,
-                   CallReport& report) {
-  report.sandbox_acquisitions = backend.acquisitions();
-  report.sandbox_disposals = backend.disposals();
-  report.sandbox_live = backend.live();
-  report.file_operations = backend.file_operations();
-  for (const fakes::sandbox::ExecRecord& e : backend.execs()) {
-    ++report.execs;
-    if (!e.bounded) ++report.unbounded_execs;
-    report.argv = e.request.argv;
-  }
+// What the middleware saw, whichever way the call ended.
+void CollectPolicyWarnings(const MiddlewareChain& middleware, CallReport& report) {
   for (const auto& p : middleware.policies) {
     for (const std::string& w : p->warnings()) report.warnings.push_back(w);
   }
@@ -385,35 +375,43 @@ Status InvokeTool(const labels::Tool& tool, const ScriptedCall& call,
 
 }  // namespace
 
-StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
-  StatusOr<HostSetup> host = ParseHost(call.host_json);
-  if (!host.ok()) return host.status();
-  StatusOr<BackendSetup> backend_setup = ParseBackend(call.backend_json);
-  if (!backend_setup.ok()) return backend_setup.status();
-  StatusOr<LabelSetup> label_setup = ParseLabels(call.labels_json);
-  if (!label_setup.ok()) return label_setup.status();
-  MiddlewareChain middleware;
-  if (Status built = BuildChain(call, *label_setup, middleware); !built.ok()) return built;
+void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport& report) {
+  report.sandbox_acquisitions = backend.acquisitions();
+  report.sandbox_disposals = backend.disposals();
+  report.sandbox_live = backend.live();
+  report.file_operations = backend.file_operations();
+  for (const fakes::sandbox::ExecRecord& e : backend.execs()) {
+    ++report.execs;
+    if (!e.bounded) ++report.unbounded_execs;
+    report.argv = e.request.argv;
+  }
+}
 
-  azure_pricing::HostBounds& bounds = host->options.bounds;
-  if (call.max_rows) bounds.max_rows = *call.max_rows;
-  if (call.exec_timeout_seconds) bounds.exec_timeout_seconds = *call.exec_timeout_seconds;
-  if (call.max_output_bytes) bounds.max_output_bytes = *call.max_output_bytes;
+StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> MakeScriptedBackend(
+    const ScriptedCall& call) {
+  StatusOr<BackendSetup> setup = ParseBackendSetup(call.backend_json);
+  if (!setup.ok()) return setup.status();
+  auto backend = std::make_unique<fakes::sandbox::FakeBackend>(setup->declaration);
+  backend->SetWithholdBoundedExec(setup->withhold_bounded_exec);
+  for (const fakes::sandbox::CallScript& s : call.scripts) backend->Script(s);
+  return backend;
+}
 
-  fakes::sandbox::FakeBackend backend(backend_setup->declaration);
-  backend.SetWithholdBoundedExec(backend_setup->withhold_bounded_exec);
-  for (const fakes::sandbox::CallScript& s : call.scripts) backend.Script(s);
+namespace {
+
+// make_azure_pricing_tools over the router, then the call; `report` gets what the tool said.
+Status CallThroughRouter(const ScriptedCall& call, const HostSetup& host,
+                         ::azure_pricing::sandbox::Backend& backend, const LabelSetup& label_setup,
+                         const MiddlewareChain& middleware, CallReport& report) {
   std::vector<::azure_pricing::sandbox::Backend*> backends;
-  if (host->router_has_backend) backends.push_back(&backend);
-  ::azure_pricing::sandbox::Router router(backends, host->router);
-
-  CallReport report;
+  if (host.router_has_backend) backends.push_back(&backend);
+  ::azure_pricing::sandbox::Router router(backends, host.router);
   CollectingLogger logger(&report.warnings);
   // Each scripted call is its own process as far as the warning goes.
   azure_pricing::ResetExperimentalWarning();
   StatusOr<std::vector<labels::Tool>> tools =
-      azure_pricing::MakeAzurePricingTools(host->router_present ? &router : nullptr, host->agent_id,
-                                           {"conformance-session"}, host->options, &logger);
+      azure_pricing::MakeAzurePricingTools(host.router_present ? &router : nullptr, host.agent_id,
+                                           {"conformance-session"}, host.options, &logger);
   if (!tools.ok()) {
     report.outcome = tools.status().outcome();
     report.reason = std::string(tools.status().reason());
@@ -425,10 +423,46 @@ StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
         "make_azure_pricing_tools returned no tool: the sandbox router is disabled or absent."};
   } else {
     report.tools = tools->size();
-    const Status invoked = InvokeTool(tools->front(), call, *label_setup, middleware, report);
-    if (!invoked.ok()) return invoked;
+    return InvokeTool(tools->front(), call, label_setup, middleware, report);
   }
-  CollectCounts(backend, middleware, report);
+  return azure_pricing::OkStatus();
+}
+
+}  // namespace
+
+StatusOr<CallReport> RunHostedCall(const ScriptedCall& call, const BackendFor& backend_for) {
+  StatusOr<HostSetup> host = ParseHost(call.host_json);
+  if (!host.ok()) return host.status();
+  StatusOr<BackendSetup> backend_setup = ParseBackendSetup(call.backend_json);
+  if (!backend_setup.ok()) return backend_setup.status();
+  StatusOr<LabelSetup> label_setup = ParseLabels(call.labels_json);
+  if (!label_setup.ok()) return label_setup.status();
+  MiddlewareChain middleware;
+  if (Status built = BuildChain(call, *label_setup, middleware); !built.ok()) return built;
+
+  azure_pricing::HostBounds& bounds = host->options.bounds;
+  if (call.max_rows) bounds.max_rows = *call.max_rows;
+  if (call.exec_timeout_seconds) bounds.exec_timeout_seconds = *call.exec_timeout_seconds;
+  if (call.max_output_bytes) bounds.max_output_bytes = *call.max_output_bytes;
+
+  ::azure_pricing::sandbox::Backend* backend = backend_for(*backend_setup);
+  if (backend == nullptr) return Invalid("the host has no backend to put behind its router");
+  CallReport report;
+  const Status called =
+      CallThroughRouter(call, *host, *backend, *label_setup, middleware, report);
+  if (!called.ok()) return called;
+  CollectPolicyWarnings(middleware, report);
+  return report;
+}
+
+StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
+  StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> backend = MakeScriptedBackend(call);
+  // A backend JSON that does not parse is reported by RunHostedCall, in its order of checks.
+  StatusOr<CallReport> report = RunHostedCall(
+      call, [&backend](const BackendSetup&) -> ::azure_pricing::sandbox::Backend* {
+        return backend.ok() ? backend->get() : nullptr;
+      });
+  if (report.ok()) CollectSandboxCounts(**backend, *report);
   return report;
 }
 

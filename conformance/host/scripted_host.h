@@ -16,6 +16,8 @@
 #ifndef CONFORMANCE_HOST_SCRIPTED_HOST_H_
 #define CONFORMANCE_HOST_SCRIPTED_HOST_H_
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +64,34 @@ struct CallReport {
   std::vector<std::string> argv;  // of the last exec
 };
 
+// What a call's backend JSON declares.
+struct BackendSetup {
+  fakes::sandbox::BackendDeclaration declaration = fakes::sandbox::PricingCapableDeclaration();
+  bool withhold_bounded_exec = false;
+};
+azure_pricing::StatusOr<BackendSetup> ParseBackendSetup(const std::string& backend_json);
+
+// The scripted backend a call describes: its backend JSON's declaration, its scripts in order.
+azure_pricing::StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> MakeScriptedBackend(
+    const ScriptedCall& call);
+
+// The backend to put behind the router, given what the call's backend JSON declares; it must
+// outlive the call. nullptr fails the call as a configuration error.
+using BackendFor = std::function<::azure_pricing::sandbox::Backend*(const BackendSetup&)>;
+
+// The one host-building path: parses the call's configuration (host, backend, labels,
+// middleware, in that order), builds router, tools and middleware around `backend_for`'s
+// backend, and makes the call. The report's sandbox counts and argv are left at zero: only
+// whoever holds the scripted backend knows them (CollectSandboxCounts). The in-process run and
+// the reference testee (conformance/testee) both come through here, so they cannot drift apart.
+azure_pricing::StatusOr<CallReport> RunHostedCall(const ScriptedCall& call,
+                                                  const BackendFor& backend_for);
+
+// What the scripted backend saw: acquisitions, disposals, live, file operations, execs, the
+// last exec's argv.
+void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport& report);
+
+// RunHostedCall over MakeScriptedBackend, with its sandbox counts.
 // A configuration error (not JSON, unknown key or value) is an error status with reason
 // kInvalidConfiguration; everything the tool does is in the report.
 azure_pricing::StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call);

@@ -1,0 +1,107 @@
+// The versioned testee protocol: another implementation of the tool (a "testee", in any language)
+// serves it as JSON lines on its stdin/stdout, and the gate judges it with the same cases as the
+// reference in process. The gate sends hello, one case per message and stop; while it works on a
+// case the testee asks the gate for sandboxes with the backend protocol's own request lines
+// (acquire, exec_bounded, dispose: conformance/backend/protocol), which the gate answers from the
+// case's scripted backend. PROTOCOL.md is the implementer's guide.
+//
+//   gate:   {"seq":2,"op":"case","call":{...}}
+//   testee: {"seq":1,"op":"acquire","spec":{...},"key":{...}}     a callback, the testee's seq
+//   gate:   {"seq":1,"ok":true,"sandbox":"sandbox-1"}
+//   testee: {"seq":2,"ok":true,"report":{...}}                     the case's answer
+#ifndef CONFORMANCE_TESTEE_PROTOCOL_H_
+#define CONFORMANCE_TESTEE_PROTOCOL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "conformance/host/scripted_host.h"
+#include "ref/status/status.h"
+
+namespace azure_pricing::testee {
+
+// Changes with every incompatible change; both sides refuse a version they do not speak.
+inline constexpr char kProtocolVersion[] = "azure-pricing-testee/1";
+
+// The gate's ops. The testee's callbacks are the backend protocol's acquire, exec_bounded and
+// dispose requests, unchanged.
+inline constexpr char kOpHello[] = "hello";
+inline constexpr char kOpCase[] = "case";
+inline constexpr char kOpStop[] = "stop";
+
+// Reasons a testee answers with when a line from the gate is not a message it can serve
+// (Outcome::kRefused); the gate uses the backend protocol's for a bad callback.
+inline constexpr char kMalformedMessage[] = "malformed_message";
+inline constexpr char kUnknownOp[] = "unknown_op";
+inline constexpr char kOutOfOrder[] = "out_of_order";
+inline constexpr char kNotStarted[] = "not_started";
+inline constexpr char kAlreadyStarted[] = "already_started";
+inline constexpr char kProtocolMismatch[] = "protocol_mismatch";
+
+// Reasons a case fails with on the gate's side (Outcome::kFailed). The testee is killed and
+// reaped for timeout, exit and protocol error; the next case starts a new one.
+inline constexpr char kTesteeTimeout[] = "testee_timeout";
+inline constexpr char kTesteeExited[] = "testee_exited";
+inline constexpr char kTesteeProtocolError[] = "testee_protocol_error";
+inline constexpr char kTesteeSpawnFailed[] = "testee_spawn_failed";
+// The testee's callback was not a request the gate could serve; it got an error answer, and
+// the case fails once the testee answers it.
+inline constexpr char kTesteeBadCallback[] = "testee_bad_callback";
+// The testee answered the case with an error whose reason this gate does not know.
+inline constexpr char kTesteeError[] = "testee_error";
+
+struct Implementation {
+  std::string name;
+  std::string version;
+};
+
+enum class GateOp { kHello, kCase, kStop };
+
+// One message from the gate. `call` is meaningful for kCase and carries no scripts: the CLI's
+// behaviour stays with the gate.
+struct GateMessage {
+  int64_t seq = 0;
+  GateOp op = GateOp::kHello;
+  std::string protocol;  // kHello
+  conformance::host::ScriptedCall call;
+};
+
+// One answer from the testee. `report` holds what the testee knows of the call (outcome,
+// reason, trusted messages, output, result label, violations, warnings, tools); the sandbox
+// counts and argv are the gate's to fill from its own backend.
+struct TesteeAnswer {
+  std::optional<int64_t> seq;  // nullopt: the request's seq could not be read
+  Status error;                // OK for an "ok":true answer
+  Implementation implementation;             // a hello answer
+  std::string protocol;                      // a hello answer
+  conformance::host::CallReport report;      // a case answer
+};
+
+// One line each, '\n'-terminated.
+std::string EncodeGateMessage(const GateMessage& message);
+std::string EncodeHelloAnswer(int64_t seq, const Implementation& implementation);
+std::string EncodeCaseAnswer(int64_t seq, const conformance::host::CallReport& report);
+std::string EncodeStopAnswer(int64_t seq);
+std::string EncodeErrorAnswer(std::optional<int64_t> seq, const Status& error);
+
+// `line` without its '\n'. On failure `seq` holds the message's seq when it could be read.
+// Failures: kMalformedMessage, kUnknownOp (Outcome::kRefused).
+StatusOr<GateMessage> DecodeGateMessage(std::string_view line, std::optional<int64_t>* seq);
+
+// True when a testee's line is a callback request (it has an "op" member) rather than an answer.
+bool IsCallback(std::string_view line);
+
+// `answered` says which fields an "ok":true answer has. Failures are kTesteeProtocolError, and
+// kProtocolMismatch for a hello answer naming another version. An error answer decodes fine,
+// its Status with a fixed message (StatusForReason).
+StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered);
+
+// The Status an error with this reason stands for: a reason this protocol knows keeps its
+// constant and gets its fixed message, as does invalid_configuration; any other is kTesteeError.
+Status StatusForReason(Outcome outcome, std::string_view reason);
+
+}  // namespace azure_pricing::testee
+
+#endif  // CONFORMANCE_TESTEE_PROTOCOL_H_

@@ -1,0 +1,130 @@
+// The testee protocol's codec: every message survives a round trip, and every line that is not
+// a message is named as such, never thrown.
+#include "conformance/testee/protocol.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ref/status/status_matchers.h"
+
+namespace azure_pricing::testee {
+namespace {
+
+using conformance::host::CallReport;
+using ::testing::ElementsAre;
+
+std::string WithoutNewline(std::string line) {
+  EXPECT_EQ(line.back(), '\n');
+  line.pop_back();
+  return line;
+}
+
+TEST(TesteeProtocolTest, ACaseMessageRoundTripsWithoutItsScripts) {
+  GateMessage m{.seq = 7, .op = GateOp::kCase};
+  m.call.arguments = "{\"sku\":\"Standard_D2s_v5\" , \"region\":\"west\\u0065urope\"}";
+  m.call.host_json = R"({"max_rows":3})";
+  m.call.backend_json = R"({"bounded_exec":false})";
+  m.call.labels_json = R"({"conversation":{"integrity":"trusted"}})";
+  m.call.middleware = {"tracker", "policy"};
+  m.call.max_output_bytes = 1024;
+  m.call.scripts.push_back({.fail_acquire = true});
+  std::optional<int64_t> seq;
+  StatusOr<GateMessage> back = DecodeGateMessage(WithoutNewline(EncodeGateMessage(m)), &seq);
+  ASSERT_THAT(back.status(), IsOk());
+  EXPECT_EQ(seq, 7);
+  EXPECT_EQ(back->op, GateOp::kCase);
+  EXPECT_EQ(back->call.arguments, m.call.arguments);  // the model's text, byte for byte
+  EXPECT_EQ(back->call.host_json, m.call.host_json);
+  EXPECT_EQ(back->call.backend_json, m.call.backend_json);
+  EXPECT_EQ(back->call.labels_json, m.call.labels_json);
+  EXPECT_THAT(back->call.middleware, ElementsAre("tracker", "policy"));
+  EXPECT_EQ(back->call.max_rows, std::nullopt);
+  EXPECT_EQ(back->call.max_output_bytes, 1024);
+  EXPECT_TRUE(back->call.scripts.empty());
+}
+
+TEST(TesteeProtocolTest, HelloAndStopRoundTrip) {
+  StatusOr<GateMessage> hello = DecodeGateMessage(
+      WithoutNewline(EncodeGateMessage({.seq = 1, .op = GateOp::kHello, .protocol = "x/1"})),
+      nullptr);
+  ASSERT_THAT(hello.status(), IsOk());
+  EXPECT_EQ(hello->protocol, "x/1");
+  StatusOr<TesteeAnswer> answer =
+      DecodeAnswer(WithoutNewline(EncodeHelloAnswer(1, {"py", "0.2"})), GateOp::kHello);
+  ASSERT_THAT(answer.status(), IsOk());
+  EXPECT_EQ(answer->seq, 1);
+  EXPECT_EQ(answer->implementation.name, "py");
+  EXPECT_EQ(answer->implementation.version, "0.2");
+  StatusOr<TesteeAnswer> stop = DecodeAnswer(WithoutNewline(EncodeStopAnswer(9)), GateOp::kStop);
+  ASSERT_THAT(stop.status(), IsOk());
+  EXPECT_EQ(stop->seq, 9);
+}
+
+TEST(TesteeProtocolTest, ACaseAnswerRoundTripsEveryPartTheTesteeKnows) {
+  CallReport r;
+  r.outcome = Outcome::kBlocked;
+  r.reason = "policy_violation";
+  r.tools = 1;
+  r.trusted_messages = {"one", "two"};
+  r.output = R"({"prices":[]})";
+  r.result_label = labels::ContentLabel{};
+  r.result_label->confidentiality = labels::Confidentiality::kPrivate;
+  r.violations = {"v"};
+  r.warnings = {"w"};
+  r.sandbox_acquisitions = 5;  // the gate's to count, never carried
+  StatusOr<TesteeAnswer> a = DecodeAnswer(WithoutNewline(EncodeCaseAnswer(3, r)), GateOp::kCase);
+  ASSERT_THAT(a.status(), IsOk());
+  EXPECT_EQ(a->report.outcome, Outcome::kBlocked);
+  EXPECT_EQ(a->report.reason, "policy_violation");
+  EXPECT_EQ(a->report.tools, 1u);
+  EXPECT_THAT(a->report.trusted_messages, ElementsAre("one", "two"));
+  EXPECT_EQ(a->report.output, r.output);
+  ASSERT_TRUE(a->report.result_label.has_value());
+  EXPECT_EQ(a->report.result_label->confidentiality, labels::Confidentiality::kPrivate);
+  EXPECT_THAT(a->report.violations, ElementsAre("v"));
+  EXPECT_THAT(a->report.warnings, ElementsAre("w"));
+  EXPECT_EQ(a->report.sandbox_acquisitions, 0);
+}
+
+TEST(TesteeProtocolTest, AnErrorAnswerKeepsAKnownReasonAndNeverTheTesteesMessage) {
+  const std::string line = WithoutNewline(EncodeErrorAnswer(
+      4, Status(Outcome::kRefused, conformance::host::kInvalidConfiguration, "secret text")));
+  StatusOr<TesteeAnswer> a = DecodeAnswer(line, GateOp::kCase);
+  ASSERT_THAT(a.status(), IsOk());
+  EXPECT_THAT(a->error, StatusIs(Outcome::kRefused, conformance::host::kInvalidConfiguration));
+  EXPECT_EQ(a->error.message().find("secret"), std::string::npos);
+  StatusOr<TesteeAnswer> other = DecodeAnswer(
+      R"({"seq":4,"ok":false,"error":{"outcome":"failed","reason":"mine","message":"m"}})",
+      GateOp::kCase);
+  ASSERT_THAT(other.status(), IsOk());
+  EXPECT_THAT(other->error, StatusIs(Outcome::kFailed, kTesteeError));
+}
+
+TEST(TesteeProtocolTest, LinesThatAreNotMessagesAreNamed) {
+  std::optional<int64_t> seq;
+  EXPECT_THAT(DecodeGateMessage("not json", &seq).status(),
+              StatusIs(Outcome::kRefused, kMalformedMessage));
+  EXPECT_THAT(DecodeGateMessage(R"({"seq":3,"op":"dance"})", &seq).status(),
+              StatusIs(Outcome::kRefused, kUnknownOp));
+  EXPECT_EQ(seq, 3);
+  EXPECT_THAT(DecodeGateMessage(R"({"seq":3,"seq":4,"op":"stop"})", &seq).status(),
+              StatusIs(Outcome::kRefused, kMalformedMessage));
+  EXPECT_THAT(DecodeGateMessage(R"({"seq":3,"op":"stop","extra":1})", &seq).status(),
+              StatusIs(Outcome::kRefused, kMalformedMessage));
+  EXPECT_THAT(DecodeAnswer(R"({"seq":1,"ok":true})", GateOp::kCase).status(),
+              StatusIs(Outcome::kFailed, kTesteeProtocolError));
+  EXPECT_THAT(DecodeAnswer(R"({"seq":1,"ok":true,"protocol":"azure-pricing-testee/2",)"
+                           R"("implementation":{"name":"n","version":"v"}})",
+                           GateOp::kHello)
+                  .status(),
+              StatusIs(Outcome::kFailed, kProtocolMismatch));
+}
+
+TEST(TesteeProtocolTest, ACallbackIsTellingFromAnAnswer) {
+  EXPECT_TRUE(IsCallback(R"({"seq":1,"op":"acquire"})"));
+  EXPECT_FALSE(IsCallback(R"({"seq":1,"ok":true})"));
+  EXPECT_FALSE(IsCallback("garbage"));
+}
+
+}  // namespace
+}  // namespace azure_pricing::testee

@@ -1,0 +1,208 @@
+#include "conformance/testee/runner.h"
+
+#include <map>
+#include <utility>
+
+#include "conformance/backend/protocol/protocol.h"
+
+namespace azure_pricing::testee {
+
+using backend_protocol::Clock;
+using conformance::host::CallReport;
+using conformance::host::ScriptedCall;
+namespace bp = ::azure_pricing::backend_protocol;
+
+namespace {
+
+Status Failed(const char* reason) { return StatusForReason(Outcome::kFailed, reason); }
+
+bp::Response ErrorResponse(std::optional<int64_t> seq, const char* reason) {
+  return bp::Response{seq, bp::StatusForReason(Outcome::kRefused, reason), {}};
+}
+
+}  // namespace
+
+// One case's sandboxes: the testee's callbacks, served from the case's scripted backend. A
+// callback the gate cannot serve gets an error answer (never silence) and fails the case.
+class TesteeProcess::CaseSession {
+ public:
+  explicit CaseSession(fakes::sandbox::FakeBackend& backend) : backend_(backend) {}
+  // Whatever the testee did not dispose is disposed here, after its counts were taken, so no
+  // sandbox outlives its backend.
+  ~CaseSession() {
+    for (auto& [id, sandbox] : live_) (void)backend_.Dispose(std::move(sandbox));
+  }
+
+  bool bad_callback() const { return bad_callback_; }
+
+  std::string Answer(std::string_view line) {
+    std::optional<int64_t> seq;
+    StatusOr<bp::Request> request = bp::DecodeRequest(line, &seq);
+    if (!request.ok()) return Reject(bp::Response{seq, request.status(), {}});
+    if (request->seq <= last_seq_) return Reject(ErrorResponse(seq, bp::kOutOfOrder));
+    last_seq_ = request->seq;
+    return bp::EncodeResponse(Serve(request->seq, std::move(request->body)));
+  }
+
+ private:
+  std::string Reject(const bp::Response& response) {
+    bad_callback_ = true;
+    return bp::EncodeResponse(response);
+  }
+
+  bp::Response Serve(int64_t seq, bp::RequestBody body) {
+    if (auto* a = std::get_if<bp::AcquireRequest>(&body)) {
+      StatusOr<std::unique_ptr<sandbox::Sandbox>> acquired = backend_.Acquire(a->spec, a->key);
+      if (!acquired.ok()) return {seq, acquired.status(), {}};
+      const std::string id = "sandbox-" + std::to_string(++next_id_);
+      live_[id] = std::move(*acquired);
+      return {seq, OkStatus(), bp::AcquireResponse{id}};
+    }
+    if (auto* e = std::get_if<bp::ExecBoundedRequest>(&body)) {
+      auto it = live_.find(e->sandbox);
+      if (it == live_.end()) return Unknown(seq);
+      sandbox::BoundedExec* bounded = it->second->bounded_exec();
+      if (bounded == nullptr) return ErrorResponse(seq, bp::kBoundedExecUnavailable);
+      StatusOr<sandbox::ExecResult> result = bounded->ExecBounded(e->exec);
+      if (!result.ok()) return {seq, result.status(), {}};
+      return {seq, OkStatus(), std::move(*result)};
+    }
+    if (auto* d = std::get_if<bp::DisposeRequest>(&body)) {
+      auto it = live_.find(d->sandbox);
+      if (it == live_.end()) return Unknown(seq);
+      std::unique_ptr<sandbox::Sandbox> sandbox = std::move(it->second);
+      live_.erase(it);
+      return {seq, backend_.Dispose(std::move(sandbox)), {}};
+    }
+    // hello and stop are the gate's to send, not the testee's.
+    bad_callback_ = true;
+    return ErrorResponse(seq, bp::kUnknownOp);
+  }
+
+  bp::Response Unknown(int64_t seq) {
+    bad_callback_ = true;
+    return ErrorResponse(seq, bp::kUnknownSandbox);
+  }
+
+  fakes::sandbox::FakeBackend& backend_;
+  std::map<std::string, std::unique_ptr<sandbox::Sandbox>> live_;
+  int next_id_ = 0;
+  int64_t last_seq_ = 0;
+  bool bad_callback_ = false;
+};
+
+TesteeProcess::TesteeProcess(std::vector<std::string> argv, std::vector<std::string> env,
+                             std::string working_directory, TesteeDeadlines deadlines)
+    : argv_(std::move(argv)),
+      env_(std::move(env)),
+      working_directory_(std::move(working_directory)),
+      deadlines_(deadlines) {}
+
+StatusOr<std::unique_ptr<TesteeProcess>> TesteeProcess::Start(std::vector<std::string> argv,
+                                                              std::vector<std::string> env,
+                                                              std::string working_directory,
+                                                              TesteeDeadlines deadlines) {
+  std::unique_ptr<TesteeProcess> testee(new TesteeProcess(
+      std::move(argv), std::move(env), std::move(working_directory), deadlines));
+  if (Status launched = testee->Launch(); !launched.ok()) return launched;
+  return testee;
+}
+
+TesteeProcess::~TesteeProcess() { Shutdown(); }
+
+Status TesteeProcess::Launch() {
+  if (!bp::SpawnPiped(argv_, env_, working_directory_, child_)) return Failed(kTesteeSpawnFailed);
+  reader_.emplace(child_.from_child, bp::kMaxLineBytes);
+  const Clock::time_point deadline = Clock::now() + deadlines_.hello;
+  const int64_t seq = ++seq_;
+  const GateMessage hello{.seq = seq, .op = GateOp::kHello, .protocol = kProtocolVersion};
+  if (Status sent = Send(EncodeGateMessage(hello), deadline); !sent.ok()) return sent;
+  StatusOr<std::string> line = ReadLine(deadline);
+  if (!line.ok()) return line.status();
+  StatusOr<TesteeAnswer> answer = DecodeAnswer(*line, GateOp::kHello);
+  if (!answer.ok()) {
+    bp::KillAndReap(child_);
+    return answer.status();
+  }
+  if (answer->seq != seq) return Kill(kTesteeProtocolError);
+  if (!answer->error.ok()) {
+    bp::KillAndReap(child_);
+    return answer->error;
+  }
+  implementation_ = answer->implementation;
+  return OkStatus();
+}
+
+// Stop, then EOF, then the deadline, then SIGKILL to the group; reaped on every path.
+void TesteeProcess::Shutdown() {
+  if (child_.pid == 0) return;
+  const Clock::time_point deadline = Clock::now() + deadlines_.stop;
+  const GateMessage stop{.seq = ++seq_, .op = GateOp::kStop};
+  if (bp::WriteAll(child_.to_child, EncodeGateMessage(stop), deadline)) {
+    std::string answer;
+    (void)reader_->Next(answer, deadline);  // whatever it says, the testee ends now
+  }
+  bp::CloseFd(child_.to_child);  // EOF, for a testee that did not take stop as its cue
+  (void)bp::ExitedBy(child_.pid, deadline);
+  bp::KillAndReap(child_);
+  reader_.reset();
+}
+
+Status TesteeProcess::Kill(const char* reason) {
+  bp::KillAndReap(child_);
+  reader_.reset();
+  return Failed(reason);
+}
+
+StatusOr<std::string> TesteeProcess::ReadLine(Clock::time_point deadline) {
+  std::string line;
+  switch (reader_->Next(line, deadline)) {
+    case bp::ReadResult::kLine:
+      return line;
+    case bp::ReadResult::kTimeout:
+      return Kill(kTesteeTimeout);
+    case bp::ReadResult::kTooLong:
+      return Kill(kTesteeProtocolError);
+    case bp::ReadResult::kEof:
+    case bp::ReadResult::kError:
+      break;
+  }
+  return Kill(kTesteeExited);
+}
+
+Status TesteeProcess::Send(const std::string& line, Clock::time_point deadline) {
+  if (bp::WriteAll(child_.to_child, line, deadline)) return OkStatus();
+  return Kill(Clock::now() >= deadline ? kTesteeTimeout : kTesteeExited);
+}
+
+StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
+  StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> backend =
+      conformance::host::MakeScriptedBackend(call);
+  if (!backend.ok()) return backend.status();
+  // A testee killed by an earlier case is replaced, so one bad case does not fail the rest.
+  if (child_.pid == 0) {
+    if (Status launched = Launch(); !launched.ok()) return launched;
+  }
+  CaseSession session(**backend);
+  const Clock::time_point deadline = Clock::now() + deadlines_.call;
+  GateMessage message{.seq = ++seq_, .op = GateOp::kCase, .call = call};
+  message.call.scripts.clear();  // the CLI's behaviour stays with the gate
+  if (Status sent = Send(EncodeGateMessage(message), deadline); !sent.ok()) return sent;
+  for (;;) {
+    StatusOr<std::string> line = ReadLine(deadline);
+    if (!line.ok()) return line.status();
+    if (IsCallback(*line)) {
+      if (Status sent = Send(session.Answer(*line), deadline); !sent.ok()) return sent;
+      continue;
+    }
+    StatusOr<TesteeAnswer> answer = DecodeAnswer(*line, GateOp::kCase);
+    if (!answer.ok() || answer->seq != message.seq) return Kill(kTesteeProtocolError);
+    if (session.bad_callback()) return Failed(kTesteeBadCallback);
+    if (!answer->error.ok()) return answer->error;
+    CallReport report = std::move(answer->report);
+    conformance::host::CollectSandboxCounts(**backend, report);
+    return report;
+  }
+}
+
+}  // namespace azure_pricing::testee

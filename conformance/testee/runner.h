@@ -1,0 +1,82 @@
+// The gate's side of the testee protocol: a testee process and the calls made through it. Every
+// call is a "case" message; the testee's acquire, exec_bounded and dispose callbacks are answered
+// from a scripted fake backend built from the call's scripts, so what the sandbox saw (counts,
+// argv) comes from the gate's own record, never from the testee's word.
+//
+//   StatusOr<std::unique_ptr<TesteeProcess>> testee =
+//       TesteeProcess::Start({"/usr/bin/python3", "testee.py"}, env, "");
+//   StatusOr<host::CallReport> report = (*testee)->RunCall(call);
+//
+// Every wait has a deadline. A testee that does not answer a case in time, exits, or sends a
+// line that is not an answer is killed and reaped, and that call fails with kTesteeTimeout,
+// kTesteeExited or kTesteeProtocolError; the next call starts a new testee (and says hello).
+#ifndef CONFORMANCE_TESTEE_RUNNER_H_
+#define CONFORMANCE_TESTEE_RUNNER_H_
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/backend/protocol/child.h"
+#include "conformance/backend/protocol/line_io.h"
+#include "conformance/host/scripted_host.h"
+#include "conformance/testee/protocol.h"
+#include "fakes/sandbox/fake_backend.h"
+
+namespace azure_pricing::testee {
+
+struct TesteeDeadlines {
+  std::chrono::milliseconds hello{10'000};  // start-up and the hello answer
+  std::chrono::milliseconds call{60'000};   // one case, callbacks included
+  std::chrono::milliseconds stop{5'000};    // the stop answer and the exit
+};
+
+class TesteeProcess {
+ public:
+  // Spawns argv (argv[0] a path) with exactly `env`, in its own process group, in
+  // `working_directory` (empty: this process's), then says hello.
+  static StatusOr<std::unique_ptr<TesteeProcess>> Start(std::vector<std::string> argv,
+                                                        std::vector<std::string> env,
+                                                        std::string working_directory = "",
+                                                        TesteeDeadlines deadlines = {});
+  // Sends stop, waits for the exit (deadlines.stop), then kills and reaps the group.
+  ~TesteeProcess();
+  TesteeProcess(const TesteeProcess&) = delete;
+  TesteeProcess& operator=(const TesteeProcess&) = delete;
+
+  const Implementation& implementation() const { return implementation_; }
+  pid_t pid() const { return child_.pid; }  // 0 while no testee is running
+
+  // One case. Sandbox counts and argv come from the gate's backend; the rest from the testee.
+  // A configuration the testee rejects is kInvalidConfiguration, as in process.
+  StatusOr<conformance::host::CallReport> RunCall(const conformance::host::ScriptedCall& call);
+
+ private:
+  class CaseSession;  // one case's callbacks (runner.cc)
+
+  TesteeProcess(std::vector<std::string> argv, std::vector<std::string> env,
+                std::string working_directory, TesteeDeadlines deadlines);
+  Status Launch();  // spawn and hello
+  void Shutdown();
+  Status Kill(const char* reason);
+  // The next line, or the reason the testee failed (it is killed then).
+  StatusOr<std::string> ReadLine(backend_protocol::Clock::time_point deadline);
+  Status Send(const std::string& line, backend_protocol::Clock::time_point deadline);
+
+  std::vector<std::string> argv_;
+  std::vector<std::string> env_;
+  std::string working_directory_;
+  TesteeDeadlines deadlines_;
+  backend_protocol::PipedChild child_;
+  std::optional<backend_protocol::LineReader> reader_;
+  Implementation implementation_;
+  int64_t seq_ = 0;
+};
+
+}  // namespace azure_pricing::testee
+
+#endif  // CONFORMANCE_TESTEE_RUNNER_H_

@@ -1,0 +1,159 @@
+// The gate's side of the testee protocol: the reference testee gives, for every host case of
+// every case file, the CallReport the in-process run gives; and a testee that hangs, exits,
+// answers garbage or misuses its sandboxes fails the case with a named reason within the
+// deadline, leaving no process behind.
+#include "conformance/testee/runner.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <chrono>
+
+#include "conformance/case_runner.h"
+#include "conformance/citations/cites.h"
+#include "ref/status/status_matchers.h"
+
+namespace azure_pricing {
+CITES("INTRO-007");
+}  // namespace azure_pricing
+
+namespace azure_pricing::testee {
+namespace {
+
+using conformance::host::CallReport;
+using conformance::host::ScriptedCall;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr char kReference[] = "conformance/testee/reference_testee";
+constexpr char kFake[] = "conformance/testee/fake_testee";
+
+std::unique_ptr<TesteeProcess> StartOrDie(std::vector<std::string> argv,
+                                          TesteeDeadlines deadlines = {}) {
+  StatusOr<std::unique_ptr<TesteeProcess>> testee =
+      TesteeProcess::Start(std::move(argv), {"PATH=/usr/bin:/bin"}, "", deadlines);
+  EXPECT_THAT(testee.status(), IsOk());
+  return testee.ok() ? std::move(*testee) : nullptr;
+}
+
+// Everything a case's checks read, in one comparable text.
+std::string Everything(const StatusOr<CallReport>& r) {
+  if (!r.ok()) return "error " + std::string(r.status().reason());
+  std::string out = conformance::host::CallReportToJson(*r);
+  for (const std::string& w : r->warnings) out += "\nwarning " + w;
+  for (const std::string& a : r->argv) out += "\nargv " + a;
+  out += "\nexecs " + std::to_string(r->execs) + " unbounded " +
+         std::to_string(r->unbounded_execs) + " live " + std::to_string(r->sandbox_live) +
+         " files " + std::to_string(r->file_operations);
+  return out;
+}
+
+TEST(RunnerTest, TheReferenceTesteeGivesTheInProcessReportForEveryHostCase) {
+  std::unique_ptr<TesteeProcess> testee = StartOrDie({kReference});
+  ASSERT_NE(testee, nullptr);
+  EXPECT_EQ(testee->implementation().name, "maf-sandbox-azure-pricing");
+  int compared = 0;
+  std::vector<std::string> differences, failures;
+  for (const std::string& file : conformance::CaseFiles()) {
+    auto both = [&](const ScriptedCall& call) {
+      const StatusOr<CallReport> in_process = conformance::host::RunScriptedCall(call);
+      StatusOr<CallReport> over = testee->RunCall(call);
+      ++compared;
+      if (Everything(in_process) != Everything(over)) {
+        differences.push_back(file + ": " + Everything(in_process) + "\n  over the protocol:\n" +
+                              Everything(over));
+      }
+      return over;
+    };
+    for (const conformance::CaseResult& r : conformance::RunCaseFile(file, both)) {
+      if (!r.passed) failures.push_back(r.file + " " + r.id + ": " + r.detail);
+    }
+  }
+  EXPECT_GE(compared, 90);  // host.json, replay.json and selection.json: 94 host cases today
+  EXPECT_THAT(differences, IsEmpty());
+  EXPECT_THAT(failures, IsEmpty());
+}
+
+ScriptedCall TrivialCall() {
+  ScriptedCall call;
+  call.arguments = R"({"sku":"Standard_D2s_v5","region":"westeurope"})";
+  call.scripts.push_back({.exec = {.stdout_bytes = R"({"Items":[]})"}});
+  return call;
+}
+
+bool Gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
+
+struct Misbehaviour {
+  const char* mode;
+  const char* reason;
+};
+
+class FakeTesteeTest : public ::testing::TestWithParam<Misbehaviour> {};
+
+TEST_P(FakeTesteeTest, FailsTheCaseWithItsReasonInTimeAndLeavesNoProcess) {
+  const TesteeDeadlines short_deadlines{.hello = std::chrono::seconds(5),
+                                        .call = std::chrono::milliseconds(500)};
+  std::unique_ptr<TesteeProcess> testee =
+      StartOrDie({kFake, "--mode", GetParam().mode}, short_deadlines);
+  ASSERT_NE(testee, nullptr);
+  const pid_t pid = testee->pid();
+  ASSERT_NE(pid, 0);
+  const auto start = std::chrono::steady_clock::now();
+  const StatusOr<CallReport> report = testee->RunCall(TrivialCall());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_THAT(report.status(), StatusIs(Outcome::kFailed, GetParam().reason));
+  // Killed and reaped (bad_callback keeps the testee: it answered, only its callback was bad).
+  if (std::string(GetParam().reason) != kTesteeBadCallback) {
+    EXPECT_EQ(testee->pid(), 0);
+    EXPECT_TRUE(Gone(pid));
+  }
+  testee.reset();
+  EXPECT_TRUE(Gone(pid));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, FakeTesteeTest,
+                         ::testing::Values(Misbehaviour{"hang", kTesteeTimeout},
+                                           Misbehaviour{"exit", kTesteeExited},
+                                           Misbehaviour{"garbage", kTesteeProtocolError},
+                                           Misbehaviour{"wrong_seq", kTesteeProtocolError},
+                                           Misbehaviour{"bad_callback", kTesteeBadCallback}),
+                         [](const auto& info) { return std::string(info.param.mode); });
+
+// The gate counts from its own backend: a sandbox the testee never disposed fails every host
+// case through the runner's "sandboxes disposed" check, whatever the testee reports.
+TEST(RunnerTest, ASandboxNeverDisposedFailsTheCaseThroughTheGatesOwnCount) {
+  std::unique_ptr<TesteeProcess> testee = StartOrDie({kFake, "--mode", "no_dispose"});
+  ASSERT_NE(testee, nullptr);
+  const StatusOr<CallReport> report = testee->RunCall(TrivialCall());
+  ASSERT_THAT(report.status(), IsOk());
+  EXPECT_EQ(report->sandbox_acquisitions, 1);
+  EXPECT_EQ(report->sandbox_disposals, 0);
+  int flagged = 0;
+  for (const conformance::CaseResult& r :
+       conformance::RunCaseFile("conformance/cases/host.json",
+                                [&](const ScriptedCall& call) { return testee->RunCall(call); })) {
+    if (r.detail.find("sandboxes disposed: acquired 1 sandboxes, disposed 0") != std::string::npos) {
+      ++flagged;
+    }
+  }
+  EXPECT_GT(flagged, 0);
+}
+
+TEST(RunnerTest, ATesteeKilledByOneCaseIsReplacedForTheNext) {
+  std::unique_ptr<TesteeProcess> testee = StartOrDie({kFake, "--mode", "exit"});
+  ASSERT_NE(testee, nullptr);
+  const pid_t first = testee->pid();
+  EXPECT_THAT(testee->RunCall(TrivialCall()).status(), StatusIs(Outcome::kFailed, kTesteeExited));
+  EXPECT_THAT(testee->RunCall(TrivialCall()).status(), StatusIs(Outcome::kFailed, kTesteeExited));
+  EXPECT_TRUE(Gone(first));
+}
+
+TEST(RunnerTest, AProgramThatCannotStartIsNamed) {
+  EXPECT_THAT(TesteeProcess::Start({"/nonexistent/testee"}, {}, "").status(),
+              StatusIs(Outcome::kFailed, kTesteeSpawnFailed));
+}
+
+}  // namespace
+}  // namespace azure_pricing::testee

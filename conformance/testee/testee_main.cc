@@ -1,0 +1,183 @@
+// The reference testee: the C++ reference behind the testee protocol (PROTOCOL.md). It builds
+// the host exactly as the in-process run does (host::RunHostedCall), but the backend behind its
+// router is the gate: every acquire, exec_bounded and dispose is a callback line on stdout,
+// answered on stdin. The gate then sees every sandbox it asks for, as it would from any testee.
+//
+//   reference_testee    (no flags; reads the gate's lines on stdin until stop or EOF)
+#include <unistd.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "conformance/backend/protocol/line_io.h"
+#include "conformance/backend/protocol/protocol.h"
+#include "conformance/host/scripted_host.h"
+#include "conformance/testee/protocol.h"
+#include "ref/pricing/package.h"
+
+namespace azure_pricing::testee {
+namespace {
+
+using backend_protocol::Clock;
+namespace bp = ::azure_pricing::backend_protocol;
+namespace host = ::azure_pricing::conformance::host;
+
+// The gate answers a callback at once from its scripted backend; this bounds a gate that died.
+constexpr std::chrono::seconds kCallbackDeadline{60};
+
+// stdin and stdout, and the callback seq (the testee's own numbering, increasing for the
+// whole session; the gate's seq numbers its own messages).
+class GateChannel {
+ public:
+  GateChannel() : reader_(0, bp::kMaxLineBytes) {}
+
+  bp::LineReader& reader() { return reader_; }
+
+  bool Write(const std::string& line) {
+    return bp::WriteAll(1, line, Clock::now() + kCallbackDeadline);
+  }
+
+  StatusOr<bp::Response> Call(bp::RequestBody body) {
+    const bp::Op op = bp::OpOf(body);
+    const int64_t seq = ++seq_;
+    if (!Write(bp::EncodeRequest(bp::Request{seq, std::move(body)}))) return Lost();
+    std::string line;
+    if (reader_.Next(line, Clock::now() + kCallbackDeadline) != bp::ReadResult::kLine) {
+      return Lost();
+    }
+    StatusOr<bp::Response> response = bp::DecodeResponse(line, op);
+    if (!response.ok()) return response.status();
+    if (response->seq != seq) return Lost();
+    return response;
+  }
+
+ private:
+  static Status Lost() { return bp::StatusForReason(Outcome::kFailed, bp::kAdapterExited); }
+
+  bp::LineReader reader_;
+  int64_t seq_ = 0;
+};
+
+class GateSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
+ public:
+  GateSandbox(GateChannel& gate, std::string id, bool bounded)
+      : gate_(gate), id_(std::move(id)), bounded_(bounded) {}
+
+  // The protocol carries bounded exec only; the reference never execs unbounded, and a testee
+  // that did would show up in the gate's record as no exec at all.
+  StatusOr<sandbox::ExecResult> Exec(const sandbox::ExecRequest&) override {
+    return bp::StatusForReason(Outcome::kRefused, bp::kBoundedExecUnavailable);
+  }
+  StatusOr<sandbox::ExecResult> ExecBounded(const sandbox::ExecRequest& request) override {
+    StatusOr<bp::Response> response = gate_.Call(bp::ExecBoundedRequest{id_, request});
+    if (!response.ok()) return response.status();
+    if (!response->error.ok()) return response->error;
+    return std::get<sandbox::ExecResult>(std::move(response).value().body);
+  }
+  sandbox::BoundedExec* bounded_exec() override { return bounded_ ? this : nullptr; }
+  Status WriteFile(const std::string&, const std::string&) override {
+    return bp::StatusForReason(Outcome::kRefused, bp::kAdapterFilesUnsupported);
+  }
+  StatusOr<std::string> ReadFile(const std::string&) override {
+    return bp::StatusForReason(Outcome::kRefused, bp::kAdapterFilesUnsupported);
+  }
+  const std::string& id() const { return id_; }
+
+ private:
+  GateChannel& gate_;
+  std::string id_;
+  bool bounded_;
+};
+
+// Declares what the case's backend JSON declares; its sandboxes are the gate's.
+class GateBackend : public sandbox::Backend {
+ public:
+  GateBackend(GateChannel& gate, const host::BackendSetup& setup)
+      : gate_(gate), setup_(setup) {}
+
+  const sandbox::BackendDeclaration& declaration() const override { return setup_.declaration; }
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> Acquire(const sandbox::Spec& spec,
+                                                      const sandbox::SandboxKey& key) override {
+    StatusOr<bp::Response> response = gate_.Call(bp::AcquireRequest{spec, key, std::nullopt});
+    if (!response.ok()) return response.status();
+    if (!response->error.ok()) return response->error;
+    const bool bounded = setup_.declaration.bounded_exec && !setup_.withhold_bounded_exec;
+    return std::unique_ptr<sandbox::Sandbox>(std::make_unique<GateSandbox>(
+        gate_, std::get<bp::AcquireResponse>(response->body).sandbox, bounded));
+  }
+  Status Dispose(std::unique_ptr<sandbox::Sandbox> sandbox) override {
+    const auto* ours = dynamic_cast<const GateSandbox*>(sandbox.get());
+    if (ours == nullptr) return bp::StatusForReason(Outcome::kRefused, bp::kUnknownSandbox);
+    StatusOr<bp::Response> response = gate_.Call(bp::DisposeRequest{ours->id()});
+    if (!response.ok()) return response.status();
+    return response->error;
+  }
+
+ private:
+  GateChannel& gate_;
+  host::BackendSetup setup_;
+};
+
+std::string AnswerCase(GateChannel& gate, const GateMessage& message) {
+  std::unique_ptr<GateBackend> backend;
+  StatusOr<host::CallReport> report =
+      host::RunHostedCall(message.call, [&](const host::BackendSetup& setup) {
+        backend = std::make_unique<GateBackend>(gate, setup);
+        return backend.get();
+      });
+  if (!report.ok()) return EncodeErrorAnswer(message.seq, report.status());
+  return EncodeCaseAnswer(message.seq, *report);
+}
+
+struct Session {
+  bool started = false;
+  int64_t last_seq = 0;
+};
+
+// The answer to one line from the gate; `stop` is set once stop was answered.
+std::string Serve(GateChannel& gate, Session& session, const std::string& line, bool& stop) {
+  std::optional<int64_t> seq;
+  StatusOr<GateMessage> message = DecodeGateMessage(line, &seq);
+  if (!message.ok()) return EncodeErrorAnswer(seq, message.status());
+  auto refuse = [&seq](const char* reason) {
+    return EncodeErrorAnswer(seq, StatusForReason(Outcome::kRefused, reason));
+  };
+  if (message->seq <= session.last_seq) return refuse(kOutOfOrder);
+  session.last_seq = message->seq;
+  if (message->op == GateOp::kHello) {
+    if (session.started) return refuse(kAlreadyStarted);
+    if (message->protocol != kProtocolVersion) return refuse(kProtocolMismatch);
+    session.started = true;
+    return EncodeHelloAnswer(message->seq, {kPackageName, kPackageVersion});
+  }
+  if (!session.started) return refuse(kNotStarted);
+  if (message->op == GateOp::kStop) {
+    stop = true;
+    return EncodeStopAnswer(message->seq);
+  }
+  return AnswerCase(gate, *message);
+}
+
+int Main() {
+  GateChannel gate;
+  Session session;
+  for (bool stop = false; !stop;) {
+    std::string line;
+    // No deadline here: the gate's EOF (or stop) ends the testee.
+    const bp::ReadResult read = gate.reader().Next(line, std::nullopt);
+    if (read == bp::ReadResult::kEof || read == bp::ReadResult::kError) return 0;
+    const std::string answer =
+        read == bp::ReadResult::kTooLong
+            ? EncodeErrorAnswer(std::nullopt, StatusForReason(Outcome::kRefused, kMalformedMessage))
+            : Serve(gate, session, line, stop);
+    if (!gate.Write(answer)) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace azure_pricing::testee
+
+int main() { return azure_pricing::testee::Main(); }
