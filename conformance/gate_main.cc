@@ -18,6 +18,7 @@
 #include "conformance/backend/suite.h"
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
+#include "conformance/gate_record.h"
 #include "conformance/testee/runner.h"
 #include "ref/pricing/package.h"
 #include "ref/base/flags.h"
@@ -39,7 +40,9 @@ constexpr char kUsage[] =
     "                 conformance/testee/PROTOCOL.md instead of the reference in process\n"
     "  --azmcp FILE   the real azmcp for the bubblewrap image (default: AZURE_PRICING_AZMCP,\n"
     "                 which tools/bazel sets to the npm cache)\n"
-    "  --bwrap FILE   the bubblewrap program (default: bwrap on PATH)\n";
+    "  --bwrap FILE   the bubblewrap program (default: bwrap on PATH)\n"
+    "  --json FILE    every case and probe: suite, id, requirements, result, expected, detail\n"
+    "  --junit FILE   the same as JUnit XML, for CI\n";
 
 struct Options {
   bool verbose = false;
@@ -49,6 +52,7 @@ struct Options {
   backend::BackendGateOptions backend_options;
   std::string testee_command;       // as given; empty: the reference in process
   std::vector<std::string> testee;  // split
+  std::string json_report, junit_report;
 };
 
 // `bazel run` starts the gate in its runfiles; a relative path means the caller's directory.
@@ -69,7 +73,9 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
                                    {"--backend-adapter", base::FlagKind::kValue},
                                    {"--testee", base::FlagKind::kValue},
                                    {"--azmcp", base::FlagKind::kValue},
-                                   {"--bwrap", base::FlagKind::kValue}},
+                                   {"--bwrap", base::FlagKind::kValue},
+                                   {"--json", base::FlagKind::kValue},
+                                   {"--junit", base::FlagKind::kValue}},
                                   &problem);
   Options o;
   if (flags.ok()) {
@@ -88,6 +94,8 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
       if (!problem.empty()) problem = "--testee: " + problem;
     }
     o.backend_options.bwrap = ResolvePath(flags->Value("--bwrap").value_or(""));
+    o.json_report = ResolvePath(flags->Value("--json").value_or(""));
+    o.junit_report = ResolvePath(flags->Value("--junit").value_or(""));
     const char* cached = std::getenv("AZURE_PRICING_AZMCP");
     o.backend_options.azmcp =
         ResolvePath(flags->Value("--azmcp").value_or(cached != nullptr ? cached : ""));
@@ -103,9 +111,12 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
 struct Tally {
   int passed = 0;
   int failed = 0;
+  std::vector<GateRecord> records;  // for --json and --junit
+  std::string implementation;
   void Fail(const std::string& what) {
     std::printf("  FAIL %s\n", what.c_str());
     ++failed;
+    records.push_back({.suite = "gate", .id = what, .verdict = Verdict::kFailed, .detail = what});
   }
 };
 
@@ -127,6 +138,15 @@ void RunCases(const Options& options, const CallExecutor& execute, Tally& tally,
       }
       for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
       reached.insert({r.expected_outcome, r.expected_reason});
+      tally.records.push_back(
+          {.suite = "cases",
+           .id = r.id,
+           .file = r.file,
+           .requirements = r.requirements,
+           .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+           .expected = r.expected_outcome +
+                       (r.expected_reason.empty() ? "" : "/" + r.expected_reason),
+           .detail = r.detail});
     }
     std::printf("  %-36s %3d passed, %d failed\n", file.c_str(), file_passed, file_failed);
     tally.passed += file_passed;
@@ -256,6 +276,7 @@ void RunThroughTestee(const Options& options, Tally& tally) {
                                         testee->implementation().version
                                   : "unknown";
   std::printf("implementation: %s (testee: %s)\n", name.c_str(), options.testee_command.c_str());
+  tally.implementation = name;
   std::printf("%s\n\n", kCliProvenanceLine);
   if (!broken.empty()) {
     std::printf("cases\n");
@@ -264,6 +285,18 @@ void RunThroughTestee(const Options& options, Tally& tally) {
   }
   RunCasesAndCatalog(
       options, [&testee](const host::ScriptedCall& call) { return testee->RunCall(call); }, tally);
+}
+
+// The report files; one that cannot be written is a failure of the run, not a silent loss.
+void WriteReports(const Options& options, Tally& tally) {
+  if (!options.json_report.empty() &&
+      !WriteJsonReport(options.json_report, tally.implementation, tally.records).ok()) {
+    tally.Fail("cannot write --json " + options.json_report);
+  }
+  if (!options.junit_report.empty() &&
+      !WriteJUnitReport(options.junit_report, tally.records).ok()) {
+    tally.Fail("cannot write --junit " + options.junit_report);
+  }
 }
 
 int Main(int argc, char** argv) {
@@ -280,6 +313,7 @@ int Main(int argc, char** argv) {
     RunThroughTestee(*options, tally);
   } else {
     std::printf("implementation: reference (in process), %s %s\n", kPackageName, kPackageVersion);
+    tally.implementation = std::string(kPackageName) + " " + kPackageVersion;
     std::printf("%s\n\n", kCliProvenanceLine);
     if (options->cases) RunCasesAndCatalog(*options, host::RunScriptedCall, tally);
   }
@@ -288,7 +322,15 @@ int Main(int argc, char** argv) {
     const backend::BackendGateResult probes = backend::RunBackendGate(options->backend_options);
     tally.passed += probes.passed;
     tally.failed += probes.failed;
+    for (const backend::ProbeResult& r : probes.probes) {
+      tally.records.push_back({.suite = "backend",
+                               .id = r.id,
+                               .requirements = r.requirements,
+                               .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+                               .detail = r.passed ? "" : r.detail + " -- " + r.diagnosis});
+    }
   }
+  WriteReports(*options, tally);
   std::printf("\n%s\n", tally.failed == 0 ? "gate: PASS" : "gate: FAIL");
   std::printf("%d passed, %d failed\n", tally.passed, tally.failed);
   return tally.failed == 0 ? 0 : 1;

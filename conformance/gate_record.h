@@ -25,7 +25,6 @@ struct GateRecord {
   Verdict verdict = Verdict::kPassed;
   std::string expected;  // e.g. "refused/missing_filter"
   std::string detail;    // what differed (empty when it passed)
-  double seconds = 0;
 };
 
 std::string_view VerdictName(Verdict verdict);
@@ -34,7 +33,7 @@ std::string_view VerdictName(Verdict verdict);
 inline constexpr char kReportWriteFailed[] = "report_write_failed";
 
 // {"implementation": ..., "records": [{suite, id, file, requirements, result, expected,
-//   detail, seconds}], "passed": N, "failed": N, "known": N, "skipped": N}
+//   detail}], "passed": N, "failed": N, "known": N, "skipped": N}
 Status WriteJsonReport(const std::string& path, const std::string& implementation,
                        const std::vector<GateRecord>& records);
 

@@ -134,7 +134,7 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
   };
   for (const ProbeResult& r : RunBackendSuite(*under.backend, suite)) {
     ++(r.passed ? result.passed : result.failed);
-    result.citations.push_back({r.id, r.requirements});
+    result.probes.push_back(r);
   }
   std::printf("  %-36s %3d passed, %d failed\n", "backend probes", result.passed, result.failed);
   return result;

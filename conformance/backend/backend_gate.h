@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "conformance/backend/suite.h"
+
 namespace azure_pricing::conformance::backend {
 
 struct BackendGateOptions {
@@ -21,7 +23,7 @@ struct BackendGateOptions {
 struct BackendGateResult {
   int passed = 0;
   int failed = 0;
-  std::vector<std::pair<std::string, std::vector<std::string>>> citations;  // probe, ids
+  std::vector<ProbeResult> probes;  // every probe that ran, in order
 };
 
 BackendGateResult RunBackendGate(const BackendGateOptions& options);
