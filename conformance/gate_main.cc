@@ -19,6 +19,7 @@
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
 #include "conformance/gate_record.h"
+#include "conformance/known_failures.h"
 #include "conformance/testee/runner.h"
 #include "ref/pricing/package.h"
 #include "ref/base/flags.h"
@@ -42,7 +43,10 @@ constexpr char kUsage[] =
     "                 which tools/bazel sets to the npm cache)\n"
     "  --bwrap FILE   the bubblewrap program (default: bwrap on PATH)\n"
     "  --json FILE    every case and probe: suite, id, requirements, result, expected, detail\n"
-    "  --junit FILE   the same as JUnit XML, for CI\n";
+    "  --junit FILE   the same as JUnit XML, for CI\n"
+    "  --known-failures FILE  checks the implementation is known to fail, and how; the list\n"
+    "                 must stay true (a listed check that passes or fails differently fails)\n"
+    "  --write-known-failures FILE  write this run's failures as such a list\n";
 
 struct Options {
   bool verbose = false;
@@ -53,6 +57,7 @@ struct Options {
   std::string testee_command;       // as given; empty: the reference in process
   std::vector<std::string> testee;  // split
   std::string json_report, junit_report;
+  std::string known_failures, write_known_failures;
 };
 
 // `bazel run` starts the gate in its runfiles; a relative path means the caller's directory.
@@ -75,7 +80,9 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
                                    {"--azmcp", base::FlagKind::kValue},
                                    {"--bwrap", base::FlagKind::kValue},
                                    {"--json", base::FlagKind::kValue},
-                                   {"--junit", base::FlagKind::kValue}},
+                                   {"--junit", base::FlagKind::kValue},
+                                   {"--known-failures", base::FlagKind::kValue},
+                                   {"--write-known-failures", base::FlagKind::kValue}},
                                   &problem);
   Options o;
   if (flags.ok()) {
@@ -96,6 +103,8 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     o.backend_options.bwrap = ResolvePath(flags->Value("--bwrap").value_or(""));
     o.json_report = ResolvePath(flags->Value("--json").value_or(""));
     o.junit_report = ResolvePath(flags->Value("--junit").value_or(""));
+    o.known_failures = ResolvePath(flags->Value("--known-failures").value_or(""));
+    o.write_known_failures = ResolvePath(flags->Value("--write-known-failures").value_or(""));
     const char* cached = std::getenv("AZURE_PRICING_AZMCP");
     o.backend_options.azmcp =
         ResolvePath(flags->Value("--azmcp").value_or(cached != nullptr ? cached : ""));
@@ -116,7 +125,7 @@ struct Tally {
   void Fail(const std::string& what) {
     std::printf("  FAIL %s\n", what.c_str());
     ++failed;
-    records.push_back({.suite = "gate", .id = what, .verdict = Verdict::kFailed, .detail = what});
+    records.push_back({.suite = kGateSuite, .id = what, .verdict = Verdict::kFailed, .detail = what});
   }
 };
 
@@ -287,8 +296,31 @@ void RunThroughTestee(const Options& options, Tally& tally) {
       options, [&testee](const host::ScriptedCall& call) { return testee->RunCall(call); }, tally);
 }
 
+// Failures the list names, failing exactly as it says, stop counting as failures; an entry that
+// no longer holds is a failure of its own, with the command that rewrites the list.
+void ApplyKnownFailureList(const Options& options, Tally& tally) {
+  if (options.known_failures.empty()) return;
+  std::printf("\nknown failures: %s\n", options.known_failures.c_str());
+  const StatusOr<std::vector<KnownFailure>> known = LoadKnownFailures(options.known_failures);
+  if (!known.ok()) {
+    tally.Fail(known.status().message());
+    return;
+  }
+  const std::vector<std::string> problems = ApplyKnownFailures(*known, tally.records);
+  for (const GateRecord& r : tally.records) tally.failed -= r.verdict == Verdict::kKnown ? 1 : 0;
+  std::printf("  %zu listed, %zu do not hold\n", known->size(), problems.size());
+  for (const std::string& problem : problems) tally.Fail(problem);
+  if (!problems.empty()) {
+    std::printf("  rewrite it: rerun with --write-known-failures %s\n", options.known_failures.c_str());
+  }
+}
+
 // The report files; one that cannot be written is a failure of the run, not a silent loss.
 void WriteReports(const Options& options, Tally& tally) {
+  if (!options.write_known_failures.empty() &&
+      !WriteKnownFailures(options.write_known_failures, tally.implementation, tally.records).ok()) {
+    tally.Fail("cannot write --write-known-failures " + options.write_known_failures);
+  }
   if (!options.json_report.empty() &&
       !WriteJsonReport(options.json_report, tally.implementation, tally.records).ok()) {
     tally.Fail("cannot write --json " + options.json_report);
@@ -330,6 +362,7 @@ int Main(int argc, char** argv) {
                                .detail = r.passed ? "" : r.detail + " -- " + r.diagnosis});
     }
   }
+  ApplyKnownFailureList(*options, tally);
   WriteReports(*options, tally);
   std::printf("\n%s\n", tally.failed == 0 ? "gate: PASS" : "gate: FAIL");
   std::printf("%d passed, %d failed\n", tally.passed, tally.failed);

@@ -17,6 +17,9 @@ enum class Verdict {
   kSkipped,  // not run: --filter left it out
 };
 
+// The suite of records about the run itself rather than a check of the implementation.
+inline constexpr char kGateSuite[] = "gate";
+
 struct GateRecord {
   std::string suite;  // "cases", "catalog", "backend"
   std::string id;
