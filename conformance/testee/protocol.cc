@@ -8,11 +8,16 @@
 #include <utility>
 #include <vector>
 
+#include "conformance/backend/protocol/wire_json.h"
+
 namespace azure_pricing::testee {
 namespace {
 
 // Ordered, so that every line starts with "seq" and reads the way PROTOCOL.md shows it.
 using Json = nlohmann::ordered_json;
+using backend_protocol::AsInt64;
+using backend_protocol::Line;
+using backend_protocol::ParseStrict;
 using conformance::host::CallReport;
 using conformance::host::ScriptedCall;
 
@@ -49,38 +54,6 @@ constexpr KnownReason kKnownReasons[] = {
     {conformance::host::kInvalidConfiguration,
      "The testee found the case's host configuration unusable."},
 };
-
-std::string Line(const Json& message) {
-  // replace: text that is not UTF-8 must not throw out of the encoder.
-  return message.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
-}
-
-// A member name repeated within one object makes the line unreadable: two readers could take
-// different ones.
-std::optional<Json> ParseStrict(std::string_view line) {
-  std::vector<std::set<std::string>> open;
-  bool repeated = false;
-  Json::parser_callback_t note_keys = [&](int, Json::parse_event_t event, Json& parsed) {
-    if (event == Json::parse_event_t::object_start) open.emplace_back();
-    if (event == Json::parse_event_t::object_end && !open.empty()) open.pop_back();
-    if (event == Json::parse_event_t::key && !open.empty() && parsed.is_string() &&
-        !open.back().insert(parsed.get<std::string>()).second) {
-      repeated = true;
-    }
-    return true;
-  };
-  Json doc = Json::parse(line.begin(), line.end(), note_keys, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || repeated) return std::nullopt;
-  return doc;
-}
-
-std::optional<int64_t> AsInt64(const Json& v) {
-  if (v.is_number_integer()) return v.get<int64_t>();
-  if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
-    return static_cast<int64_t>(v.get<uint64_t>());
-  }
-  return std::nullopt;
-}
 
 // Every member of `o` is one of `allowed`, and every one of `required` is present.
 bool OnlyMembers(const Json& o, std::initializer_list<std::string_view> allowed,

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "conformance/backend/protocol/wire_json.h"
+
 namespace azure_pricing::backend_protocol {
 namespace {
 
@@ -122,11 +124,6 @@ std::optional<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
-std::string Line(const Json& message) {
-  // replace: a backend's name or message that is not UTF-8 must not throw out of the encoder.
-  return message.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
-}
-
 template <typename T>
 Json Names(const std::set<T>& values) {
   Json out = Json::array();
@@ -219,35 +216,6 @@ Json ResponseFields(const ResponseBody& body) {
 }
 
 // ---- Decoding ----------------------------------------------------------------------------
-
-// Parses one line as JSON without exceptions; a member name repeated within one object makes
-// the line unreadable, since two readers could take different ones.
-std::optional<Json> ParseStrict(std::string_view line) {
-  std::vector<std::set<std::string>> open;
-  bool repeated = false;
-  Json::parser_callback_t note_keys = [&](int, Json::parse_event_t event, Json& parsed) {
-    if (event == Json::parse_event_t::object_start) open.emplace_back();
-    if (event == Json::parse_event_t::object_end && !open.empty()) open.pop_back();
-    if (event == Json::parse_event_t::key && !open.empty() && parsed.is_string() &&
-        !open.back().insert(parsed.get<std::string>()).second) {
-      repeated = true;
-    }
-    return true;
-  };
-  Json doc = Json::parse(line.begin(), line.end(), note_keys, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || repeated) return std::nullopt;
-  return doc;
-}
-
-std::optional<int64_t> AsInt64(const Json& v) {
-  if (v.is_number_unsigned()) {
-    const uint64_t u = v.get<uint64_t>();
-    if (u > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
-    return static_cast<int64_t>(u);
-  }
-  if (v.is_number_integer()) return v.get<int64_t>();
-  return std::nullopt;
-}
 
 template <typename T, size_t N>
 std::optional<T> ParseByName(const std::array<T, N>& all, std::string_view name) {
