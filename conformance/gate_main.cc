@@ -23,6 +23,7 @@
 #include "conformance/testee/runner.h"
 #include "ref/pricing/package.h"
 #include "ref/base/flags.h"
+#include "ref/base/paths.h"
 #include "ref/pricing/reasons.h"
 
 namespace azure_pricing::conformance {
@@ -60,13 +61,6 @@ struct Options {
   std::string known_failures, write_known_failures;
 };
 
-// `bazel run` starts the gate in its runfiles; a relative path means the caller's directory.
-std::string ResolvePath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || cwd == nullptr) return path;
-  return std::string(cwd) + "/" + path;
-}
-
 // nullopt (after saying why) for a command line that does not read.
 std::optional<Options> ParseOptions(int argc, char** argv) {
   std::string problem;
@@ -100,14 +94,14 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
       o.testee = backend::SplitCommandLine(*testee, &problem);
       if (!problem.empty()) problem = "--testee: " + problem;
     }
-    o.backend_options.bwrap = ResolvePath(flags->Value("--bwrap").value_or(""));
-    o.json_report = ResolvePath(flags->Value("--json").value_or(""));
-    o.junit_report = ResolvePath(flags->Value("--junit").value_or(""));
-    o.known_failures = ResolvePath(flags->Value("--known-failures").value_or(""));
-    o.write_known_failures = ResolvePath(flags->Value("--write-known-failures").value_or(""));
+    o.backend_options.bwrap = base::CallerPath(flags->Value("--bwrap").value_or(""));
+    o.json_report = base::CallerPath(flags->Value("--json").value_or(""));
+    o.junit_report = base::CallerPath(flags->Value("--junit").value_or(""));
+    o.known_failures = base::CallerPath(flags->Value("--known-failures").value_or(""));
+    o.write_known_failures = base::CallerPath(flags->Value("--write-known-failures").value_or(""));
     const char* cached = std::getenv("AZURE_PRICING_AZMCP");
     o.backend_options.azmcp =
-        ResolvePath(flags->Value("--azmcp").value_or(cached != nullptr ? cached : ""));
+        base::CallerPath(flags->Value("--azmcp").value_or(cached != nullptr ? cached : ""));
   }
   if (!problem.empty()) {
     std::fprintf(stderr, "gate: %s\n%s", problem.c_str(), kUsage);
@@ -260,11 +254,10 @@ std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteePr
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   std::vector<std::string> argv = options.testee;
-  argv[0] = backend::ResolveProgram(argv[0]);
+  argv[0] = base::ResolveProgram(argv[0]);
   // `bazel run` starts the gate in its runfiles; the testee's relative paths mean the user's.
-  const char* user_dir = std::getenv("BUILD_WORKING_DIRECTORY");
   StatusOr<std::unique_ptr<testee::TesteeProcess>> started =
-      testee::TesteeProcess::Start(argv, env, user_dir != nullptr ? user_dir : "");
+      testee::TesteeProcess::Start(argv, env, base::CallerDirectory());
   if (!started.ok()) {
     return "no hello answer (" + std::string(started.status().reason()) +
            "): " + started.status().message();

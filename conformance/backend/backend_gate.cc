@@ -11,6 +11,7 @@
 #include "conformance/backend/price_api_process.h"
 #include "conformance/backend/protocol/client.h"
 #include "conformance/backend/suite.h"
+#include "ref/base/paths.h"
 #include "ref/base/runfiles.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 #include "ref/sandbox/bwrap/image.h"
@@ -87,12 +88,11 @@ BackendUnderTest Adapter(const BackendGateOptions& options) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   std::vector<std::string> argv = options.adapter;
-  argv[0] = ResolveProgram(argv[0]);
+  argv[0] = base::ResolveProgram(argv[0]);
   // `bazel run` starts the gate in its runfiles; the adapter's relative paths mean the user's
   // directory.
-  const char* user_dir = std::getenv("BUILD_WORKING_DIRECTORY");
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(argv, env, {}, user_dir != nullptr ? user_dir : "");
+      backend_protocol::AdapterBackend::Start(argv, env, {}, base::CallerDirectory());
   if (!adapter.ok()) {
     out.problem = "the adapter did not start: " + adapter.status().message();
     return out;
@@ -138,19 +138,6 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
   }
   std::printf("  %-36s %3d passed, %d failed\n", "backend probes", result.passed, result.failed);
   return result;
-}
-
-std::string ResolveProgram(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-  for (size_t start = 0; start <= dirs.size();) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string candidate = dirs.substr(start, end - start) + "/" + program;
-    if (end > start && access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return program;
 }
 
 std::vector<std::string> SplitCommandLine(const std::string& line, std::string* problem) {

@@ -32,10 +32,6 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options);
 // empty result with `problem` set when a quote is left open.
 std::vector<std::string> SplitCommandLine(const std::string& line, std::string* problem);
 
-// A program named without a slash is looked up on PATH, as a shell would; otherwise unchanged.
-// (The gate's --testee uses it too.)
-std::string ResolveProgram(const std::string& program);
-
 }  // namespace azure_pricing::conformance::backend
 
 #endif  // CONFORMANCE_BACKEND_BACKEND_GATE_H_

@@ -25,6 +25,7 @@
 #include "conformance/host/scripted_host.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/paths.h"
 #include "ref/json/json.h"
 #include "ref/labels/labels.h"
 #include "ref/pricing/arguments.h"
@@ -64,13 +65,6 @@ constexpr char kUsage[] =
 int Usage(const std::string& problem) {
   std::cerr << "azure_pricing: " << problem << "\n" << kUsage;
   return kExitUsage;
-}
-
-// `bazel run` starts programs in their runfiles; relative paths mean the caller's directory.
-std::string ResolvePath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || cwd == nullptr) return path;
-  return std::string(cwd) + "/" + path;
 }
 
 std::optional<int64_t> ParseInt(std::string_view text) {
@@ -349,7 +343,7 @@ int PrintPlan(const Options& options) {
 // A file a flag names; on failure `problem` names the flag, the path and the reason.
 std::optional<std::string> ReadFlagFile(const char* flag, const std::string& path,
                                         std::string* problem) {
-  StatusOr<std::string> content = base::ReadFile(ResolvePath(path));
+  StatusOr<std::string> content = base::ReadFile(base::CallerPath(path));
   if (content.ok()) return std::move(content).value();
   *problem =
       std::string("cannot read ") + flag + " file " + path + ": " + content.status().message();

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ref/base/flags.h"
+#include "ref/base/paths.h"
 #include "ref/base/runfiles.h"
 #include "ref/sandbox/bwrap/bounded_process.h"
 #include "ref/sandbox/bwrap/image.h"
@@ -33,13 +34,6 @@ constexpr char kUsage[] =
 int Usage(const std::string& problem) {
   std::cerr << "sandbox_image: " << problem << "\n" << kUsage;
   return 64;
-}
-
-// `bazel run` starts programs in their runfiles; relative paths mean the caller's directory.
-std::string ResolvePath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || cwd == nullptr) return path;
-  return std::string(cwd) + "/" + path;
 }
 
 // "sha256 HEX" of a file, for the provenance line; empty when it cannot be computed.
@@ -80,7 +74,7 @@ int main(int argc, char** argv) {
                       (flags->Value("--azmcp-binary") ? 1 : 0) + (flags->Has("--fake-azmcp") ? 1 : 0);
   if (!flags->Value("--out")) return Usage("--out DIR is required");
   if (sources != 1) return Usage("give exactly one of --azmcp-tarball, --azmcp-binary, --fake-azmcp");
-  const std::string out = ResolvePath(*flags->Value("--out"));
+  const std::string out = base::CallerPath(*flags->Value("--out"));
   bwrap::ImageSources image{.sandbox_init = Runfile("ref/sandbox/bwrap/sandbox_init"),
                             .probe = flags->Has("--no-probe")
                                          ? ""
@@ -91,10 +85,10 @@ int main(int argc, char** argv) {
     image.dotnet_bundle = false;
     image.provenance = "the fake azmcp (//fakes/azmcp)";
   } else if (const auto binary = flags->Value("--azmcp-binary")) {
-    image.azmcp = ResolvePath(*binary);
+    image.azmcp = base::CallerPath(*binary);
     image.provenance = image.azmcp + " (" + Sha256(image.azmcp) + ")";
   } else {
-    const std::string tarball = ResolvePath(*flags->Value("--azmcp-tarball"));
+    const std::string tarball = base::CallerPath(*flags->Value("--azmcp-tarball"));
     scratch = out + ".unpack";
     std::filesystem::create_directories(scratch);
     const std::optional<std::string> cli = Unpack(tarball, scratch);

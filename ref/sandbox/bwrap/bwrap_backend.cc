@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "ref/base/files.h"
+#include "ref/base/paths.h"
 #include "ref/egress/proxy.h"
 
 namespace azure_pricing::sandbox::bwrap {
@@ -36,19 +37,6 @@ constexpr bool kAddressSanitizerBuild = false;
 #else
 constexpr bool kAddressSanitizerBuild = false;
 #endif
-
-std::string FindOnPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
-    if (end > start && access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
 
 Status CheckImage(const std::string& image) {
   for (const char* inside : {"/usr/local/bin/azmcp", kInitPath}) {
@@ -114,7 +102,7 @@ BwrapBackend::BwrapBackend(BwrapOptions options) : options_(std::move(options)) 
 }
 
 StatusOr<std::unique_ptr<BwrapBackend>> BwrapBackend::Create(BwrapOptions options) {
-  if (options.bwrap_path.empty()) options.bwrap_path = FindOnPath("bwrap");
+  if (options.bwrap_path.empty()) options.bwrap_path = base::FindOnPath("bwrap");
   if (options.bwrap_path.empty() || access(options.bwrap_path.c_str(), X_OK) != 0) {
     return Status(Outcome::kFailed, kBwrapNotFound,
                   "bubblewrap (bwrap) is not installed or not executable (Debian: bubblewrap)");
