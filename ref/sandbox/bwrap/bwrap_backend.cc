@@ -65,7 +65,7 @@ StatusOr<std::string> MakeStateDir() {
 
 class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
  public:
-  BwrapSandbox(BwrapBackend* owner, int id) : owner_(owner), id_(id) {}
+  explicit BwrapSandbox(BwrapBackend* owner) : owner_(owner) {}
   StatusOr<ExecResult> Exec(const ExecRequest& request) override { return ExecBounded(request); }
   StatusOr<ExecResult> ExecBounded(const ExecRequest& request) override {
     if (disposed_) {
@@ -79,7 +79,6 @@ class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
 
   BwrapBackend* owner() const { return owner_; }
   void MarkDisposed() { disposed_.store(true); }
-  pid_t keeper = -1;
 
  private:
   static Status NoFiles() {
@@ -87,7 +86,6 @@ class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
                   "the bubblewrap backend does not declare FILES_IN or FILES_OUT");
   }
   BwrapBackend* owner_;
-  [[maybe_unused]] int id_;
   std::atomic<bool> disposed_{false};
 };
 
@@ -199,7 +197,7 @@ StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& /*spec*/,
                                                          const SandboxKey& /*key*/) {
   // Every exec gets fresh namespaces, so a sandbox is only a handle until dispose: there is
   // nothing to start and, when dispose is right, nothing to stop.
-  auto sandbox = std::make_unique<BwrapSandbox>(this, ++next_id_);
+  auto sandbox = std::make_unique<BwrapSandbox>(this);
   // Under the lock RedirectEgress holds: no sandbox becomes live while the proxy restarts.
   std::lock_guard<std::mutex> lock(egress_mu_);
   if (weakenings_.dispose_leaves_process) {
@@ -208,7 +206,6 @@ StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& /*spec*/,
       execl("/bin/sleep", "sleep", "3600", static_cast<char*>(nullptr));
       _exit(127);
     }
-    sandbox->keeper = keeper;
     keepers_.insert(keeper);
   }
   ++live_;

@@ -100,7 +100,6 @@ class BwrapBackend : public Backend {
   std::mutex egress_mu_;
   std::unique_ptr<egress::EgressProxy> proxy_;
   std::atomic<int> live_{0};
-  std::atomic<int> next_id_{0};
   std::set<pid_t> keepers_;  // mutant only
 };
 
