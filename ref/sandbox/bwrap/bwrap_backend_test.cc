@@ -68,6 +68,12 @@ int ProcessesMarked(const std::string& marker) {
 class BwrapBackendTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    // A private, short TMPDIR: the backend's state directory (and its Unix socket) goes there,
+    // and no other test's backend can appear in or vanish from it.
+    std::string pattern = "/tmp/apbt-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    tmpdir_ = new std::string(pattern);
+    ASSERT_EQ(setenv("TMPDIR", tmpdir_->c_str(), 1), 0);
     image_ = new std::string(std::string(std::getenv("TEST_TMPDIR")) + "/image");
     const Status made = AssembleImage({.azmcp = Runfile("fakes/azmcp/azmcp"),
                                        .dotnet_bundle = false,
@@ -75,6 +81,11 @@ class BwrapBackendTest : public ::testing::Test {
                                        .provenance = "//fakes/azmcp (test)"},
                                       *image_);
     ASSERT_THAT(made, IsOk());
+  }
+  static void TearDownTestSuite() {
+    if (tmpdir_ != nullptr) {
+      EXPECT_EQ(rmdir(tmpdir_->c_str()), 0) << "a state directory was left";
+    }
   }
   void SetUp() override {
     StatusOr<std::unique_ptr<BwrapBackend>> made = BwrapBackend::Create(
@@ -97,12 +108,14 @@ class BwrapBackendTest : public ::testing::Test {
   }
 
   static std::string* image_;
+  static std::string* tmpdir_;
   fakes::test_support::PricesServerProcess upstream_{fakes::prices::kD4sV5WestEuropeRow};
   std::unique_ptr<BwrapBackend> backend_;
   std::string egress_log_;
 };
 
 std::string* BwrapBackendTest::image_ = nullptr;
+std::string* BwrapBackendTest::tmpdir_ = nullptr;
 
 TEST_F(BwrapBackendTest, RunsAProgramWithItsArgvEnvironmentAndExitCode) {
   const StatusOr<ExecResult> r =
@@ -216,20 +229,22 @@ TEST_F(BwrapBackendTest, DirectConnectionsFailEvenToTheHostsLoopback) {
 }
 
 TEST_F(BwrapBackendTest, TwoHundredCallsLeaveNoProcessMountDescriptorOrDirectoryBehind) {
-  const std::string tmp = std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp";
-  EXPECT_EQ(ProcessesMarked(kInitPath), 0);
+  // Other tests on this host run bubblewrap sandboxes at the same time: count only what carries
+  // this test's marker, in this suite's private TMPDIR.
+  const std::string marker = "leak-check-" + std::to_string(getpid());
   const int fds = CountEntries("/proc/self/fd");
   const std::string mounts = ReadFile("/proc/self/mountinfo");
-  const int dirs = CountEntries(tmp, "azure-pricing-bwrap-");
+  const int dirs = CountEntries(*tmpdir_, "azure-pricing-bwrap-");
+  ASSERT_EQ(dirs, 1);  // this fixture's backend
   for (int i = 0; i < 200; ++i) {
-    const StatusOr<ExecResult> r = Run({"/bin/true"});
+    const StatusOr<ExecResult> r = Run({"/bin/true", marker});
     ASSERT_THAT(r.status(), IsOk());
     ASSERT_EQ(r->exit_code, 0);
   }
   EXPECT_EQ(CountEntries("/proc/self/fd"), fds);
   EXPECT_EQ(ReadFile("/proc/self/mountinfo"), mounts);
-  EXPECT_EQ(CountEntries(tmp, "azure-pricing-bwrap-"), dirs);
-  EXPECT_EQ(ProcessesMarked(kInitPath), 0);
+  EXPECT_EQ(CountEntries(*tmpdir_, "azure-pricing-bwrap-"), dirs);
+  EXPECT_EQ(ProcessesMarked(marker), 0);
   EXPECT_EQ(backend_->live_sandboxes(), 0);
 }
 
