@@ -1,5 +1,6 @@
 #include "conformance/gate_record.h"
 
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -33,8 +34,10 @@ Status Write(const std::string& path, const std::string& text) {
 }
 
 std::string TestCase(const GateRecord& r) {
+  char time[32];
+  std::snprintf(time, sizeof time, "%.3f", r.seconds);
   std::string out = "    <testcase classname=\"" + XmlEscaped(r.suite) + "\" name=\"" +
-                    XmlEscaped(r.id) + "\"";
+                    XmlEscaped(r.id) + "\" time=\"" + time + "\"";
   if (r.verdict == Verdict::kPassed) return out + "/>\n";
   const std::string message = XmlEscaped(r.detail);
   out += ">\n      ";
@@ -63,10 +66,16 @@ Status WriteJsonReport(const std::string& path, const std::string& implementatio
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const GateRecord& r : records) {
     ++counts[std::string(VerdictName(r.verdict))];
-    list.push_back({{"suite", r.suite},     {"id", r.id},
-                    {"file", r.file},       {"requirements", r.requirements},
-                    {"result", VerdictName(r.verdict)}, {"expected", r.expected},
-                    {"detail", r.detail}});
+    list.push_back({{"suite", r.suite},
+                    {"id", r.id},
+                    {"file", r.file},
+                    {"requirements", r.requirements},
+                    {"required", r.required},
+                    {"result", VerdictName(r.verdict)},
+                    {"expected", r.expected},
+                    {"actual", r.actual},
+                    {"detail", r.detail},
+                    {"seconds", r.seconds}});
   }
   doc["records"] = std::move(list);
   for (const char* key : {"passed", "failed", "known", "skipped"}) doc[key] = counts[key];

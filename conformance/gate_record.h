@@ -14,20 +14,25 @@ enum class Verdict {
   kPassed,
   kFailed,
   kKnown,    // failed exactly as the implementation's known-failures file says
-  kSkipped,  // not run: --filter left it out
+  kSkipped,  // selected but could not run (what it needs is missing); the gate wants zero
 };
 
 // The suite of records about the run itself rather than a check of the implementation.
 inline constexpr char kGateSuite[] = "gate";
 
 struct GateRecord {
-  std::string suite;  // "cases", "catalog", "backend"
+  std::string suite;  // "kind", "properties", "backend", "stack", "catalog", "gate"
   std::string id;
   std::string file;  // the case file, when there is one
   std::vector<std::string> requirements;
   Verdict verdict = Verdict::kPassed;
   std::string expected;  // e.g. "refused/missing_filter"
+  std::string actual;    // what the implementation did, in the same terms; empty when unknown
   std::string detail;    // what differed (empty when it passed)
+  double seconds = 0;
+  // False when every requirement it cites is a SHOULD: its failure is reported, but does not
+  // fail the gate.
+  bool required = true;
 };
 
 std::string_view VerdictName(Verdict verdict);
@@ -35,8 +40,8 @@ std::string_view VerdictName(Verdict verdict);
 // Reason (Outcome::kFailed) a report file cannot be written.
 inline constexpr char kReportWriteFailed[] = "report_write_failed";
 
-// {"implementation": ..., "records": [{suite, id, file, requirements, result, expected,
-//   detail}], "passed": N, "failed": N, "known": N, "skipped": N}
+// {"implementation": ..., "records": [{suite, id, file, requirements, required, result,
+//   expected, actual, detail, seconds}], "passed": N, "failed": N, "known": N, "skipped": N}
 Status WriteJsonReport(const std::string& path, const std::string& implementation,
                        const std::vector<GateRecord>& records);
 

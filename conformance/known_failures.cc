@@ -34,17 +34,19 @@ StatusOr<std::vector<KnownFailure>> LoadKnownFailures(const std::string& path) {
   return out;
 }
 
-std::vector<std::string> ApplyKnownFailures(const std::vector<KnownFailure>& known,
-                                            std::vector<GateRecord>& records) {
+std::vector<std::string> ApplyKnownFailures(
+    const std::vector<KnownFailure>& known, std::vector<GateRecord>& records,
+    const std::function<bool(const std::string& id)>& selected) {
   std::map<std::string, GateRecord*> by_id;
   for (GateRecord& r : records) by_id[r.id] = &r;
   std::vector<std::string> problems;
   for (const KnownFailure& k : known) {
+    if (selected && !selected(k.id)) continue;
     const auto it = by_id.find(k.id);
     if (it == by_id.end()) {
       problems.push_back("known failure " + k.id + " names no check");
     } else if (it->second->verdict == Verdict::kSkipped) {
-      continue;  // not run this time: nothing to hold it against
+      continue;  // could not run this time: nothing to hold it against
     } else if (it->second->verdict == Verdict::kPassed) {
       problems.push_back("known failure " + k.id + " passes now");
     } else if (it->second->detail != k.detail) {
