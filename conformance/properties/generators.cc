@@ -219,3 +219,75 @@ std::string ArgumentsText(const Json& arguments, const std::string& raw_key,
 }
 
 }  // namespace azure_pricing::properties
+
+namespace azure_pricing::properties {
+namespace {
+
+// The region set an expanded query asks for, written out independently of the planner.
+std::string ExpectedRegionSet(const std::string& region) {
+  std::string canonical = region;
+  if (region == "eastus" || region == "WestEurope") {
+    std::transform(canonical.begin(), canonical.end(), canonical.begin(),
+                   [](char c) { return static_cast<char>(std::tolower(c)); });
+  }
+  std::string literal;
+  for (const char c : canonical) literal += c == '\'' ? std::string("''") : std::string(1, c);
+  std::string set = "(armRegionName eq '" + literal + "' or armRegionName eq 'Global'";
+  for (int i = 1; i <= 9; ++i) set += " or armRegionName eq 'Zone " + std::to_string(i) + "'";
+  return set + " or armRegionName eq 'US Gov Zone 1' or armRegionName eq 'US Gov Zone 2')";
+}
+
+// The value an option must carry, given the arguments.
+std::string ExpectedValue(const Json& args, const std::string& name, bool expands) {
+  if (name == "currency") return args.value("currency", std::string("USD"));
+  if (name != "filter") return args[name].get<std::string>();
+  const std::string raw = args.value("filter", std::string());
+  if (!expands) return "(" + raw + ")";
+  return ExpectedRegionSet(args.value("region", std::string())) +
+         (raw.empty() ? "" : " and (" + raw + ")");
+}
+
+}  // namespace
+
+bool RegionExpands(const Json& arguments) {
+  const std::string region = arguments.value("region", std::string());
+  return !region.empty() && region != "Global" && region.rfind("Zone ", 0) != 0 &&
+         region.rfind("US Gov Zone ", 0) != 0;
+}
+
+std::string ArgvProblem(const Json& args, const std::vector<std::string>& argv) {
+  if (argv.size() < 5 || argv[0] != "/usr/local/bin/azmcp" || argv[1] != "pricing" ||
+      argv[2] != "get") {
+    return "argv does not start /usr/local/bin/azmcp pricing get";
+  }
+  const bool expands = RegionExpands(args);
+  const std::vector<std::pair<std::string, std::string>> options = {
+      {"sku", "--sku"},          {"service", "--service"},   {"region", "--region"},
+      {"service_family", "--service-family"}, {"price_type", "--price-type"},
+      {"currency", "--currency"}, {"filter", "--filter"}};
+  size_t expected_size = 3;
+  size_t last_position = 2;
+  for (const auto& [name, option] : options) {
+    bool present = args.contains(name) || name == "currency";
+    if (name == "region" && expands) present = false;
+    if (name == "filter" && expands) present = true;
+    const auto count = std::count(argv.begin(), argv.end(), option);
+    if (count != (present ? 1 : 0)) return option + " appears " + std::to_string(count) + " times";
+    if (!present) continue;
+    const auto at = static_cast<size_t>(std::find(argv.begin(), argv.end(), option) - argv.begin());
+    if (at <= last_position) return option + " is out of the fixed order";
+    if (at + 1 >= argv.size() || argv[at + 1] != ExpectedValue(args, name, expands)) {
+      return option + " does not carry the expected value";
+    }
+    last_position = at;
+    expected_size += 2;
+  }
+  const bool plan_flag = args.value("include_savings_plan", false);
+  if (std::count(argv.begin(), argv.end(), "--include-savings-plan") != (plan_flag ? 1 : 0)) {
+    return "--include-savings-plan is not there exactly when asked for";
+  }
+  expected_size += plan_flag ? 1 : 0;
+  return argv.size() == expected_size ? "" : "argv has elements no argument asked for";
+}
+
+}  // namespace azure_pricing::properties

@@ -59,6 +59,16 @@ std::string PrintEnvelope(const std::vector<Json>& rows, int duration);
 std::string ArgumentsText(const Json& arguments, const std::string& raw_key,
                           const std::string& raw_value);
 
+// Whether the arguments' region is an ARM region, which the tool expands into a region set.
+bool RegionExpands(const Json& arguments);
+
+// What is wrong with `argv` as the fixed command for `arguments` (written out here from the
+// spec, independently of the planner), or "" when nothing is: azmcp pricing get; every typed
+// value its own element right after its option, each option once, in the fixed order; currency
+// defaulting to USD; the raw filter in parentheses; an ARM region replaced by the region set
+// ANDed before the raw filter; --include-savings-plan only when asked for.
+std::string ArgvProblem(const Json& arguments, const std::vector<std::string>& argv);
+
 }  // namespace azure_pricing::properties
 
 namespace nlohmann {
