@@ -1,15 +1,17 @@
-// The conformance gate: runs every case against the implementation under test, checks the
-// requirement catalog's coverage, lists the reason codes no case reaches, prints what failed and
-// a closing tally, and exits non-zero when anything is wrong.
-// `tools/bazel run //conformance:gate [-- --verbose]`.
+// The conformance gate: runs the suites (kind cases, properties, the backend suite, the stack)
+// against the implementation under test, checks the requirement catalog, prints a summary table,
+// requirement coverage and one line per failure, and exits non-zero unless every required check
+// passed with zero skips. `tools/bazel run //conformance:gate [-- --help]`.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <map>
+#include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <utility>
@@ -19,89 +21,155 @@
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
 #include "conformance/gate_record.h"
+#include "conformance/gate_report.h"
 #include "conformance/known_failures.h"
+#include "conformance/properties/gate_properties.h"
 #include "conformance/testee/runner.h"
-#include "ref/pricing/package.h"
 #include "ref/base/flags.h"
 #include "ref/base/paths.h"
+#include "ref/pricing/package.h"
 #include "ref/pricing/reasons.h"
 
 namespace azure_pricing::conformance {
 namespace {
 
 constexpr char kCatalogPath[] = "conformance/requirements.json";
+constexpr uint64_t kDefaultSeed = 1;
+constexpr int kDefaultPropertyCases = 100;
 
 constexpr char kUsage[] =
-    "usage: gate [--suite all|cases|backend] [--testee \"CMD ARGS\"]\n"
-    "            [--backend-adapter \"CMD ARGS\"] [--azmcp FILE] [--bwrap FILE] [--verbose]\n"
-    "Runs the conformance cases and the catalog check (suite cases) and the backend suite\n"
-    "(suite backend) against the bubblewrap backend in process, or against the adapter\n"
-    "process CMD ARGS speaking conformance/backend/protocol/PROTOCOL.md. Ends with\n"
-    "`N passed, N failed`; exits 1 on any failure, 64 on a usage error.\n"
-    "  --testee CMD   run the cases' host calls through the testee process CMD ARGS speaking\n"
-    "                 conformance/testee/PROTOCOL.md instead of the reference in process\n"
+    "usage: gate [--suite all|kind|properties|backend] [--filter REGEX] [--seed N]\n"
+    "            [--properties-count N] [--testee \"CMD ARGS\"] [--backend-adapter \"CMD ARGS\"]\n"
+    "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE]\n"
+    "            [--known-failures FILE] [--write-known-failures FILE] [--verbose]\n"
+    "Judges an implementation of azure_pricing_get (the C++ reference in process, or a testee)\n"
+    "and a sandbox backend (the bubblewrap backend in process, or an adapter). Prints a summary\n"
+    "table and ends with `N passed, N failed`. Exits 0 only when every required check passed\n"
+    "with zero skips, 1 otherwise, 64 on a usage error.\n"
+    "  --suite S      kind (the cases in conformance/cases and the catalog check), properties\n"
+    "                 (generated calls), backend (the backend suite), or all (default);\n"
+    "                 `cases` is accepted for kind\n"
+    "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds\n"
+    "  --seed N       the properties' seed (default 1); a failure prints the seed to rerun with\n"
+    "  --properties-count N  generated calls per property (default 100)\n"
+    "  --testee CMD   make the kind and properties calls through the testee process CMD ARGS\n"
+    "                 speaking conformance/testee/PROTOCOL.md instead of the reference in process\n"
+    "  --backend-adapter CMD  judge the adapter process CMD ARGS speaking\n"
+    "                 conformance/backend/protocol/PROTOCOL.md instead of the bubblewrap backend\n"
     "  --azmcp FILE   the real azmcp for the bubblewrap image (default: AZURE_PRICING_AZMCP,\n"
     "                 which tools/bazel sets to the npm cache)\n"
     "  --bwrap FILE   the bubblewrap program (default: bwrap on PATH)\n"
-    "  --json FILE    every case and probe: suite, id, requirements, result, expected, detail\n"
+    "  --json FILE    every check: suite, id, requirements, result, expected, actual, time\n"
     "  --junit FILE   the same as JUnit XML, for CI\n"
     "  --known-failures FILE  checks the implementation is known to fail, and how; the list\n"
     "                 must stay true (a listed check that passes or fails differently fails)\n"
-    "  --write-known-failures FILE  write this run's failures as such a list\n";
+    "  --write-known-failures FILE  write this run's failures as such a list\n"
+    "  --verbose      one line per check, and the catalog per requirement\n";
+
+const char* const kSuites[] = {"kind", "properties", "backend"};
 
 struct Options {
   bool verbose = false;
   bool help = false;
-  bool cases = true;
-  bool backend = true;
+  std::set<std::string> suites;
+  std::string filter_text;
+  std::optional<std::regex> filter;
+  uint64_t seed = kDefaultSeed;
+  int property_cases = kDefaultPropertyCases;
   backend::BackendGateOptions backend_options;
   std::string testee_command;       // as given; empty: the reference in process
   std::vector<std::string> testee;  // split
   std::string json_report, junit_report;
   std::string known_failures, write_known_failures;
+
+  bool Runs(const std::string& suite) const { return suites.count(suite) != 0; }
+  bool Selected(const std::string& suite, const std::string& id) const {
+    return !filter || std::regex_search(id, *filter) || std::regex_search(suite + "/" + id, *filter);
+  }
+  // A run that leaves checks out is not a conformance verdict, whatever it finds.
+  bool Partial() const { return filter.has_value() || suites.size() < std::size(kSuites); }
 };
+
+// A whole decimal number in [min, max], or nullopt.
+std::optional<uint64_t> ParseNumber(const std::string& text, uint64_t min, uint64_t max) {
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  const uint64_t value = std::strtoull(text.c_str(), nullptr, 10);
+  if (value < min || value > max) return std::nullopt;
+  return value;
+}
+
+// The suites, the filter, the seed and the count; `problem` says what does not read.
+void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) {
+  const std::string suite = flags.Value("--suite").value_or("all");
+  if (suite == "all") {
+    o.suites.insert(std::begin(kSuites), std::end(kSuites));
+  } else if (suite == "cases" || suite == "kind") {
+    o.suites.insert("kind");
+  } else if (suite == "properties" || suite == "backend") {
+    o.suites.insert(suite);
+  } else {
+    problem = "--suite is all, kind, properties or backend";
+  }
+  if (const auto filter = flags.Value("--filter")) {
+    o.filter_text = *filter;
+    try {  // std::regex reports a bad pattern only by throwing; it stays inside this function
+      o.filter = std::regex(*filter, std::regex::ECMAScript);
+    } catch (const std::regex_error&) {
+      problem = "--filter is not a valid ECMAScript regular expression";
+    }
+  }
+  if (const auto seed = flags.Value("--seed")) {
+    const auto n = ParseNumber(*seed, 0, UINT64_MAX >> 1);
+    if (!n) problem = "--seed is a whole number";
+    o.seed = n.value_or(kDefaultSeed);
+  }
+  if (const auto count = flags.Value("--properties-count")) {
+    const auto n = ParseNumber(*count, 1, 100000);
+    if (!n) problem = "--properties-count is a whole number from 1 to 100000";
+    o.property_cases = static_cast<int>(n.value_or(kDefaultPropertyCases));
+  }
+}
+
+// The processes and files the run uses.
+void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& problem) {
+  if (const auto adapter = flags.Value("--backend-adapter")) {
+    o.backend_options.adapter = backend::SplitCommandLine(*adapter, &problem);
+    if (!problem.empty()) problem = "--backend-adapter: " + problem;
+  }
+  if (const auto testee = flags.Value("--testee")) {
+    o.testee_command = *testee;
+    o.testee = backend::SplitCommandLine(*testee, &problem);
+    if (!problem.empty()) problem = "--testee: " + problem;
+  }
+  o.backend_options.bwrap = base::CallerPath(flags.Value("--bwrap").value_or(""));
+  o.json_report = base::CallerPath(flags.Value("--json").value_or(""));
+  o.junit_report = base::CallerPath(flags.Value("--junit").value_or(""));
+  o.known_failures = base::CallerPath(flags.Value("--known-failures").value_or(""));
+  o.write_known_failures = base::CallerPath(flags.Value("--write-known-failures").value_or(""));
+  const char* cached = std::getenv("AZURE_PRICING_AZMCP");
+  o.backend_options.azmcp =
+      base::CallerPath(flags.Value("--azmcp").value_or(cached != nullptr ? cached : ""));
+}
 
 // nullopt (after saying why) for a command line that does not read.
 std::optional<Options> ParseOptions(int argc, char** argv) {
   std::string problem;
-  const StatusOr<base::Flags> flags =
-      base::Flags::ParseOrExplain(argc, argv,
-                                  {{"--verbose", base::FlagKind::kSwitch},
-                                   {"--help", base::FlagKind::kSwitch},
-                                   {"--suite", base::FlagKind::kValue},
-                                   {"--backend-adapter", base::FlagKind::kValue},
-                                   {"--testee", base::FlagKind::kValue},
-                                   {"--azmcp", base::FlagKind::kValue},
-                                   {"--bwrap", base::FlagKind::kValue},
-                                   {"--json", base::FlagKind::kValue},
-                                   {"--junit", base::FlagKind::kValue},
-                                   {"--known-failures", base::FlagKind::kValue},
-                                   {"--write-known-failures", base::FlagKind::kValue}},
-                                  &problem);
+  std::vector<base::FlagSpec> specs = {
+      {"--verbose", base::FlagKind::kSwitch}, {"--help", base::FlagKind::kSwitch}};
+  for (const char* name : {"--suite", "--filter", "--seed", "--properties-count",
+                           "--backend-adapter", "--testee", "--azmcp", "--bwrap", "--json",
+                           "--junit", "--known-failures", "--write-known-failures"}) {
+    specs.push_back({name, base::FlagKind::kValue});
+  }
+  const StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(argc, argv, specs, &problem);
   Options o;
   if (flags.ok()) {
     o.verbose = o.backend_options.verbose = flags->Has("--verbose");
     o.help = flags->Has("--help");
-    const std::string suite = flags->Value("--suite").value_or("all");
-    o.cases = suite == "all" || suite == "cases";
-    o.backend = suite == "all" || suite == "backend";
-    if (!o.cases && !o.backend) problem = "--suite is all, cases or backend";
-    if (const auto adapter = flags->Value("--backend-adapter")) {
-      o.backend_options.adapter = backend::SplitCommandLine(*adapter, &problem);
-    }
-    if (const auto testee = flags->Value("--testee")) {
-      o.testee_command = *testee;
-      o.testee = backend::SplitCommandLine(*testee, &problem);
-      if (!problem.empty()) problem = "--testee: " + problem;
-    }
-    o.backend_options.bwrap = base::CallerPath(flags->Value("--bwrap").value_or(""));
-    o.json_report = base::CallerPath(flags->Value("--json").value_or(""));
-    o.junit_report = base::CallerPath(flags->Value("--junit").value_or(""));
-    o.known_failures = base::CallerPath(flags->Value("--known-failures").value_or(""));
-    o.write_known_failures = base::CallerPath(flags->Value("--write-known-failures").value_or(""));
-    const char* cached = std::getenv("AZURE_PRICING_AZMCP");
-    o.backend_options.azmcp =
-        base::CallerPath(flags->Value("--azmcp").value_or(cached != nullptr ? cached : ""));
+    ParseSelection(*flags, o, problem);
+    ParseProcessesAndFiles(*flags, o, problem);
   }
   if (!problem.empty()) {
     std::fprintf(stderr, "gate: %s\n%s", problem.c_str(), kUsage);
@@ -110,50 +178,101 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
   return o;
 }
 
-// Checks count like cases: each that holds is a pass, each thing wrong a failure.
-struct Tally {
-  int passed = 0;
-  int failed = 0;
-  std::vector<GateRecord> records;  // for --json and --junit
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One line rewritten in place on a terminal, so a long run shows where it is; nothing at all
+// when stdout is a file or a pipe (CI logs stay clean).
+class ProgressLine {
+ public:
+  ProgressLine() : enabled_(isatty(STDOUT_FILENO) == 1) {}
+  void Show(const std::string& suite, size_t done, size_t total, const std::string& id) {
+    if (!enabled_) return;
+    std::printf("\r\033[K[%s %zu/%zu] %.60s", suite.c_str(), done, total, id.c_str());
+    std::fflush(stdout);
+    shown_ = true;
+  }
+  // Before any ordinary line.
+  void Clear() {
+    if (!shown_) return;
+    std::printf("\r\033[K");
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+};
+
+// Everything the run concluded, in order.
+struct Run {
+  const Options& options;
+  std::vector<GateRecord> records;
+  std::map<std::string, double> suite_seconds;
   std::string implementation;
-  void Fail(const std::string& what) {
-    std::printf("  FAIL %s\n", what.c_str());
-    ++failed;
+  std::set<std::string> should_only;  // catalog ids whose level is SHOULD
+  ProgressLine progress;
+
+  // A failure of the run itself (a broken testee, a report not written).
+  void GateFailure(const std::string& what) {
     records.push_back({.suite = kGateSuite, .id = what, .verdict = Verdict::kFailed, .detail = what});
+  }
+  // False when every cited id is a SHOULD: such a failure is reported but does not fail the gate.
+  bool Required(const std::vector<std::string>& ids) const {
+    if (ids.empty()) return true;
+    for (const std::string& id : ids) {
+      if (should_only.count(id) == 0) return true;
+    }
+    return false;
+  }
+  void Add(GateRecord record) {
+    record.required = Required(record.requirements);
+    records.push_back(std::move(record));
   }
 };
 
 using Citations = std::map<std::string, std::set<std::string>>;
 
+GateRecord CaseRecord(const CaseResult& r) {
+  const std::string expected =
+      r.expected_outcome + (r.expected_reason.empty() ? "" : "/" + r.expected_reason);
+  return {.suite = "kind",
+          .id = r.id,
+          .file = r.file,
+          .requirements = r.requirements,
+          .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+          .expected = expected,
+          .detail = r.detail};
+}
+
 // Runs every case file; adds each case's requirements to `citations` and its expected
 // (outcome, reason) to `reached`.
-void RunCases(const Options& options, const CallExecutor& execute, Tally& tally,
-              Citations& citations, std::set<std::pair<std::string, std::string>>& reached) {
-  std::printf("cases\n");
+void RunCases(Run& run, const CallExecutor& execute, Citations& citations,
+              std::set<std::pair<std::string, std::string>>& reached) {
+  std::printf("kind\n");
   const std::vector<std::string> files = CaseFiles();
-  if (files.empty()) tally.Fail(std::string("no case files in ") + kCaseDirectory);
-  for (const std::string& file : files) {
-    int file_passed = 0, file_failed = 0;
-    for (const CaseResult& r : RunCaseFile(file, execute)) {
-      ++(r.passed ? file_passed : file_failed);
-      if (!r.passed || options.verbose) {
-        std::printf("  %s %s: %s\n", r.passed ? "ok  " : "FAIL", r.id.c_str(), r.detail.c_str());
-      }
+  if (files.empty()) run.GateFailure(std::string("no case files in ") + kCaseDirectory);
+  for (size_t f = 0; f < files.size(); ++f) {
+    run.progress.Show("kind", f, files.size(), files[f]);
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<CaseResult> results = RunCaseFile(files[f], execute);
+    const double each = results.empty() ? 0 : SecondsSince(start) / results.size();
+    int passed = 0, failed = 0;
+    run.progress.Clear();
+    for (const CaseResult& r : results) {
       for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
       reached.insert({r.expected_outcome, r.expected_reason});
-      tally.records.push_back(
-          {.suite = "cases",
-           .id = r.id,
-           .file = r.file,
-           .requirements = r.requirements,
-           .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-           .expected = r.expected_outcome +
-                       (r.expected_reason.empty() ? "" : "/" + r.expected_reason),
-           .detail = r.detail});
+      if (!run.options.Selected("kind", r.id)) continue;
+      ++(r.passed ? passed : failed);
+      if (run.options.verbose) {
+        std::printf("  %s %s\n", r.passed ? "ok  " : "FAIL", r.id.c_str());
+      }
+      GateRecord record = CaseRecord(r);
+      record.seconds = each;
+      run.Add(std::move(record));
     }
-    std::printf("  %-36s %3d passed, %d failed\n", file.c_str(), file_passed, file_failed);
-    tally.passed += file_passed;
-    tally.failed += file_failed;
+    std::printf("  %-36s %3d passed, %d failed\n", files[f].c_str(), passed, failed);
   }
 }
 
@@ -167,30 +286,16 @@ void PrintUnreachedReasons(const std::set<std::pair<std::string, std::string>>& 
     if (reached.count(key) != 0) continue;
     unreached += std::string(count++ == 0 ? "" : ", ") + key.first + "/" + key.second;
   }
-  std::printf("\nreasons not reached by any case: %d of %zu%s%s\n", count, reasons::kAll.size(),
+  std::printf("  reasons not reached by any case: %d of %zu%s%s\n", count, reasons::kAll.size(),
               count == 0 ? "" : ": ", unreached.c_str());
 }
 
-void PrintRequirements(const Catalog& catalog, const Coverage& coverage, bool verbose) {
+void PrintCatalog(const Catalog& catalog, const Coverage& coverage, bool verbose) {
   int implemented = 0;
-  std::map<int, int> pending_by_issue;
-  for (const Requirement& r : catalog.requirements) {
-    if (r.pending_issue) {
-      ++pending_by_issue[*r.pending_issue];
-    } else {
-      ++implemented;
-    }
-  }
-  std::printf("\nrequirements: %zu in the catalog\n", catalog.requirements.size());
-  std::printf("  implemented %3d, cited by a case or test: %d\n", implemented,
+  for (const Requirement& r : catalog.requirements) implemented += r.pending_issue ? 0 : 1;
+  std::printf("  %zu requirements, %d implemented, %d cited by a case, probe, property or test\n",
+              catalog.requirements.size(), implemented,
               implemented - static_cast<int>(coverage.uncited.size()));
-  std::string pending_text;
-  for (const auto& [issue, count] : pending_by_issue) {
-    if (!pending_text.empty()) pending_text += ", ";
-    pending_text += "issue " + std::to_string(issue) + ": " + std::to_string(count);
-  }
-  std::printf("  pending     %3zu (%s)\n",
-              catalog.requirements.size() - static_cast<size_t>(implemented), pending_text.c_str());
   if (!verbose) return;
   for (const Requirement& r : catalog.requirements) {
     const auto it = coverage.cited_by.find(r.id);
@@ -202,41 +307,97 @@ void PrintRequirements(const Catalog& catalog, const Coverage& coverage, bool ve
   }
 }
 
-// The catalog's four checks: every implemented id cited, every cited id known, no pending id
-// claimed, every CITES declaration well formed.
-void CheckCatalog(const Catalog& catalog, const Options& options, Citations citations,
-                  Tally& tally) {
+// The catalog's four checks, each a record: every implemented id cited, every cited id known,
+// no pending id claimed, every CITES declaration well formed.
+void CheckCatalog(Run& run, const Catalog& catalog, Citations citations) {
+  std::printf("\ncatalog\n");
   const TestCitations tests = ReadTestCitations(TestSourceFiles());
   citations.insert(tests.by_source.begin(), tests.by_source.end());
   const Coverage coverage = ComputeCoverage(catalog, citations);
-  PrintRequirements(catalog, coverage, options.verbose);
-  const int failed_before = tally.failed;
-  for (const std::string& id : coverage.uncited) {
-    tally.Fail(id + " is implemented but no case or test cites it");
-  }
-  for (const std::string& id : coverage.unknown) tally.Fail(id + " is cited but not in the catalog");
-  for (const std::string& id : coverage.pending_but_cited) {
-    tally.Fail(id + " is cited but marked pending: update the catalog");
-  }
-  for (const std::string& problem : tests.problems) tally.Fail("malformed citation: " + problem);
-  if (tally.failed == failed_before) tally.passed += 4;
+  PrintCatalog(catalog, coverage, run.options.verbose);
+  auto check = [&run](const char* id, const std::vector<std::string>& problems,
+                      const std::string& what) {
+    if (!run.options.Selected("catalog", id)) return;
+    std::string detail;
+    for (const std::string& p : problems) detail += (detail.empty() ? "" : "; ") + p + what;
+    run.Add({.suite = "catalog", .id = id,
+             .verdict = problems.empty() ? Verdict::kPassed : Verdict::kFailed,
+             .detail = detail});
+  };
+  check("catalog-implemented-ids-cited", coverage.uncited,
+        " is implemented but no case or test cites it");
+  check("catalog-cited-ids-known", coverage.unknown, " is cited but not in the catalog");
+  check("catalog-pending-ids-not-claimed", coverage.pending_but_cited,
+        " is cited but marked pending: update the catalog");
+  check("catalog-citations-well-formed", tests.problems, "");
 }
 
-void RunCasesAndCatalog(const Options& options, const CallExecutor& execute, Tally& tally) {
-  const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
-  if (!catalog) {
-    tally.Fail(std::string(kCatalogPath) + " is missing or malformed");
-    return;
-  }
+void RunKindSuite(Run& run, const Catalog* catalog, const CallExecutor& execute) {
+  const auto start = std::chrono::steady_clock::now();
   Citations citations;
-  // The backend suite's probes cite requirements as cases do, whether or not this run runs them.
+  // The backend suite's probes and the properties cite requirements as cases do, whether or not
+  // this run runs them.
   for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
     for (const std::string& id : probe.requirements) citations["probe " + probe.id].insert(id);
   }
+  for (const properties::GatePropertyInfo& p : properties::GateProperties()) {
+    for (const std::string& id : p.requirements) citations["property " + p.id].insert(id);
+  }
   std::set<std::pair<std::string, std::string>> reached;
-  RunCases(options, execute, tally, citations, reached);
+  RunCases(run, execute, citations, reached);
   PrintUnreachedReasons(reached);
-  CheckCatalog(*catalog, options, std::move(citations), tally);
+  run.suite_seconds["kind"] = SecondsSince(start);
+  if (catalog != nullptr) CheckCatalog(run, *catalog, std::move(citations));
+}
+
+void RunPropertiesSuite(Run& run, const CallExecutor& execute) {
+  const auto start = std::chrono::steady_clock::now();
+  std::printf("\nproperties (seed %llu, %d calls each)\n",
+              static_cast<unsigned long long>(run.options.seed), run.options.property_cases);
+  const auto selected = [&run](const std::string& id) {
+    return run.options.Selected("properties", id);
+  };
+  size_t done = 0;
+  for (const properties::GatePropertyInfo& info : properties::GateProperties()) {
+    if (!selected(info.id)) continue;
+    run.progress.Show("properties", done++, properties::GateProperties().size(), info.id);
+    const auto results = properties::RunGateProperties(
+        execute, {.seed = run.options.seed, .cases = run.options.property_cases},
+        [&info](const std::string& id) { return id == info.id; });
+    run.progress.Clear();
+    for (const properties::GatePropertyResult& r : results) {
+      std::printf("  %s %-48s %d calls\n", r.passed ? "ok  " : "FAIL", r.info.id.c_str(),
+                  r.cases_passed + (r.passed ? 0 : 1));
+      run.Add({.suite = "properties", .id = r.info.id, .requirements = r.info.requirements,
+               .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+               .expected = r.info.rule,
+               .detail = r.passed ? "" : r.detail + " (rerun with --seed " +
+                                             std::to_string(run.options.seed) + ")",
+               .seconds = r.seconds});
+    }
+  }
+  run.suite_seconds["properties"] = SecondsSince(start);
+}
+
+void RunBackendSuite(Run& run) {
+  const auto start = std::chrono::steady_clock::now();
+  std::printf("\n");
+  const backend::BackendGateResult result = backend::RunBackendGate(run.options.backend_options);
+  if (!result.problem.empty()) {
+    for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
+      if (!run.options.Selected("backend", probe.id)) continue;
+      run.Add({.suite = "backend", .id = probe.id, .requirements = probe.requirements,
+               .verdict = Verdict::kSkipped, .detail = "not run: " + result.problem});
+    }
+  }
+  for (const backend::ProbeResult& r : result.probes) {
+    if (!run.options.Selected("backend", r.id)) continue;
+    run.Add({.suite = "backend", .id = r.id, .requirements = r.requirements,
+             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+             .expected = r.passed ? "" : r.diagnosis,
+             .actual = r.passed ? "" : r.detail});
+  }
+  run.suite_seconds["backend"] = SecondsSince(start);
 }
 
 // The smallest call a testee must answer: a lookup whose CLI returns no rows. Any well-formed
@@ -244,12 +405,13 @@ void RunCasesAndCatalog(const Options& options, const CallExecutor& execute, Tal
 host::ScriptedCall SmokeCall() {
   host::ScriptedCall call;
   call.arguments = R"({"sku":"Standard_D2s_v5","region":"westeurope"})";
-  call.scripts.push_back({.exec = {.stdout_bytes = R"({"status":200,"message":"Success","results":{"prices":[]}})"}});
+  call.scripts.push_back(
+      {.exec = {.stdout_bytes = R"({"status":200,"message":"Success","results":{"prices":[]}})"}});
   return call;
 }
 
 // Hello and the smoke call; the problem, or nothing. A testee that fails here is a broken
-// adapter, not a non-conformant implementation, so the cases are not run against it.
+// adapter, not a non-conformant implementation, so no case is run against it.
 std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteeProcess>& out) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
@@ -271,57 +433,104 @@ std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteePr
   return "";
 }
 
-void RunThroughTestee(const Options& options, Tally& tally) {
-  std::unique_ptr<testee::TesteeProcess> testee;
-  const std::string broken = StartTestee(options, testee);
-  const std::string name = testee ? testee->implementation().name + " " +
-                                        testee->implementation().version
-                                  : "unknown";
-  std::printf("implementation: %s (testee: %s)\n", name.c_str(), options.testee_command.c_str());
-  tally.implementation = name;
-  std::printf("%s\n\n", kCliProvenanceLine);
-  if (!broken.empty()) {
-    std::printf("cases\n");
-    tally.Fail("testee adapter broken: " + broken);
-    return;
+// The implementation's checks: the kind cases, the catalog and the properties, through the
+// testee when there is one (started, and smoke-checked, before the header was printed).
+void RunImplementationSuites(Run& run, const Catalog* catalog,
+                             testee::TesteeProcess* testee) {
+  CallExecutor execute = host::RunScriptedCall;
+  if (testee != nullptr) {
+    execute = [testee](const host::ScriptedCall& call) { return testee->RunCall(call); };
   }
-  RunCasesAndCatalog(
-      options, [&testee](const host::ScriptedCall& call) { return testee->RunCall(call); }, tally);
+  if (run.options.Runs("kind")) RunKindSuite(run, catalog, execute);
+  if (run.options.Runs("properties")) RunPropertiesSuite(run, execute);
 }
 
-// Failures the list names, failing exactly as it says, stop counting as failures; an entry that
-// no longer holds is a failure of its own, with the command that rewrites the list.
-void ApplyKnownFailureList(const Options& options, Tally& tally) {
-  if (options.known_failures.empty()) return;
-  std::printf("\nknown failures: %s\n", options.known_failures.c_str());
-  const StatusOr<std::vector<KnownFailure>> known = LoadKnownFailures(options.known_failures);
+// Prints who is judged; a testee that fails its smoke check is a gate failure of its own.
+std::unique_ptr<testee::TesteeProcess> StartImplementation(Run& run) {
+  const Options& o = run.options;
+  if (o.testee.empty() || (!o.Runs("kind") && !o.Runs("properties"))) {
+    run.implementation = std::string(kPackageName) + " " + kPackageVersion;
+    std::printf("implementation: reference (in process), %s\n", run.implementation.c_str());
+    return nullptr;
+  }
+  std::unique_ptr<testee::TesteeProcess> testee;
+  const std::string broken = StartTestee(o, testee);
+  run.implementation =
+      testee ? testee->implementation().name + " " + testee->implementation().version : "unknown";
+  std::printf("implementation: %s (testee: %s)\n", run.implementation.c_str(),
+              o.testee_command.c_str());
+  if (!broken.empty()) run.GateFailure("testee adapter broken: " + broken);
+  return testee;
+}
+
+// Failures the list names, failing exactly as it says, become known; an entry that no longer
+// holds is a failure of its own, with the command that rewrites the list.
+void ApplyKnownFailureList(Run& run) {
+  const Options& o = run.options;
+  if (o.known_failures.empty()) return;
+  std::printf("\nknown failures: %s\n", o.known_failures.c_str());
+  const StatusOr<std::vector<KnownFailure>> known = LoadKnownFailures(o.known_failures);
   if (!known.ok()) {
-    tally.Fail(known.status().message());
+    run.GateFailure(known.status().message());
     return;
   }
-  const std::vector<std::string> problems = ApplyKnownFailures(*known, tally.records);
-  for (const GateRecord& r : tally.records) tally.failed -= r.verdict == Verdict::kKnown ? 1 : 0;
+  // A listed id of a suite this run left out, or that --filter excludes, is not held against it.
+  const auto selected = [&run](const std::string& id) {
+    for (const GateRecord& r : run.records) {
+      if (r.id == id) return true;
+    }
+    return !run.options.Partial();
+  };
+  const std::vector<std::string> problems = ApplyKnownFailures(*known, run.records, selected);
   std::printf("  %zu listed, %zu do not hold\n", known->size(), problems.size());
-  for (const std::string& problem : problems) tally.Fail(problem);
+  for (const std::string& problem : problems) run.GateFailure(problem);
   if (!problems.empty()) {
-    std::printf("  rewrite it: rerun with --write-known-failures %s\n", options.known_failures.c_str());
+    std::printf("  rewrite it: rerun with --write-known-failures %s\n", o.known_failures.c_str());
   }
 }
 
 // The report files; one that cannot be written is a failure of the run, not a silent loss.
-void WriteReports(const Options& options, Tally& tally) {
-  if (!options.write_known_failures.empty() &&
-      !WriteKnownFailures(options.write_known_failures, tally.implementation, tally.records).ok()) {
-    tally.Fail("cannot write --write-known-failures " + options.write_known_failures);
+void WriteReports(Run& run) {
+  const Options& o = run.options;
+  if (!o.write_known_failures.empty() &&
+      !WriteKnownFailures(o.write_known_failures, run.implementation, run.records).ok()) {
+    run.GateFailure("cannot write --write-known-failures " + o.write_known_failures);
   }
-  if (!options.json_report.empty() &&
-      !WriteJsonReport(options.json_report, tally.implementation, tally.records).ok()) {
-    tally.Fail("cannot write --json " + options.json_report);
+  if (!o.json_report.empty() &&
+      !WriteJsonReport(o.json_report, run.implementation, run.records).ok()) {
+    run.GateFailure("cannot write --json " + o.json_report);
   }
-  if (!options.junit_report.empty() &&
-      !WriteJUnitReport(options.junit_report, tally.records).ok()) {
-    tally.Fail("cannot write --junit " + options.junit_report);
+  if (!o.junit_report.empty() && !WriteJUnitReport(o.junit_report, run.records).ok()) {
+    run.GateFailure("cannot write --junit " + o.junit_report);
   }
+}
+
+// The summary table, coverage, one line per failure, the verdict and the closing tally.
+int PrintVerdict(const Run& run, const Catalog* catalog) {
+  std::printf("\nsummary\n%s", SummaryTable(Summarize(run.records, run.suite_seconds)).c_str());
+  if (catalog != nullptr) {
+    std::vector<std::string> implemented;
+    for (const Requirement& r : catalog->requirements) {
+      if (!r.pending_issue) implemented.push_back(r.id);
+    }
+    // A partial run leaves ids out on purpose; listing them would only be noise.
+    std::printf("%s\n", CoverageLine(ComputeRequirementCoverage(implemented, run.records),
+                                     !run.options.Partial())
+                             .c_str());
+  }
+  const int failures = CountGateFailures(run.records);
+  int passed = 0, listed = 0;
+  for (const GateRecord& r : run.records) {
+    passed += r.verdict == Verdict::kPassed ? 1 : 0;
+    if (r.verdict == Verdict::kFailed || r.verdict == Verdict::kSkipped) {
+      if (listed++ == 0) std::printf("\nfailures\n");
+      std::printf("  %s\n", FailureLine(r).c_str());
+    }
+  }
+  const char* scope = run.options.Partial() ? " (partial run: not a conformance verdict)" : "";
+  std::printf("\ngate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope);
+  std::printf("%d passed, %d failed\n", passed, failures);
+  return failures == 0 ? 0 : 1;
 }
 
 int Main(int argc, char** argv) {
@@ -332,34 +541,26 @@ int Main(int argc, char** argv) {
     return 0;
   }
   std::printf("azure-pricing-conformance gate\n");
-  Tally tally;
-  // The testee makes the cases' calls; the backend suite judges a backend, not the testee.
-  if (!options->testee.empty() && options->cases) {
-    RunThroughTestee(*options, tally);
-  } else {
-    std::printf("implementation: reference (in process), %s %s\n", kPackageName, kPackageVersion);
-    tally.implementation = std::string(kPackageName) + " " + kPackageVersion;
-    std::printf("%s\n\n", kCliProvenanceLine);
-    if (options->cases) RunCasesAndCatalog(*options, host::RunScriptedCall, tally);
+  Run run{.options = *options};
+  const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
+  if (!catalog) run.GateFailure(std::string(kCatalogPath) + " is missing or malformed");
+  for (const Requirement& r : catalog ? catalog->requirements : std::vector<Requirement>{}) {
+    if (r.level == "SHOULD") run.should_only.insert(r.id);
   }
-  if (options->backend) {
-    if (options->cases) std::printf("\n");
-    const backend::BackendGateResult probes = backend::RunBackendGate(options->backend_options);
-    tally.passed += probes.passed;
-    tally.failed += probes.failed;
-    for (const backend::ProbeResult& r : probes.probes) {
-      tally.records.push_back({.suite = "backend",
-                               .id = r.id,
-                               .requirements = r.requirements,
-                               .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-                               .detail = r.passed ? "" : r.detail + " -- " + r.diagnosis});
-    }
+  std::unique_ptr<testee::TesteeProcess> testee = StartImplementation(run);
+  std::printf("%s\n", kCliProvenanceLine);
+  if (options->filter) std::printf("filter: %s\n", options->filter_text.c_str());
+  std::printf("\n");
+  if (options->testee.empty() || testee) {
+    RunImplementationSuites(run, catalog ? &*catalog : nullptr, testee.get());
   }
-  ApplyKnownFailureList(*options, tally);
-  WriteReports(*options, tally);
-  std::printf("\n%s\n", tally.failed == 0 ? "gate: PASS" : "gate: FAIL");
-  std::printf("%d passed, %d failed\n", tally.passed, tally.failed);
-  return tally.failed == 0 ? 0 : 1;
+  if (options->Runs("backend")) RunBackendSuite(run);
+  if (options->filter && run.records.empty()) {
+    run.GateFailure("--filter " + options->filter_text + " selected no check");
+  }
+  ApplyKnownFailureList(run);
+  WriteReports(run);
+  return PrintVerdict(run, catalog ? &*catalog : nullptr);
 }
 
 }  // namespace

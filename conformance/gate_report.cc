@@ -85,12 +85,12 @@ RequirementCoverage ComputeRequirementCoverage(const std::vector<std::string>& i
   return out;
 }
 
-std::string CoverageLine(const RequirementCoverage& coverage) {
+std::string CoverageLine(const RequirementCoverage& coverage, bool list_uncovered) {
   std::string line = "requirements: " + std::to_string(coverage.covered.size()) + " of " +
                      std::to_string(coverage.implemented) +
                      " implemented ids covered by this run, " +
                      std::to_string(coverage.passing.size()) + " passing";
-  if (coverage.not_covered.empty()) return line;
+  if (coverage.not_covered.empty() || !list_uncovered) return line;
   line += "; not covered:";
   for (const std::string& id : coverage.not_covered) line += " " + id;
   return line;

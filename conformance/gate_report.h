@@ -43,8 +43,9 @@ struct RequirementCoverage {
 RequirementCoverage ComputeRequirementCoverage(const std::vector<std::string>& implemented_ids,
                                                const std::vector<GateRecord>& records);
 
-// "requirements: 131 of 140 implemented ids covered by this run, 131 passing"
-std::string CoverageLine(const RequirementCoverage& coverage);
+// "requirements: 131 of 140 implemented ids covered by this run, 131 passing", then (when
+// `list_uncovered`) "; not covered: ID ID ...".
+std::string CoverageLine(const RequirementCoverage& coverage, bool list_uncovered = true);
 
 // One line for a failed record:
 //   FAIL kind/arg-missing-filter [ARG-001 ARG-002] expected refused/missing_filter, actual

@@ -55,6 +55,8 @@ TEST(GateReportTest, CoverageSeparatesCoveredPassingAndUncoveredIds) {
   EXPECT_EQ(CoverageLine(c),
             "requirements: 4 of 5 implemented ids covered by this run, 0 passing; not covered: "
             "ZONE-001");
+  EXPECT_EQ(CoverageLine(c, false),
+            "requirements: 4 of 5 implemented ids covered by this run, 0 passing");
 }
 
 TEST(GateReportTest, AFailureLineNamesTheCaseItsIdsExpectedAndActual) {

@@ -24,6 +24,9 @@ struct BackendGateResult {
   int passed = 0;
   int failed = 0;
   std::vector<ProbeResult> probes;  // every probe that ran, in order
+  // Why no probe ran (the fake API or the backend did not start); empty when they ran. The
+  // gate reports every probe as skipped then, which fails it: zero skips.
+  std::string problem;
 };
 
 BackendGateResult RunBackendGate(const BackendGateOptions& options);

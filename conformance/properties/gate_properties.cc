@@ -246,6 +246,9 @@ using Body = void (*)(const GateExecutor&);
 struct Entry {
   GatePropertyInfo info;
   Body body;
+  // Runs cases / divisor calls: each call of the row-count property carries up to 6,000 rows
+  // (3.6 MB through a testee's pipe), and its edge values come up often at any count.
+  int divisor = 1;
 };
 
 const std::vector<Entry>& Entries() {
@@ -263,7 +266,7 @@ const std::vector<Entry>& Entries() {
       {{"prop-row-counts-and-truncation",
         {"BOUND-016", "BOUND-017", "BOUND-018", "BOUND-021"},
         "received, returned, truncated and upstream_limit_reached follow N and max_rows"},
-       RowCountsAndTruncationFollowTheCeiling},
+       RowCountsAndTruncationFollowTheCeiling, 4},
       {{"prop-every-sandbox-disposed-faults-fail-closed", {"INTRO-007", "BOUND-004"},
         "any sandbox fault: every acquired sandbox disposed; only a clean run completes"},
        EverySandboxIsDisposedAndFaultsFailClosed},
@@ -288,7 +291,7 @@ GatePropertyResult RunOne(const Entry& entry, const GateExecutor& execute,
   GatePropertyResult out{.info = entry.info};
   rc::detail::TestParams params;
   params.seed = options.seed;
-  params.maxSuccess = options.cases;
+  params.maxSuccess = std::max(1, options.cases / entry.divisor);
   rc::detail::TestMetadata metadata;
   metadata.id = entry.info.id;
   metadata.description = entry.info.id;

@@ -27,7 +27,7 @@ const std::vector<GatePropertyInfo>& GateProperties();
 
 struct GatePropertyOptions {
   uint64_t seed = 1;
-  int cases = 100;  // generated calls per property
+  int cases = 100;  // generated calls per property (a quarter for the row-count property)
 };
 
 struct GatePropertyResult {
