@@ -4,6 +4,7 @@
 // passed with zero skips. `tools/bazel run //conformance:gate [-- --help]`.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,7 +39,7 @@ constexpr uint64_t kDefaultSeed = 1;
 constexpr int kDefaultPropertyCases = 100;
 
 constexpr char kUsage[] =
-    "usage: gate [--suite all|kind|properties|backend] [--filter REGEX] [--seed N]\n"
+    "usage: gate [--suite all|SUITE,...] [--filter REGEX] [--seed N]\n"
     "            [--properties-count N] [--testee \"CMD ARGS\"] [--backend-adapter \"CMD ARGS\"]\n"
     "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE]\n"
     "            [--known-failures FILE] [--write-known-failures FILE] [--verbose]\n"
@@ -46,8 +47,8 @@ constexpr char kUsage[] =
     "and a sandbox backend (the bubblewrap backend in process, or an adapter). Prints a summary\n"
     "table and ends with `N passed, N failed`. Exits 0 only when every required check passed\n"
     "with zero skips, 1 otherwise, 64 on a usage error.\n"
-    "  --suite S      kind (the cases in conformance/cases and the catalog check), properties\n"
-    "                 (generated calls), backend (the backend suite), or all (default);\n"
+    "  --suite S,...  kind (the cases in conformance/cases and the catalog check), properties\n"
+    "                 (generated calls), backend (the backend suite), or all (the default);\n"
     "                 `cases` is accepted for kind\n"
     "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds\n"
     "  --seed N       the properties' seed (default 1); a failure prints the seed to rerun with\n"
@@ -102,15 +103,20 @@ std::optional<uint64_t> ParseNumber(const std::string& text, uint64_t min, uint6
 
 // The suites, the filter, the seed and the count; `problem` says what does not read.
 void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) {
-  const std::string suite = flags.Value("--suite").value_or("all");
-  if (suite == "all") {
-    o.suites.insert(std::begin(kSuites), std::end(kSuites));
-  } else if (suite == "cases" || suite == "kind") {
-    o.suites.insert("kind");
-  } else if (suite == "properties" || suite == "backend") {
-    o.suites.insert(suite);
-  } else {
-    problem = "--suite is all, kind, properties or backend";
+  std::string list = flags.Value("--suite").value_or("all");
+  for (size_t start = 0; start <= list.size();) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string suite = list.substr(start, comma - start);
+    start = comma + 1;
+    if (suite == "all") {
+      o.suites.insert(std::begin(kSuites), std::end(kSuites));
+    } else if (suite == "cases" || suite == "kind") {
+      o.suites.insert("kind");
+    } else if (std::find(std::begin(kSuites), std::end(kSuites), suite) != std::end(kSuites)) {
+      o.suites.insert(suite);
+    } else {
+      problem = "--suite is all, or a comma-separated list of kind, properties and backend";
+    }
   }
   if (const auto filter = flags.Value("--filter")) {
     o.filter_text = *filter;

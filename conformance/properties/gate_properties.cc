@@ -190,6 +190,16 @@ struct LabelSetup {
   std::vector<Middleware> chain;
 };
 
+ScriptedCall LabelledCall(const LabelSetup& s);
+
+// A counterexample prints as the call's host JSON, labels JSON and middleware.
+void showValue(const LabelSetup& s, std::ostream& os) {
+  const ScriptedCall call = LabelledCall(s);
+  os << "host " << call.host_json << " labels " << call.labels_json << " middleware [";
+  for (size_t i = 0; i < call.middleware.size(); ++i) os << (i ? "," : "") << call.middleware[i];
+  os << "]";
+}
+
 ScriptedCall LabelledCall(const LabelSetup& s) {
   ScriptedCall call;
   call.arguments = kLookup;
@@ -213,16 +223,23 @@ ScriptedCall LabelledCall(const LabelSetup& s) {
   return call;
 }
 
+rc::Gen<LabelSetup> GenLabelSetup() {
+  return rc::gen::exec([] {
+    LabelSetup s;
+    s.egress = *GenOptional(GenIntegrity());
+    s.host_confidentiality = *GenOptional(GenConfidentiality());
+    s.cap = *GenOptional(GenConfidentiality());
+    s.conversation = *GenLabel();
+    s.arguments =
+        *rc::gen::container<std::vector<ContentLabel>>(*rc::gen::inRange<size_t>(0, 4), GenLabel());
+    s.chain = *GenChain();
+    return s;
+  });
+}
+
 // INTEG-003..005, POLICY-003..005: blocking, promotion and confidentiality follow the labels.
 void BlockingAndPromotionFollowTheLabels(const GateExecutor& execute) {
-  LabelSetup s;
-  s.egress = *GenOptional(GenIntegrity());
-  s.host_confidentiality = *GenOptional(GenConfidentiality());
-  s.cap = *GenOptional(GenConfidentiality());
-  s.conversation = *GenLabel();
-  s.arguments =
-      *rc::gen::container<std::vector<ContentLabel>>(*rc::gen::inRange<size_t>(0, 4), GenLabel());
-  s.chain = *GenChain();
+  const LabelSetup s = *GenLabelSetup();
   const CallReport r = Call(execute, LabelledCall(s));
   const ExpectedLabels want = ExpectedFor(s.chain, s.conversation, s.arguments, s.cap, s.egress);
   RC_ASSERT((r.outcome == Outcome::kBlocked) == want.blocked);
@@ -278,10 +295,20 @@ const std::vector<Entry>& Entries() {
   return entries;
 }
 
+// One line: how the property was falsified and the shrunk counterexample's values (their C++
+// type names would only be noise to an implementer of another language).
 std::string Describe(const rc::detail::TestResult& result) {
-  std::ostringstream out;
-  rc::detail::printResultMessage(result, out);
-  std::string text = out.str();
+  std::string text;
+  if (result.is<rc::detail::FailureResult>()) {
+    const auto& failure = result.get<rc::detail::FailureResult>();
+    text = "falsified after " + std::to_string(failure.numSuccess + 1) + " calls; counterexample:";
+    for (const auto& [type, value] : failure.counterExample) text += " " + value + ";";
+    text += " " + failure.description;
+  } else {
+    std::ostringstream out;
+    rc::detail::printResultMessage(result, out);
+    text = out.str();
+  }
   for (char& c : text) c = c == '\n' ? ' ' : c;
   return text;
 }
