@@ -497,6 +497,13 @@ std::string StackJson(const conformance::host::CallReport& report, const stack::
   return out;
 }
 
+bool NothingReceived(const conformance::host::CallReport& report) {
+  if (report.outcome != Outcome::kCompleted || !report.output.has_value()) return false;
+  const json::ParseResult parsed = json::ParseStrict(*report.output);
+  const json::Value* received = parsed.value.Find("received_rows");
+  return received != nullptr && received->is_number() && received->as_number() == 0;
+}
+
 // The call on a running stack, printed; the exit status.
 int CallOnStack(const Options& options, stack::LocalStack& s) {
   Progress("calling azure_pricing_get: one sandbox, " + s.cli().description + ", egress to " +
@@ -510,6 +517,11 @@ int CallOnStack(const Options& options, stack::LocalStack& s) {
     std::cout << "stack: " << s.cli().description << "; bubblewrap sandbox (router floor "
               << "container); " << s.upstream_description() << "\n";
     PrintTable(*report);
+  }
+  if (s.price_api() != nullptr && NothingReceived(*report)) {
+    Progress("the bundled catalog has no row for this query: it holds only recorded price pages "
+             "(fixtures/local-stack/PROVENANCE.md), e.g. --args-json "
+             "'{\"sku\":\"B1MS\",\"region\":\"westeurope\"}'");
   }
   return ExitCodeFor(report->outcome);
 }
