@@ -78,6 +78,10 @@ Status ResetRequestLog(const PriceApi& api) {
   return res && res->status == 200 ? OkStatus() : Failed("the fake price API did not reset");
 }
 
+Status AddFaults(const PriceApi& api, const std::string& faults_json) {
+  const httplib::Result res = AdminClient(api)->Post("/_admin/faults", faults_json, "application/json");
+  return res && res->status == 200 ? OkStatus() : Failed("the fake price API refused the faults");
+}
 
 StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Start(const std::string& binary,
                                                                   const std::string& catalog_jsonl,

@@ -28,7 +28,10 @@ extern const char* const kSuiteCatalog;
 // The methods of every request the fake API received since the last ResetRequestLog, in order
 // (its admin API, over TLS verified against its CA).
 StatusOr<std::vector<std::string>> ReceivedMethods(const PriceApi& api);
+// Clears the request log and any queued faults.
 Status ResetRequestLog(const PriceApi& api);
+// Queues faults (a JSON array in the admin API's format; prices_server --help lists them).
+Status AddFaults(const PriceApi& api, const std::string& faults_json);
 
 class PriceApiProcess {
  public:

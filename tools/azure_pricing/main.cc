@@ -1,5 +1,10 @@
 // azure_pricing: drive the reference implementation from a shell.
 //   --args-json '{...}'      the tool arguments exactly as a model sends them (required)
+//   (no mode flag)           the whole local stack: the fake price API on loopback with the
+//                            bundled catalog, the bubblewrap backend and its egress proxy, an
+//                            image assembled for the run, the CLI in the sandbox
+//                            (conformance/stack/local_stack.h)
+//   --upstream URL --upstream-ca PEM   the local stack's egress goes there, not to the fake API
 //   --print-argv             validate and plan only; print the argv or the refusal
 //   --replay-stdout FILE [--replay-stderr FILE] [--replay-exit N]
 //                            treat a recorded CLI result as what the sandbox returned
@@ -12,7 +17,8 @@
 //   --schema                 print the tool's parameter schema and exit
 // Replay runs the whole host: make_azure_pricing_tools over a router whose scripted fake backend
 // serves the recorded CLI result, behind the given middleware.
-// Exit status: 0 completed (or planned), 2 refused, 3 failed, 4 blocked, 64 usage error.
+// Exit status: 0 completed (or planned), 1 the local stack did not start, 2 refused, 3 failed,
+// 4 blocked, 64 usage error.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +29,7 @@
 #include <vector>
 
 #include "conformance/host/scripted_host.h"
+#include "conformance/stack/local_stack.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
 #include "ref/base/paths.h"
@@ -37,15 +44,29 @@ namespace azure_pricing {
 namespace {
 
 constexpr int kExitUsage = 64;
+constexpr int kExitStackDidNotStart = 1;
 
 constexpr char kUsage[] =
-    "usage: azure_pricing --args-json JSON [--print-argv | --replay-stdout FILE\n"
+    "usage: azure_pricing --args-json JSON [--upstream URL --upstream-ca PEM]\n"
+    "                     [--print-argv | --replay-stdout FILE\n"
     "                     [--replay-stderr FILE] [--replay-exit N]] [--json]\n"
     "                     [--max-rows N] [--exec-timeout-seconds N] [--max-output-bytes N]\n"
     "                     [--host-json JSON] [--backend-json JSON] [--labels-json JSON]\n"
     "                     [--middleware tracker,policy]\n"
     "       azure_pricing --schema | --version\n"
     "Runs the reference azure_pricing_get on arguments as a model sends them.\n"
+    "With no mode flag it runs the whole stack on this machine (progress on stderr): the fake\n"
+    "price API on loopback (HTTPS, its own run-time CA) serving the bundled catalog of recorded\n"
+    "price pages (fixtures/local-stack), the bubblewrap backend with its GET-only egress proxy,\n"
+    "an image assembled in a temporary directory, and in the sandbox the real azmcp when\n"
+    "AZURE_PRICING_AZMCP names it (tools/bazel sets it), else the fake //fakes/azmcp; the\n"
+    "output says which. The router's floor is lowered from microVM to container on purpose.\n"
+    "Everything it starts stops and its temporary directory is removed when it ends.\n"
+    "  e.g. --args-json '{\"sku\":\"B1MS\",\"region\":\"westeurope\"}'   (a recorded real page)\n"
+    "       --args-json '{\"sku\":\"Standard_BASIC\",\"region\":\"eastus\"}'\n"
+    "  --upstream URL    the local stack's egress goes to https://HOST[:PORT] instead of the fake\n"
+    "                    API; its certificate must verify for prices.azure.com\n"
+    "  --upstream-ca PEM the CA file that verifies --upstream (required with it)\n"
     "  --print-argv      validate and plan only: print the argv, or the refusal\n"
     "  --replay-stdout   run the tool in a host whose fake sandbox returns this recorded stdout\n"
     "  --replay-stderr   the recorded stderr (default: empty)\n"
@@ -60,7 +81,8 @@ constexpr char kUsage[] =
     "  --version         the package, its version and stability, and the CLI contract\n"
     "  --json            one JSON object: outcome, reason, message, report, result_label,\n"
     "                    trusted_messages, sandbox_acquisitions, sandbox_disposals\n"
-    "Exit status: 0 completed, 2 refused, 3 failed, 4 blocked, 64 usage error.\n";
+    "Exit status: 0 completed, 1 the local stack did not start, 2 refused, 3 failed,\n"
+    "4 blocked, 64 usage error.\n";
 
 int Usage(const std::string& problem) {
   std::cerr << "azure_pricing: " << problem << "\n" << kUsage;
@@ -198,6 +220,7 @@ struct Options {
   bool help = false, schema = false, version = false, print_argv = false, as_json = false;
   std::optional<std::string> args_json, replay_stdout, replay_stderr;
   std::optional<std::string> host_json, backend_json, labels_json, middleware;
+  std::optional<std::string> upstream, upstream_ca;
   int replay_exit = 0;
   HostBounds bounds;
   bool max_rows_given = false, exec_timeout_given = false, max_output_given = false;
@@ -254,9 +277,38 @@ StatusOr<base::Flags> ReadFlagList(int argc, char** argv, std::string* problem) 
                                    {"--host-json", FlagKind::kValue},
                                    {"--backend-json", FlagKind::kValue},
                                    {"--labels-json", FlagKind::kValue},
-                                   {"--middleware", FlagKind::kValue}},
+                                   {"--middleware", FlagKind::kValue},
+                                   {"--upstream", FlagKind::kValue},
+                                   {"--upstream-ca", FlagKind::kValue}},
                                   problem);
   return flags;
+}
+
+// Which flags go with which mode: plan, replay, or (neither) the local stack.
+Status CheckModes(const Options& o, bool replay_exit, std::string* problem) {
+  if (!o.args_json) return Conflict(problem, "--args-json is required");
+  if (o.print_argv && o.replay_stdout) {
+    return Conflict(problem, "--print-argv and --replay-stdout do not go together");
+  }
+  if ((o.replay_stderr || replay_exit) && !o.replay_stdout) {
+    return Conflict(problem, "--replay-stderr and --replay-exit need --replay-stdout");
+  }
+  if (o.print_argv && (o.host_json || o.backend_json || o.labels_json || o.middleware)) {
+    return Conflict(problem,
+                    "--print-argv plans only; the host flags need --replay-stdout or the local "
+                    "stack");
+  }
+  if (o.backend_json && !o.replay_stdout) {
+    return Conflict(problem,
+                    "--backend-json declares the scripted backend; it needs --replay-stdout");
+  }
+  if ((o.upstream || o.upstream_ca) && (o.print_argv || o.replay_stdout)) {
+    return Conflict(problem, "--upstream is for the local stack, not --print-argv or a replay");
+  }
+  if (o.upstream.has_value() != o.upstream_ca.has_value()) {
+    return Conflict(problem, "--upstream and --upstream-ca go together");
+  }
+  return OkStatus();
 }
 
 // The command line as Options; on failure `problem` is the line to show.
@@ -277,17 +329,10 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   o.backend_json = flags->Value("--backend-json");
   o.labels_json = flags->Value("--labels-json");
   o.middleware = flags->Value("--middleware");
+  o.upstream = flags->Value("--upstream");
+  o.upstream_ca = flags->Value("--upstream-ca");
   if (Status s = ReadNumbers(*flags, o, problem); !s.ok()) return s;
-  if (!o.args_json) return Conflict(problem, "--args-json is required");
-  if (o.print_argv == o.replay_stdout.has_value()) {
-    return Conflict(problem, "give exactly one of --print-argv and --replay-stdout");
-  }
-  if (o.replay_stderr && !o.replay_stdout) {
-    return Conflict(problem, "--replay-stderr needs --replay-stdout");
-  }
-  if (o.print_argv && (o.host_json || o.backend_json || o.labels_json || o.middleware)) {
-    return Conflict(problem, "--print-argv plans only; the host flags need --replay-stdout");
-  }
+  if (Status s = CheckModes(o, flags->Has("--replay-exit"), problem); !s.ok()) return s;
   return o;
 }
 
@@ -362,8 +407,8 @@ std::vector<std::string> SplitList(const std::string& list) {
   return out;
 }
 
-// The scripted call for a replay; nullopt (with `problem`) when a recorded file cannot be read.
-std::optional<conformance::host::ScriptedCall> ReplayCall(const Options& o, std::string* problem) {
+// The call as the host flags describe it, without a script.
+conformance::host::ScriptedCall HostCall(const Options& o) {
   conformance::host::ScriptedCall call;
   call.arguments = *o.args_json;
   if (o.host_json) call.host_json = *o.host_json;
@@ -373,6 +418,12 @@ std::optional<conformance::host::ScriptedCall> ReplayCall(const Options& o, std:
   if (o.max_rows_given) call.max_rows = o.bounds.max_rows;
   if (o.exec_timeout_given) call.exec_timeout_seconds = o.bounds.exec_timeout_seconds;
   if (o.max_output_given) call.max_output_bytes = o.bounds.max_output_bytes;
+  return call;
+}
+
+// The scripted call for a replay; nullopt (with `problem`) when a recorded file cannot be read.
+std::optional<conformance::host::ScriptedCall> ReplayCall(const Options& o, std::string* problem) {
+  conformance::host::ScriptedCall call = HostCall(o);
   fakes::sandbox::CallScript script;
   std::optional<std::string> out = ReadFlagFile("--replay-stdout", *o.replay_stdout, problem);
   if (!out) return std::nullopt;
@@ -403,6 +454,98 @@ int Replay(const Options& options) {
   return ExitCodeFor(report->outcome);
 }
 
+namespace stack = conformance::stack;
+
+void Progress(const std::string& line) { std::cerr << "azure_pricing: " << line << "\n"; }
+
+// What the local stack is made of; nullopt (with `problem`) when --upstream does not read.
+std::optional<stack::LocalStackOptions> StackOptions(const Options& o, std::string* problem) {
+  stack::LocalStackOptions so{.cli = stack::DefaultCli()};
+  so.progress = Progress;
+  so.egress_log = [](const std::string& line) { std::cerr << "egress: " << line << "\n"; };
+  if (o.upstream) {
+    std::optional<std::string> ca = ReadFlagFile("--upstream-ca", *o.upstream_ca, problem);
+    if (!ca) return std::nullopt;
+    StatusOr<stack::StackUpstream> up = stack::ParseUpstream(*o.upstream, *ca);
+    if (!up.ok()) {
+      *problem = "--upstream: " + up.status().message();
+      return std::nullopt;
+    }
+    so.upstream = std::move(up).value();
+    return so;
+  }
+  StatusOr<std::string> catalog = stack::BundledCatalog();
+  if (!catalog.ok()) {
+    *problem = catalog.status().message();
+    return std::nullopt;
+  }
+  so.catalog_jsonl = std::move(catalog).value();
+  return so;
+}
+
+// The report JSON with what ran it: {"outcome", ..., "stack": {"cli", "upstream", "backend"}}.
+std::string StackJson(const conformance::host::CallReport& report, const stack::LocalStack& s) {
+  std::string out = conformance::host::CallReportToJson(report);
+  std::string extra = ",\"stack\":{\"cli\":";
+  json::AppendQuoted(extra, s.cli().real ? "real" : "fake");
+  extra += ",\"cli_description\":";
+  json::AppendQuoted(extra, s.cli().description);
+  extra += ",\"upstream\":";
+  json::AppendQuoted(extra, s.upstream_description());
+  extra += ",\"backend\":\"bubblewrap\",\"router_floor\":\"container\"}";
+  out.insert(out.size() - 1, extra);
+  return out;
+}
+
+bool NothingReceived(const conformance::host::CallReport& report) {
+  if (report.outcome != Outcome::kCompleted || !report.output.has_value()) return false;
+  const json::ParseResult parsed = json::ParseStrict(*report.output);
+  const json::Value* received = parsed.value.Find("received_rows");
+  return received != nullptr && received->is_number() && received->as_number() == 0;
+}
+
+// The call on a running stack, printed; the exit status.
+int CallOnStack(const Options& options, stack::LocalStack& s) {
+  Progress("calling azure_pricing_get: one sandbox, " + s.cli().description + ", egress to " +
+           s.upstream_description());
+  StatusOr<conformance::host::CallReport> report = s.Call(HostCall(options));
+  if (!report.ok()) return Usage(report.status().message());
+  for (const std::string& w : report->warnings) std::cerr << "warning: " << w << "\n";
+  if (options.as_json) {
+    std::cout << StackJson(*report, s) << "\n";
+  } else {
+    std::cout << "stack: " << s.cli().description << "; bubblewrap sandbox (router floor "
+              << "container); " << s.upstream_description() << "\n";
+    PrintTable(*report);
+  }
+  if (s.price_api() != nullptr && NothingReceived(*report)) {
+    Progress("the bundled catalog has no row for this query: it holds only recorded price pages "
+             "(fixtures/local-stack/PROVENANCE.md), e.g. --args-json "
+             "'{\"sku\":\"B1MS\",\"region\":\"westeurope\"}'");
+  }
+  return ExitCodeFor(report->outcome);
+}
+
+// No mode flag: the whole stack on this machine, started for this one call and stopped after.
+int RunLocalStack(const Options& options) {
+  std::string problem;
+  std::optional<stack::LocalStackOptions> so = StackOptions(options, &problem);
+  if (!so) return Usage(problem);
+  int status = kExitStackDidNotStart;
+  {
+    StatusOr<std::unique_ptr<stack::LocalStack>> s = stack::LocalStack::Start(std::move(*so));
+    if (!s.ok()) {
+      std::cerr << "azure_pricing: the local stack did not start: " << s.status().message() << "\n";
+    } else {
+      status = CallOnStack(options, **s);
+    }
+    Progress("stopping the local stack ...");
+  }
+  Progress("stopping the local stack ... done (backend, egress proxy, fake price API stopped; "
+           "temporary directory removed)");
+  return status;
+}
+
 int Main(int argc, char** argv) {
   std::string problem;
   const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
@@ -421,7 +564,8 @@ int Main(int argc, char** argv) {
               << kCliProvenanceLine << "\n";
     return 0;
   }
-  return options->print_argv ? PrintPlan(*options) : Replay(*options);
+  if (options->print_argv) return PrintPlan(*options);
+  return options->replay_stdout ? Replay(*options) : RunLocalStack(*options);
 }
 
 }  // namespace

@@ -77,7 +77,20 @@ check "version names the pinned and the modelled CLI" 0 "modelled on azmcp 3.0.0
 check "region case variant refused" 2 "region_case_mismatch" -- --args-json '{"region":"global"}' --print-argv --json
 check "blank region refused" 2 "empty_value" -- --args-json '{"sku":"a","region":"  "}' --print-argv --json
 check "location value keeps the CLI's region" 0 '"--region"' -- --args-json '{"sku":"a","region":"DE Zone 1"}' --print-argv
-check "usage: no mode" 64 "give exactly one of --print-argv and --replay-stdout" -- --args-json '{"sku":"x"}'
+check "usage: two modes" 64 "--print-argv and --replay-stdout do not go together" -- \
+  --args-json '{"sku":"x"}' --print-argv --replay-stdout "${fixtures}/success-basic.json"
+check "usage: replay exit without replay" 64 "--replay-stderr and --replay-exit need --replay-stdout" -- \
+  --args-json '{"sku":"x"}' --replay-exit 1
+check "usage: backend json is for replays" 64 "--backend-json declares the scripted backend; it needs --replay-stdout" -- \
+  --args-json '{"sku":"x"}' --backend-json '{}'
+check "usage: upstream without its CA" 64 "--upstream and --upstream-ca go together" -- \
+  --args-json '{"sku":"x"}' --upstream https://127.0.0.1:1
+check "usage: upstream with a replay" 64 "--upstream is for the local stack" -- \
+  "${basic[@]}" --upstream https://127.0.0.1:1 --upstream-ca /nonexistent
+check "usage: upstream CA unreadable" 64 "cannot read --upstream-ca file /nonexistent" -- \
+  --args-json '{"sku":"x"}' --upstream https://127.0.0.1:1 --upstream-ca /nonexistent
+check "usage: upstream not https" 64 "--upstream: the upstream must be https://HOST[:PORT]" -- \
+  --args-json '{"sku":"x"}' --upstream http://127.0.0.1:1 --upstream-ca "${fixtures}/success-basic.json"
 check "usage: unknown option" 64 "unknown option --bogus" -- --bogus
 check "usage: missing file" 64 "cannot read --replay-stdout file" -- --args-json '{"sku":"x"}' --replay-stdout /nonexistent
 check "usage: directory, not a file" 64 "cannot read --replay-stdout file ${fixtures}: it is a directory, not a file" -- \

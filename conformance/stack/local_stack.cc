@@ -1,0 +1,255 @@
+#include "conformance/stack/local_stack.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <utility>
+
+#include "ref/base/address.h"
+#include "ref/base/files.h"
+#include "ref/base/runfiles.h"
+#include "ref/sandbox/bwrap/bwrap_backend.h"
+#include "ref/sandbox/bwrap/image.h"
+
+namespace azure_pricing::conformance::stack {
+namespace {
+
+namespace fs = std::filesystem;
+using base::Runfile;
+
+Status Failed(const char* reason, std::string message) {
+  return Status(Outcome::kFailed, reason, std::move(message));
+}
+
+// Removes the run's work directory (the image, the fake API's catalog and CA) however the run
+// ends, after everything that uses it has stopped.
+struct WorkDir {
+  std::string path;
+  ~WorkDir() {
+    std::error_code ignored;
+    if (!path.empty()) fs::remove_all(path, ignored);
+  }
+};
+
+std::string MakeWorkDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/azure-pricing-stack-XXXXXX";
+  return mkdtemp(pattern.data()) == nullptr ? "" : pattern;
+}
+
+// The bubblewrap backend as the router sees it, counting what each call acquired and disposed:
+// the scripted host's report has those counts only for its own fake backend.
+class CountingBackend : public sandbox::Backend {
+ public:
+  explicit CountingBackend(sandbox::Backend* inner) : inner_(inner) {}
+  const sandbox::BackendDeclaration& declaration() const override { return inner_->declaration(); }
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> Acquire(const sandbox::Spec& spec,
+                                                      const sandbox::SandboxKey& key) override {
+    ++acquired;
+    return inner_->Acquire(spec, key);
+  }
+  Status Dispose(std::unique_ptr<sandbox::Sandbox> sandbox) override {
+    ++disposed;
+    return inner_->Dispose(std::move(sandbox));
+  }
+  Status RedirectEgress(const sandbox::EgressUpstream& upstream) override {
+    return inner_->RedirectEgress(upstream);
+  }
+  std::atomic<int> acquired{0}, disposed{0};
+
+ private:
+  sandbox::Backend* inner_;
+};
+
+int CountLines(const std::string& text) {
+  int lines = 0;
+  for (char c : text) lines += c == '\n' ? 1 : 0;
+  return lines;
+}
+
+bool ExecutableFile(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         access(path.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+CliChoice FakeCli() {
+  return {.path = Runfile("fakes/azmcp/azmcp"),
+          .dotnet_bundle = false,
+          .real = false,
+          .description = "the fake azmcp (//fakes/azmcp; AZURE_PRICING_AZMCP is not set)"};
+}
+
+CliChoice DefaultCli() {
+  const char* real = std::getenv(kAzmcpVariable);
+  if (real == nullptr || !ExecutableFile(real)) return FakeCli();
+  return {.path = real,
+          .dotnet_bundle = true,
+          .real = true,
+          .description = std::string("the real azmcp (") + kAzmcpVariable + "=" + real + ")"};
+}
+
+StatusOr<std::string> BundledCatalog() {
+  StatusOr<std::string> text = base::ReadFile(Runfile("fixtures/local-stack/catalog.jsonl"));
+  if (!text.ok()) {
+    return Failed(kBundledCatalogMissing, "the bundled catalog is not in the runfiles");
+  }
+  return text;
+}
+
+StatusOr<StackUpstream> ParseUpstream(const std::string& url, const std::string& ca_pem) {
+  const Status bad(Outcome::kRefused, kBadUpstream,
+                   "the upstream must be https://HOST[:PORT] and its CA a PEM certificate");
+  constexpr std::string_view kScheme = "https://";
+  if (url.rfind(kScheme, 0) != 0 || ca_pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+    return bad;
+  }
+  std::string authority = url.substr(kScheme.size());
+  if (!authority.empty() && authority.back() == '/') authority.pop_back();
+  if (authority.empty() || authority.find_first_of("/?#@") != std::string::npos) return bad;
+  StackUpstream out{.host = authority, .port = 443, .ca_pem = ca_pem, .url = url};
+  const size_t colon = authority.rfind(':');
+  if (colon != std::string::npos && authority.find(']') == std::string::npos) {
+    StatusOr<base::HostPort> hp = base::ParseHostPort(authority);
+    if (!hp.ok() || hp->port <= 0 || hp->host.empty()) return bad;
+    out.host = hp->host;
+    out.port = hp->port;
+  }
+  return out;
+}
+
+struct LocalStack::Parts {
+  WorkDir work;
+  LocalStackOptions options;
+  std::unique_ptr<backend::PriceApiProcess> api;
+  std::unique_ptr<sandbox::bwrap::BwrapBackend> backend;
+  std::unique_ptr<CountingBackend> counting;
+
+  void Say(const std::string& line) const {
+    if (options.progress) options.progress(line);
+  }
+  Status StartApi();
+  Status AssembleImage();
+  Status StartBackend();
+};
+
+Status LocalStack::Parts::StartApi() {
+  if (options.upstream.has_value()) {
+    Say("upstream: " + options.upstream->url + " (instead of the local fake price API)");
+    return OkStatus();
+  }
+  Say("starting the fake price API (" + std::to_string(CountLines(options.catalog_jsonl)) +
+      " catalog items, HTTPS with its own run-time CA) ...");
+  const std::string dir = work.path + "/price-api";
+  std::error_code made;
+  fs::create_directories(dir, made);
+  StatusOr<std::unique_ptr<backend::PriceApiProcess>> started = backend::PriceApiProcess::Start(
+      Runfile("fakes/prices_server/prices_server"), options.catalog_jsonl, dir);
+  if (!started.ok()) return started.status();
+  api = std::move(*started);
+  Say("starting the fake price API ... ready at https://127.0.0.1:" +
+      std::to_string(api->api().port));
+  return OkStatus();
+}
+
+Status LocalStack::Parts::AssembleImage() {
+  Say("assembling the sandbox image with " + options.cli.description + " ...");
+  const auto began = std::chrono::steady_clock::now();
+  const Status made = sandbox::bwrap::AssembleImage(
+      {.azmcp = options.cli.path,
+       .dotnet_bundle = options.cli.dotnet_bundle,
+       .sandbox_init = Runfile("ref/sandbox/bwrap/sandbox_init"),
+       .probe = "",
+       .provenance = options.cli.description},
+      work.path + "/image");
+  if (!made.ok()) return Failed(kStackImageFailed, "cannot assemble the image: " + made.message());
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - began)
+                      .count();
+  Say("assembling the sandbox image ... ready (" + std::to_string(ms) + " ms)");
+  return OkStatus();
+}
+
+Status LocalStack::Parts::StartBackend() {
+  Say("starting the bubblewrap backend and its egress proxy (GET-only to prices.azure.com) ...");
+  sandbox::bwrap::BwrapOptions bwrap;
+  bwrap.image_dir = work.path + "/image";
+  bwrap.bwrap_path = options.bwrap;
+  bwrap.egress_log = options.egress_log ? options.egress_log : [](const std::string&) {};
+  if (options.upstream.has_value()) {
+    bwrap.upstream = sandbox::EgressUpstream{options.upstream->host, options.upstream->port,
+                                             options.upstream->ca_pem};
+  } else {
+    bwrap.upstream = sandbox::EgressUpstream{"127.0.0.1", api->api().port, api->api().ca_pem};
+  }
+  StatusOr<std::unique_ptr<sandbox::bwrap::BwrapBackend>> created =
+      sandbox::bwrap::BwrapBackend::Create(bwrap);
+  if (!created.ok()) {
+    return Failed(kStackBackendFailed,
+                  "the bubblewrap backend did not start: " + created.status().message());
+  }
+  backend = std::move(*created);
+  counting = std::make_unique<CountingBackend>(backend.get());
+  Say("starting the bubblewrap backend ... ready");
+  Say("router floor: container, lowered on purpose from the default microVM (bubblewrap is "
+      "container isolation; ref/sandbox/bwrap/README.md)");
+  return OkStatus();
+}
+
+LocalStack::LocalStack(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+LocalStack::~LocalStack() {
+  if (parts_ == nullptr) return;
+  // The backend (and the proxy it runs) goes before the API it forwards to; the work directory
+  // goes last, when nothing uses the image any more.
+  parts_->counting.reset();
+  parts_->backend.reset();
+  parts_->api.reset();
+}
+
+StatusOr<std::unique_ptr<LocalStack>> LocalStack::Start(LocalStackOptions options) {
+  auto parts = std::make_unique<Parts>();
+  parts->options = std::move(options);
+  parts->work.path = MakeWorkDir();
+  if (parts->work.path.empty()) {
+    return Failed(kStackWorkDirFailed, "cannot make a work directory under TMPDIR");
+  }
+  std::unique_ptr<LocalStack> stack(new LocalStack(std::move(parts)));
+  Parts& p = *stack->parts_;
+  if (Status s = p.StartApi(); !s.ok()) return s;
+  if (Status s = p.AssembleImage(); !s.ok()) return s;
+  if (Status s = p.StartBackend(); !s.ok()) return s;
+  return stack;
+}
+
+StatusOr<host::CallReport> LocalStack::Call(const host::ScriptedCall& call) {
+  CountingBackend& counting = *parts_->counting;
+  const int acquired = counting.acquired.load(), disposed = counting.disposed.load();
+  StatusOr<host::CallReport> report = host::RunHostedCall(
+      call, [&counting](const host::BackendSetup&) -> sandbox::Backend* { return &counting; });
+  if (!report.ok()) return report;
+  report->sandbox_acquisitions = counting.acquired.load() - acquired;
+  report->sandbox_disposals = counting.disposed.load() - disposed;
+  report->sandbox_live = parts_->backend->live_sandboxes();
+  return report;
+}
+
+const backend::PriceApi* LocalStack::price_api() const {
+  return parts_->api != nullptr ? &parts_->api->api() : nullptr;
+}
+
+const CliChoice& LocalStack::cli() const { return parts_->options.cli; }
+
+std::string LocalStack::upstream_description() const {
+  if (parts_->options.upstream.has_value()) return "the upstream " + parts_->options.upstream->url;
+  return "the fake price API at https://127.0.0.1:" + std::to_string(parts_->api->api().port);
+}
+
+}  // namespace azure_pricing::conformance::stack

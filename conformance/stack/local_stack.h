@@ -1,0 +1,105 @@
+// The whole stack on one machine: the fake price API on loopback (HTTPS with its own run-time
+// CA), the bubblewrap backend with its in-process egress proxy pointed at that API, an image
+// assembled for the run in a private directory, the CLI inside the sandbox (the real azmcp when
+// given, else //fakes/azmcp), and the reference tool built through the scripted host's one
+// host-building path (conformance/host: RunHostedCall). `azure_pricing` with no mode flag and the
+// stack suite both run on it.
+//
+//   LocalStackOptions options{.cli = DefaultCli(), .catalog_jsonl = catalog};
+//   options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+//   StatusOr<std::unique_ptr<LocalStack>> stack = LocalStack::Start(std::move(options));
+//   StatusOr<host::CallReport> report = (*stack)->Call({.arguments = R"({"sku":"B1MS"})"});
+//
+// The router's floor is container, not the default microVM: bubblewrap is container isolation,
+// and this stack lowers the floor on purpose (ref/sandbox/bwrap/README.md). The destructor stops
+// the backend, its proxy and the fake API and removes the work directory; each child also stops
+// by itself if this process dies.
+#ifndef CONFORMANCE_STACK_LOCAL_STACK_H_
+#define CONFORMANCE_STACK_LOCAL_STACK_H_
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "conformance/backend/price_api_process.h"
+#include "conformance/host/scripted_host.h"
+#include "ref/status/status.h"
+
+namespace azure_pricing::conformance::stack {
+
+// Reasons (Outcome::kFailed) the stack does not start.
+inline constexpr char kStackWorkDirFailed[] = "stack_work_dir_failed";
+inline constexpr char kStackImageFailed[] = "stack_image_failed";
+inline constexpr char kStackBackendFailed[] = "stack_backend_failed";
+// Outcome::kRefused: an --upstream URL the stack cannot use.
+inline constexpr char kBadUpstream[] = "bad_upstream";
+
+// The environment variable tools/bazel exports: where it unpacked the real azmcp.
+inline constexpr char kAzmcpVariable[] = "AZURE_PRICING_AZMCP";
+
+// The CLI placed at /usr/local/bin/azmcp in the image.
+struct CliChoice {
+  std::string path;
+  bool dotnet_bundle = false;  // a real azmcp: unpacked into the image once
+  bool real = false;
+  std::string description;  // says which CLI, for output and results
+};
+
+// The real azmcp when AZURE_PRICING_AZMCP names an executable file, else the fake.
+CliChoice DefaultCli();
+CliChoice FakeCli();
+
+// Where the egress proxy sends prices.azure.com's traffic instead of the local fake API. The
+// upstream's certificate must verify for prices.azure.com against `ca_pem`.
+struct StackUpstream {
+  std::string host;
+  int port = 443;
+  std::string ca_pem;
+  std::string url;  // as given, for output
+};
+
+// "https://HOST[:PORT][/]" with the CA's PEM text; kBadUpstream otherwise.
+StatusOr<StackUpstream> ParseUpstream(const std::string& url, const std::string& ca_pem);
+
+// The catalog bundled for the local stack (fixtures/local-stack/catalog.jsonl, from recorded
+// price pages; see its PROVENANCE.md), read from the runfiles.
+StatusOr<std::string> BundledCatalog();
+inline constexpr char kBundledCatalogMissing[] = "bundled_catalog_missing";
+
+struct LocalStackOptions {
+  CliChoice cli;
+  std::string catalog_jsonl;               // what the fake API serves (ignored with upstream)
+  std::optional<StackUpstream> upstream;   // instead of the fake API
+  std::string bwrap;                       // empty: `bwrap` on PATH
+  std::function<void(const std::string&)> progress;    // one line per step; none when unset
+  std::function<void(const std::string&)> egress_log;  // the proxy's decisions; dropped if unset
+};
+
+class LocalStack {
+ public:
+  static StatusOr<std::unique_ptr<LocalStack>> Start(LocalStackOptions options);
+  ~LocalStack();
+  LocalStack(const LocalStack&) = delete;
+  LocalStack& operator=(const LocalStack&) = delete;
+
+  // One call of the tool through RunHostedCall on this stack's backend; the report's sandbox
+  // acquisitions and disposals are this call's. The call's backend JSON is not used: the
+  // bubblewrap backend declares itself.
+  StatusOr<host::CallReport> Call(const host::ScriptedCall& call);
+
+  // The local fake API; nullptr when an upstream was given.
+  const backend::PriceApi* price_api() const;
+  const CliChoice& cli() const;
+  // "the fake price API at https://127.0.0.1:PORT" or "the upstream URL".
+  std::string upstream_description() const;
+
+ private:
+  struct Parts;
+  explicit LocalStack(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace azure_pricing::conformance::stack
+
+#endif  // CONFORMANCE_STACK_LOCAL_STACK_H_
