@@ -25,6 +25,7 @@
 #include "conformance/gate_report.h"
 #include "conformance/known_failures.h"
 #include "conformance/properties/gate_properties.h"
+#include "conformance/stack/stack_suite.h"
 #include "conformance/testee/runner.h"
 #include "ref/base/flags.h"
 #include "ref/base/paths.h"
@@ -48,7 +49,9 @@ constexpr char kUsage[] =
     "table and ends with `N passed, N failed`. Exits 0 only when every required check passed\n"
     "with zero skips, 1 otherwise, 64 on a usage error.\n"
     "  --suite S,...  kind (the cases in conformance/cases and the catalog check), properties\n"
-    "                 (generated calls), backend (the backend suite), or all (the default);\n"
+    "                 (generated calls), backend (the backend suite), stack (end-to-end cases\n"
+    "                 through the local stack: bubblewrap, egress proxy, azmcp, fake price API),\n"
+    "                 or all (the default);\n"
     "                 `cases` is accepted for kind\n"
     "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds\n"
     "  --seed N       the properties' seed (default 1); a failure prints the seed to rerun with\n"
@@ -67,7 +70,7 @@ constexpr char kUsage[] =
     "  --write-known-failures FILE  write this run's failures as such a list\n"
     "  --verbose      one line per check, and the catalog per requirement\n";
 
-const char* const kSuites[] = {"kind", "properties", "backend"};
+const char* const kSuites[] = {"kind", "properties", "backend", "stack"};
 
 struct Options {
   bool verbose = false;
@@ -115,7 +118,7 @@ void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) 
     } else if (std::find(std::begin(kSuites), std::end(kSuites), suite) != std::end(kSuites)) {
       o.suites.insert(suite);
     } else {
-      problem = "--suite is all, or a comma-separated list of kind, properties and backend";
+      problem = "--suite is all, or a comma-separated list of kind, properties, backend, stack";
     }
   }
   if (const auto filter = flags.Value("--filter")) {
@@ -406,6 +409,35 @@ void RunBackendSuite(Run& run) {
   run.suite_seconds["backend"] = SecondsSince(start);
 }
 
+// End-to-end cases through the local stack, with the reference tool: the real CLI when the npm
+// cache holds it, else the fake (the suite says which).
+void RunStackSuite(Run& run) {
+  const auto start = std::chrono::steady_clock::now();
+  std::printf("\nstack\n");
+  stack::StackSuiteOptions options;
+  options.bwrap = run.options.backend_options.bwrap;
+  options.progress = [&run](const stack::StackCaseResult& r) {
+    if (run.options.Selected("stack", r.id)) std::printf("%s\n", stack::FormatStackCase(r).c_str());
+    std::fflush(stdout);  // cases take seconds; show each as it ends
+  };
+  const stack::StackSuiteResult result = stack::RunStackSuite(options);
+  if (!result.cli.empty()) std::printf("  cli: %s\n", result.cli.c_str());
+  if (!result.problem.empty()) {
+    std::printf("  the stack did not start: %s\n", result.problem.c_str());
+    if (run.options.Selected("stack", "stack")) {
+      run.Add({.suite = "stack", .id = "stack", .verdict = Verdict::kSkipped,
+               .detail = "no stack case ran: " + result.problem});
+    }
+  }
+  for (const stack::StackCaseResult& r : result.cases) {
+    if (!run.options.Selected("stack", r.id)) continue;
+    run.Add({.suite = "stack", .id = r.id, .requirements = r.requirements,
+             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+             .expected = r.expected, .actual = r.actual, .detail = r.passed ? "" : r.detail});
+  }
+  run.suite_seconds["stack"] = SecondsSince(start);
+}
+
 // The smallest call a testee must answer: a lookup whose CLI returns no rows. Any well-formed
 // answer passes; what the answer says is for the cases to judge.
 host::ScriptedCall SmokeCall() {
@@ -561,6 +593,7 @@ int Main(int argc, char** argv) {
     RunImplementationSuites(run, catalog ? &*catalog : nullptr, testee.get());
   }
   if (options->Runs("backend")) RunBackendSuite(run);
+  if (options->Runs("stack")) RunStackSuite(run);
   if (options->filter && run.records.empty()) {
     run.GateFailure("--filter " + options->filter_text + " selected no check");
   }
