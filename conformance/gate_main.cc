@@ -40,7 +40,7 @@ constexpr uint64_t kDefaultSeed = 1;
 constexpr int kDefaultPropertyCases = 100;
 
 constexpr char kUsage[] =
-    "usage: gate [--suite all|SUITE,...] [--filter REGEX] [--seed N]\n"
+    "usage: gate [--suite all|SUITE,...] [--filter REGEX] [--shard I/N] [--seed N]\n"
     "            [--properties-count N] [--testee \"CMD ARGS\"] [--backend-adapter \"CMD ARGS\"]\n"
     "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE]\n"
     "            [--known-failures FILE] [--write-known-failures FILE] [--verbose]\n"
@@ -54,6 +54,7 @@ constexpr char kUsage[] =
     "                 or all (the default);\n"
     "                 `cases` is accepted for kind\n"
     "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds\n"
+    "  --shard I/N    run only shard I of N (a hash of suite/id), as Bazel's test sharding does\n"
     "  --seed N       the properties' seed (default 1); a failure prints the seed to rerun with\n"
     "  --properties-count N  generated calls per property (default 100)\n"
     "  --testee CMD   make the kind and properties calls through the testee process CMD ARGS\n"
@@ -80,6 +81,7 @@ struct Options {
   std::optional<std::regex> filter;
   uint64_t seed = kDefaultSeed;
   int property_cases = kDefaultPropertyCases;
+  uint64_t shard_index = 0, shard_count = 1;  // --shard I/N
   backend::BackendGateOptions backend_options;
   std::string testee_command;       // as given; empty: the reference in process
   std::vector<std::string> testee;  // split
@@ -88,10 +90,22 @@ struct Options {
 
   bool Runs(const std::string& suite) const { return suites.count(suite) != 0; }
   bool Selected(const std::string& suite, const std::string& id) const {
+    if (shard_count > 1 && Fnv1a(suite + "/" + id) % shard_count != shard_index) return false;
     return !filter || std::regex_search(id, *filter) || std::regex_search(suite + "/" + id, *filter);
   }
   // A run that leaves checks out is not a conformance verdict, whatever it finds.
-  bool Partial() const { return filter.has_value() || suites.size() < std::size(kSuites); }
+  bool Partial() const {
+    return filter.has_value() || shard_count > 1 || suites.size() < std::size(kSuites);
+  }
+  // A shard is a function of the check's name alone, so every shard agrees without talking.
+  static uint64_t Fnv1a(const std::string& text) {
+    uint64_t h = 14695981039346656037ULL;
+    for (const unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+    // splitmix64's finaliser: FNV's low bits alone split a handful of similar names unevenly.
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    return h ^ (h >> 31);
+  }
 };
 
 // A whole decimal number in [min, max], or nullopt.
@@ -134,6 +148,15 @@ void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) 
     if (!n) problem = "--seed is a whole number";
     o.seed = n.value_or(kDefaultSeed);
   }
+  if (const auto shard = flags.Value("--shard")) {
+    const size_t slash = shard->find('/');
+    const auto index = ParseNumber(shard->substr(0, slash), 0, 9999);
+    const auto count = slash == std::string::npos ? std::nullopt
+                                                  : ParseNumber(shard->substr(slash + 1), 1, 10000);
+    if (!index || !count || *index >= *count) problem = "--shard is I/N with 0 <= I < N";
+    o.shard_index = index.value_or(0);
+    o.shard_count = count.value_or(1);
+  }
   if (const auto count = flags.Value("--properties-count")) {
     const auto n = ParseNumber(*count, 1, 100000);
     if (!n) problem = "--properties-count is a whole number from 1 to 100000";
@@ -167,7 +190,7 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
   std::string problem;
   std::vector<base::FlagSpec> specs = {
       {"--verbose", base::FlagKind::kSwitch}, {"--help", base::FlagKind::kSwitch}};
-  for (const char* name : {"--suite", "--filter", "--seed", "--properties-count",
+  for (const char* name : {"--suite", "--filter", "--shard", "--seed", "--properties-count",
                            "--backend-adapter", "--testee", "--azmcp", "--bwrap", "--json",
                            "--junit", "--known-failures", "--write-known-failures"}) {
     specs.push_back({name, base::FlagKind::kValue});
@@ -588,6 +611,10 @@ int Main(int argc, char** argv) {
   std::unique_ptr<testee::TesteeProcess> testee = StartImplementation(run);
   std::printf("%s\n", kCliProvenanceLine);
   if (options->filter) std::printf("filter: %s\n", options->filter_text.c_str());
+  if (options->shard_count > 1) {
+    std::printf("shard: %llu of %llu\n", static_cast<unsigned long long>(options->shard_index),
+                static_cast<unsigned long long>(options->shard_count));
+  }
   std::printf("\n");
   if (options->testee.empty() || testee) {
     RunImplementationSuites(run, catalog ? &*catalog : nullptr, testee.get());
