@@ -107,10 +107,8 @@ std::string FailureLine(const GateRecord& r) {
     }
     line += "]";
   }
-  if (!r.expected.empty() || !r.actual.empty()) {
-    line += " expected " + (r.expected.empty() ? std::string("?") : r.expected) + ", actual " +
-            (r.actual.empty() ? std::string("?") : r.actual);
-  }
+  if (!r.expected.empty()) line += " expected " + r.expected;
+  if (!r.actual.empty()) line += (r.expected.empty() ? " actual " : ", actual ") + r.actual;
   if (!r.detail.empty()) line += ": " + r.detail;
   return line;
 }

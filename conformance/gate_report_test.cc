@@ -67,6 +67,10 @@ TEST(GateReportTest, AFailureLineNamesTheCaseItsIdsExpectedAndActual) {
   GateRecord should = Sample()[1];
   should.required = false;
   EXPECT_THAT(FailureLine(should), HasSubstr("kind/b (SHOULD only)"));
+  GateRecord unobserved = Sample()[1];
+  unobserved.actual.clear();  // nothing observed to print: no placeholder either
+  EXPECT_EQ(FailureLine(unobserved),
+            "FAIL kind/b [ARG-001 ARG-002] expected refused/missing_filter: outcome differs");
 }
 
 TEST(GateReportTest, SkipsAndRequiredFailuresFailTheGateKnownAndShouldOnlyDoNot) {
