@@ -1,0 +1,39 @@
+"""wrong_testee: the reference testee built with one mutant of mutants.json applied.
+
+The mutated copy of the source is compiled into the binary itself; the binary's own objects
+come before the libraries on the link line, so the linker never pulls the original object
+(which defines exactly the same symbols) out of its library.
+"""
+
+def wrong_testee(mutant, src):
+    """Declares :wrong_testee_<mutant> (testonly), src being the label of the mutated file."""
+    name = "wrong_testee_" + mutant.replace("-", "_")
+    basename = src.split(":")[-1].split("/")[-1]
+    native.genrule(
+        name = name + "_src",
+        testonly = True,
+        srcs = [
+            src,
+            ":mutants.json",
+            "//tools/mutants:apply_mutant.py",
+        ],
+        outs = [name + "/" + basename],
+        cmd = "python3 $(location //tools/mutants:apply_mutant.py) $(location :mutants.json) " +
+              mutant + " $(location " + src + ") $@",
+    )
+    native.cc_binary(
+        name = name,
+        testonly = True,
+        srcs = [
+            "//conformance/testee:testee_main.cc",
+            ":" + name + "_src",
+        ],
+        deps = [
+            "//conformance/backend/protocol",
+            "//conformance/backend/protocol:line_io",
+            "//conformance/host:scripted_host",
+            "//conformance/testee:protocol",
+            "//ref/pricing:package",
+        ],
+    )
+    return name
