@@ -17,7 +17,7 @@ def wrong_testee(mutant, src):
             ":mutants.json",
             "//tools/mutants:apply_mutant.py",
         ],
-        outs = [name + "/" + basename],
+        outs = ["mutated/" + mutant + "/" + basename],
         cmd = "python3 $(location //tools/mutants:apply_mutant.py) $(location :mutants.json) " +
               mutant + " $(location " + src + ") $@",
     )
