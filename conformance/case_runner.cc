@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "conformance/host/scripted_host.h"
 #include "conformance/json_schema.h"
@@ -23,6 +24,21 @@ void CollectStrings(const ordered_json& v, std::vector<std::string>& out) {
     out.push_back(v.get<std::string>());
   } else if (v.is_structured()) {
     for (const auto& item : v) CollectStrings(item, out);
+  }
+}
+
+// The spec's argument names ("Arguments and results"). A refusal may name these: they are the
+// tool's own words. Any other name came from the model and must not come back.
+constexpr const char* kSpecArgumentNames[] = {"sku",          "service",  "region",
+                                              "service_family", "price_type", "currency",
+                                              "include_savings_plan", "filter"};
+
+void CollectUnknownNames(const ordered_json& arguments, std::vector<std::string>& out) {
+  if (!arguments.is_object()) return;
+  for (const auto& item : arguments.items()) {
+    bool known = false;
+    for (const char* name : kSpecArgumentNames) known = known || item.key() == name;
+    if (!known) out.push_back(item.key());
   }
 }
 
@@ -136,6 +152,117 @@ std::string CheckBoundedExec(const ordered_json&, const Observed& got) {
 std::string CheckNoFileTransfer(const ordered_json&, const Observed& got) {
   return got.report && got.report->file_operations != 0 ? "moved files in or out of the sandbox"
                                                         : "";
+}
+
+// The spec a sandbox was acquired with, in the backend protocol's terms (its PROTOCOL.md), with
+// the unordered lists sorted so a case can spell them in any order.
+ordered_json SpecJson(const sandbox::Spec& spec) {
+  std::vector<std::string> requires_;
+  for (sandbox::Capability c : spec.required) requires_.emplace_back(sandbox::Name(c));
+  std::sort(requires_.begin(), requires_.end());
+  ordered_json allow = ordered_json::array();
+  for (const sandbox::EgressRule& rule : spec.egress_allow) {
+    ordered_json r = {{"host", rule.host}};
+    if (rule.methods.has_value()) {
+      std::vector<std::string> methods(rule.methods->begin(), rule.methods->end());
+      std::sort(methods.begin(), methods.end());
+      r["methods"] = methods;
+    }
+    allow.push_back(std::move(r));
+  }
+  return {{"os_family", sandbox::Name(spec.os_family)},
+          {"min_isolation", sandbox::Name(spec.min_isolation)},
+          {"requires", requires_},
+          {"egress", sandbox::Name(spec.egress)},
+          {"egress_allow", std::move(allow)},
+          {"isolation_scope", sandbox::Name(spec.isolation_scope)},
+          {"cleanup", sandbox::Name(spec.cleanup)},
+          {"image", spec.image}};
+}
+
+// Objects compare without regard to member order (ordered_json's own == minds it).
+bool SameJson(const ordered_json& a, const ordered_json& b) {
+  return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
+}
+
+ordered_json Sorted(ordered_json v) {
+  if (v.is_array() && std::all_of(v.begin(), v.end(), [](const auto& x) { return x.is_string(); })) {
+    std::sort(v.begin(), v.end());
+  } else if (v.is_structured()) {
+    for (auto& item : v) item = Sorted(item);
+  }
+  return v;
+}
+
+// "acquires": exactly these, in order; each entry's members are compared, absent ones are not.
+std::string CheckAcquires(const ordered_json& want, const host::CallReport& report) {
+  if (report.acquires.size() != want.size()) {
+    return std::to_string(report.acquires.size()) + " acquires, want " +
+           std::to_string(want.size());
+  }
+  std::string problems;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const fakes::sandbox::AcquireRecord& a = report.acquires[i];
+    const ordered_json got = {
+        {"spec", SpecJson(a.spec)},
+        {"key", {{"agent_id", a.key.agent_id}, {"session_id", a.key.session_id}}}};
+    for (const auto& item : want[i].items()) {
+      if (SameJson(Sorted(item.value()), got[item.key()])) continue;
+      problems += "acquire " + std::to_string(i + 1) + " " + item.key() + " " +
+                  Mismatch(got[item.key()], item.value()) + "; ";
+    }
+  }
+  return problems;
+}
+
+// "env_lacks": no exec's environment has a variable of these names ("PREFIX*" for a prefix).
+std::string CheckEnvLacks(const ordered_json& names, const host::CallReport& report) {
+  for (const sandbox::ExecRequest& exec : report.exec_requests) {
+    for (const std::string& var : exec.env) {
+      const std::string name = var.substr(0, var.find('='));
+      for (const auto& n : names) {
+        std::string pattern = n.get<std::string>();
+        const bool prefix = pattern.ends_with('*');
+        if (prefix) pattern.pop_back();
+        if (prefix ? name.starts_with(pattern) : name == pattern) {
+          return "the CLI's environment has " + name;
+        }
+      }
+    }
+  }
+  return "";
+}
+
+// "exec_budgets": every exec's timeout and output budget.
+std::string CheckExecBudgets(const ordered_json& want, const host::CallReport& report) {
+  for (const sandbox::ExecRequest& exec : report.exec_requests) {
+    const ordered_json got = {{"timeout_seconds", exec.timeout_seconds},
+                              {"max_output_bytes", exec.max_output_bytes}};
+    for (const auto& item : want.items()) {
+      if (got[item.key()] != item.value()) {
+        return item.key() + " " + Mismatch(got[item.key()], item.value());
+      }
+    }
+  }
+  return "";
+}
+
+// What the backend was asked for by this call: the backend's own record.
+std::string CheckBackend(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("backend")) return "";
+  if (!got.report) return "backend needs a host case (one with a cli section)";
+  const ordered_json& want = expect["backend"];
+  std::string problems;
+  if (want.contains("acquires")) problems += CheckAcquires(want["acquires"], *got.report);
+  if (want.contains("env_lacks")) problems += CheckEnvLacks(want["env_lacks"], *got.report);
+  if (want.contains("exec_budgets")) {
+    problems += CheckExecBudgets(want["exec_budgets"], *got.report);
+  }
+  if (want.contains("execs") &&
+      static_cast<int64_t>(got.report->execs) != want["execs"].get<int64_t>()) {
+    problems += "execs " + Mismatch(got.report->execs, want["execs"]);
+  }
+  return problems;
 }
 
 std::string CheckCounts(const ordered_json& expect, const Observed& got) {
@@ -279,6 +406,7 @@ constexpr ExpectationCheck kChecks[] = {
     {"bounded exec", CheckBoundedExec},
     {"no file transfer", CheckNoFileTransfer},
     {"counts", CheckCounts},
+    {"backend", CheckBackend},
     {"violations", CheckViolations},
     {"result_label", CheckResultLabel},
     {"trusted messages", CheckTrustedMessages},
@@ -391,10 +519,13 @@ void CollectCliText(const ordered_json& cli, const fakes::sandbox::CallScript& s
   if (!cli.value("output_limit_exceeded", false)) CollectLines(script.exec.stderr_bytes, inputs);
 }
 
-host::ScriptedCall MakeCall(const ordered_json& c, const std::string& arguments,
-                            fakes::sandbox::CallScript script) {
+// `c` is the case (its host configuration); `entry` the call: the case itself or a "then" call.
+host::ScriptedCall MakeCall(const ordered_json& c, const ordered_json& entry,
+                            const std::string& arguments, fakes::sandbox::CallScript script) {
   host::ScriptedCall call;
   call.arguments = arguments;
+  call.call_id = entry.value("call_id", "");
+  call.same_host = &entry != &c;
   if (c.contains("host")) call.host_json = c["host"].dump();
   if (c.contains("backend")) call.backend_json = c["backend"].dump();
   if (c.contains("labels")) call.labels_json = c["labels"].dump();
@@ -405,14 +536,15 @@ host::ScriptedCall MakeCall(const ordered_json& c, const std::string& arguments,
   return call;
 }
 
-// Runs a host case into `got`; an error text when the case itself cannot be run.
-std::string ObserveHost(const ordered_json& c, const std::string& arguments,
-                        const CallExecutor& execute, Observed& got) {
+// Runs one call of a host case into `got`; an error text when the case itself cannot be run.
+std::string ObserveHost(const ordered_json& c, const ordered_json& entry,
+                        const std::string& arguments, const CallExecutor& execute,
+                        Observed& got) {
   const HostBounds bounds = BoundsOf(c);
   fakes::sandbox::CallScript script;
-  if (std::string error = MakeScript(c["cli"], bounds, script); !error.empty()) return error;
-  CollectCliText(c["cli"], script, got.inputs);
-  StatusOr<host::CallReport> ran = execute(MakeCall(c, arguments, script));
+  if (std::string error = MakeScript(entry["cli"], bounds, script); !error.empty()) return error;
+  CollectCliText(entry["cli"], script, got.inputs);
+  StatusOr<host::CallReport> ran = execute(MakeCall(c, entry, arguments, script));
   if (!ran.ok()) return "case configuration: " + ran.status().message();
   got.outcome = OutcomeName(ran->outcome);
   got.reason = ran->reason;
@@ -423,26 +555,82 @@ std::string ObserveHost(const ordered_json& c, const std::string& arguments,
   return "";
 }
 
-std::string RunOne(const ordered_json& c, const CallExecutor& execute) {
+// What a case observed and what was wrong with it.
+struct CaseRun {
+  std::string problems;
+  std::string actual;  // the first call's outcome[/reason]
+  std::vector<host::CallReport> reports;  // one per host call
+};
+
+// One call: the case itself (`entry` is `c`) or one of its "then" calls.
+std::string RunEntry(const ordered_json& c, const ordered_json& entry,
+                     const CallExecutor& execute, CaseRun& run) {
   std::string arguments;
   std::vector<std::string> inputs;
-  if (c.contains("arguments_text")) {
-    arguments = c["arguments_text"].get<std::string>();
+  if (entry.contains("arguments_text")) {
+    arguments = entry["arguments_text"].get<std::string>();
     CollectQuotedRuns(arguments, inputs);
-  } else if (c.contains("arguments")) {
-    arguments = c["arguments"].dump();
-    CollectStrings(c["arguments"], inputs);
+  } else if (entry.contains("arguments")) {
+    arguments = entry["arguments"].dump();
+    CollectStrings(entry["arguments"], inputs);
+    CollectUnknownNames(entry["arguments"], inputs);
   } else {
     return "case has neither arguments nor arguments_text";
   }
   Observed got;
-  if (c.contains("cli")) {
-    if (std::string error = ObserveHost(c, arguments, execute, got); !error.empty()) return error;
+  if (entry.contains("cli")) {
+    if (std::string error = ObserveHost(c, entry, arguments, execute, got); !error.empty()) {
+      return error;
+    }
   } else {
     got = ObservePlan(arguments, BoundsOf(c));
   }
+  if (run.actual.empty()) run.actual = got.outcome + (got.reason.empty() ? "" : "/" + got.reason);
   got.inputs.insert(got.inputs.begin(), inputs.begin(), inputs.end());
-  return CheckAll(c["expect"], got);
+  if (got.report) run.reports.push_back(*got.report);
+  return CheckAll(entry["expect"], got);
+}
+
+// "across_calls": what the host's calls did together.
+std::string CheckAcrossCalls(const ordered_json& want, const std::vector<host::CallReport>& reports) {
+  std::string problems;
+  int acquisitions = 0, disposals = 0;
+  std::set<std::tuple<std::string, std::string, std::string>> keys;
+  size_t acquires = 0;
+  for (const host::CallReport& r : reports) {
+    acquisitions += r.sandbox_acquisitions;
+    disposals += r.sandbox_disposals;
+    for (const fakes::sandbox::AcquireRecord& a : r.acquires) {
+      keys.insert({a.key.agent_id, a.key.session_id, a.key.call_id});
+      ++acquires;
+    }
+  }
+  if (want.contains("sandbox_acquisitions") && acquisitions != want["sandbox_acquisitions"]) {
+    problems += "sandbox_acquisitions " + Mismatch(acquisitions, want["sandbox_acquisitions"]) + "; ";
+  }
+  if (want.contains("sandbox_disposals") && disposals != want["sandbox_disposals"]) {
+    problems += "sandbox_disposals " + Mismatch(disposals, want["sandbox_disposals"]) + "; ";
+  }
+  if (want.value("distinct_sandbox_keys", false) && keys.size() != acquires) {
+    problems += "two acquires shared a sandbox key; ";
+  }
+  return problems;
+}
+
+CaseRun RunOne(const ordered_json& c, const CallExecutor& execute) {
+  CaseRun run;
+  run.problems = RunEntry(c, c, execute, run);
+  const ordered_json& then = c.value("then", ordered_json::array());
+  if (!then.empty() && !c.contains("cli")) {
+    run.problems += "then: further calls need a host case (one with a cli section); ";
+    return run;
+  }
+  for (size_t i = 0; i < then.size(); ++i) {
+    const std::string problem = RunEntry(c, then[i], execute, run);
+    if (!problem.empty()) run.problems += "call " + std::to_string(i + 2) + ": " + problem;
+  }
+  if (c.contains("across_calls")) run.problems += CheckAcrossCalls(c["across_calls"], run.reports);
+  return run;
 }
 
 // ---- Reading a case file. -------------------------------------------------------------------
@@ -494,7 +682,9 @@ CaseResult RunCase(const std::string& file, const ordered_json& c, const std::st
   }
   // The schema has been checked, so a type mismatch here is a gap in the schema, not the case.
   try {
-    r.detail = RunOne(c, execute);
+    CaseRun run = RunOne(c, execute);
+    r.detail = std::move(run.problems);
+    r.actual = std::move(run.actual);
   } catch (const std::exception&) {
     r.detail = "case is valid by case.schema.json but cannot be run: the schema lacks a rule";
   }
@@ -505,7 +695,8 @@ CaseResult RunCase(const std::string& file, const ordered_json& c, const std::st
 }  // namespace
 
 std::vector<CaseResult> RunCaseFile(const std::string& path) {
-  return RunCaseFile(path, host::RunScriptedCall);
+  host::ScriptedHostRunner runner;
+  return RunCaseFile(path, [&runner](const host::ScriptedCall& call) { return runner.Run(call); });
 }
 
 std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute) {

@@ -24,6 +24,7 @@ struct CaseResult {
   std::vector<std::string> requirements;
   std::string expected_outcome;  // as the case states it: planned, completed, refused, ...
   std::string expected_reason;   // empty when the case names none
+  std::string actual;             // what the first call did, outcome[/reason]; empty if unknown
   bool passed = false;
   std::string detail;  // why it failed; empty when it passed
 };
@@ -33,8 +34,9 @@ struct CaseResult {
 // be read or is not a case file at all yields a single failed result naming the problem.
 std::vector<CaseResult> RunCaseFile(const std::string& path);
 
-// Makes a host case's one call: host::RunScriptedCall in process, or a testee over the testee
-// protocol (conformance/testee). An error status is a case that could not be run.
+// Makes one call of a host case: a host::ScriptedHostRunner in process, or a testee over the
+// testee protocol (conformance/testee). A case's "then" calls come with same_host set, right
+// after the case's own. An error status is a case that could not be run.
 using CallExecutor =
     std::function<azure_pricing::StatusOr<host::CallReport>(const host::ScriptedCall&)>;
 

@@ -100,5 +100,126 @@ TEST(CaseRunnerTest, EchoCheckCatchesAnEchoedInput) {
   EXPECT_EQ(EchoProblem("Argument 'sku' is empty.", {"sku", "empty"}), "");
 }
 
+// A host whose report the test writes: what a wrong implementation would have the backend see.
+struct CraftedHost {
+  std::vector<host::CallReport> reports;  // one per call, in order
+  std::vector<host::ScriptedCall> calls;  // what the runner asked for
+  StatusOr<host::CallReport> operator()(const host::ScriptedCall& call) {
+    calls.push_back(call);
+    if (reports.empty()) return host::CallReport{};
+    host::CallReport r = reports.front();
+    reports.erase(reports.begin());
+    return r;
+  }
+};
+
+host::CallReport Lookup(std::string call_id) {
+  host::CallReport r;
+  r.outcome = Outcome::kCompleted;
+  r.sandbox_acquisitions = 1;
+  r.sandbox_disposals = 1;
+  r.execs = 1;
+  r.acquires.push_back({.sandbox_id = 1, .key = {"agent", "session", std::move(call_id)}});
+  r.exec_requests.push_back({.argv = {"azmcp"}, .env = {"PATH=/usr/bin"}});
+  return r;
+}
+
+std::vector<CaseResult> RunCrafted(const std::string& cases, CraftedHost& host) {
+  const std::string path = testing::TempDir() + "/crafted.json";
+  EXPECT_THAT(base::WriteFileAtomically(path, R"({"description":"x","cases":[)" + cases + "]}"),
+              IsOk());
+  return RunCaseFile(path, [&host](const host::ScriptedCall& call) { return host(call); });
+}
+
+constexpr char kTwoCalls[] = R"({"id":"two","requirements":["INTRO-004"],
+  "arguments":{"sku":"a"},"call_id":"c1","cli":{"stdout":""},"expect":{"outcome":"completed"},
+  "then":[{"arguments":{"sku":"b"},"cli":{"stdout":""},"expect":{"outcome":"completed"}}],
+  "across_calls":{"sandbox_acquisitions":2,"distinct_sandbox_keys":true}})";
+
+TEST(CaseRunnerTest, FurtherCallsRunInTheSameHostAndSharedKeysFail) {
+  CraftedHost fresh{.reports = {Lookup("c1#1"), Lookup("c1#2")}};
+  std::vector<CaseResult> results = RunCrafted(kTwoCalls, fresh);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_TRUE(results[0].passed) << results[0].detail;
+  ASSERT_EQ(fresh.calls.size(), 2u);
+  EXPECT_FALSE(fresh.calls[0].same_host);
+  EXPECT_EQ(fresh.calls[0].call_id, "c1");
+  EXPECT_TRUE(fresh.calls[1].same_host);
+  EXPECT_EQ(fresh.calls[1].arguments, R"({"sku":"b"})");
+
+  CraftedHost reused{.reports = {Lookup("c1"), Lookup("c1")}};
+  results = RunCrafted(kTwoCalls, reused);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail, HasSubstr("two acquires shared a sandbox key"));
+
+  host::CallReport none = Lookup("c1#2");
+  none.sandbox_acquisitions = 0;
+  CraftedHost short_of_one{.reports = {Lookup("c1#1"), none}};
+  results = RunCrafted(kTwoCalls, short_of_one);
+  EXPECT_THAT(results[0].detail, HasSubstr("sandbox_acquisitions 1, want 2"));
+}
+
+TEST(CaseRunnerTest, FurtherCallsNeedAHostCase) {
+  CraftedHost host;
+  const std::vector<CaseResult> results = RunCrafted(
+      R"({"id":"plan","requirements":["ARG-004"],"arguments":{},"expect":{"outcome":"refused"},
+          "then":[{"arguments":{},"cli":{},"expect":{"outcome":"refused"}}]})",
+      host);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail, HasSubstr("further calls need a host case"));
+}
+
+TEST(CaseRunnerTest, BackendExpectationsJudgeTheBackendsRecord) {
+  const std::string spec =
+      R"({"os_family":"posix","min_isolation":"container","requires":["EXEC"],"egress":"allowlist",
+          "egress_allow":[{"host":"prices.azure.com","methods":["GET"]}],"isolation_scope":"call",
+          "cleanup":"dispose","image":""})";
+  const std::string c = R"({"id":"b","requirements":["HOST-006"],"arguments":{"sku":"a"},"cli":{},
+    "expect":{"outcome":"completed","backend":{"acquires":[{"spec":)" + spec +
+                        R"(}],"env_lacks":["AZURE_CLIENT_*","SSL_CERT_FILE"],
+    "exec_budgets":{"timeout_seconds":60},"execs":1}}})";
+  host::CallReport right = Lookup("c#1");
+  right.acquires[0].spec.min_isolation = sandbox::Isolation::kContainer;
+  right.acquires[0].spec.required = {sandbox::Capability::kExec};
+  right.acquires[0].spec.egress = sandbox::Egress::kAllowlist;
+  right.acquires[0].spec.egress_allow = {{"prices.azure.com", std::set<std::string>{"GET"}}};
+  right.acquires[0].spec.isolation_scope = sandbox::IsolationScope::kCall;
+  right.acquires[0].spec.cleanup = sandbox::Cleanup::kDispose;
+  right.exec_requests[0].timeout_seconds = 60;
+  CraftedHost good{.reports = {right}};
+  std::vector<CaseResult> results = RunCrafted(c, good);
+  EXPECT_TRUE(results[0].passed) << results[0].detail;
+
+  host::CallReport wide = right;
+  wide.acquires[0].spec.egress_allow[0].methods = std::set<std::string>{"GET", "POST"};
+  wide.exec_requests[0].env.push_back("AZURE_CLIENT_SECRET=s3cret");
+  wide.exec_requests[0].timeout_seconds = 600;
+  CraftedHost bad{.reports = {wide}};
+  results = RunCrafted(c, bad);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail, HasSubstr("acquire 1 spec"));
+  EXPECT_THAT(results[0].detail, HasSubstr("the CLI's environment has AZURE_CLIENT_SECRET"));
+  EXPECT_THAT(results[0].detail, HasSubstr("timeout_seconds 600, want 60"));
+  EXPECT_THAT(results[0].detail, testing::Not(HasSubstr("s3cret")));
+}
+
+TEST(CaseRunnerTest, AnEchoedUnknownArgumentNameFailsAndAKnownOneDoesNot) {
+  const std::string c = R"({"id":"n","requirements":["BOUND-015"],
+    "arguments":{"sku":"a","exfiltrate_this_name":"b"},"cli":{},"expect":{"outcome":"refused"}})";
+  host::CallReport echoed;
+  echoed.outcome = Outcome::kRefused;
+  echoed.trusted_messages = {"unknown argument exfiltrate_this_name; allowed: sku, filter"};
+  CraftedHost bad{.reports = {echoed}};
+  std::vector<CaseResult> results = RunCrafted(c, bad);
+  EXPECT_THAT(results[0].detail, HasSubstr("no echo: message echoes an input"));
+  EXPECT_EQ(results[0].actual, "refused");
+
+  host::CallReport fixed = echoed;
+  fixed.trusted_messages = {"An argument is unknown; the arguments are sku, filter, region."};
+  CraftedHost good{.reports = {fixed}};
+  results = RunCrafted(c, good);
+  EXPECT_TRUE(results[0].passed) << results[0].detail;
+}
+
 }  // namespace
 }  // namespace azure_pricing::conformance

@@ -275,6 +275,7 @@ GateRecord CaseRecord(const CaseResult& r) {
           .requirements = r.requirements,
           .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
           .expected = expected,
+          .actual = r.passed ? "" : r.actual,
           .detail = r.detail};
 }
 
@@ -498,7 +499,10 @@ std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteePr
 // testee when there is one (started, and smoke-checked, before the header was printed).
 void RunImplementationSuites(Run& run, const Catalog* catalog,
                              testee::TesteeProcess* testee) {
-  CallExecutor execute = host::RunScriptedCall;
+  host::ScriptedHostRunner in_process;
+  CallExecutor execute = [&in_process](const host::ScriptedCall& call) {
+    return in_process.Run(call);
+  };
   if (testee != nullptr) {
     execute = [testee](const host::ScriptedCall& call) { return testee->RunCall(call); };
   }

@@ -22,11 +22,14 @@ bool HasType(const ordered_json& value, std::string_view type) {
 
 class Validator {
  public:
+  explicit Validator(const ordered_json& root) : root_(root) {}
+
   std::vector<SchemaProblem> problems;
 
   void Check(const ordered_json& schema, const ordered_json& value) {
     if (!schema.is_object()) return Add("the schema here is not an object");
     if (!KnownKeywords(schema)) return;
+    if (schema.contains("$ref")) CheckRef(schema["$ref"].get<std::string>(), value);
     if (schema.contains("type") && !TypeMatches(schema["type"], value)) {
       return Add("is not of type " + schema["type"].dump());
     }
@@ -45,7 +48,26 @@ class Validator {
   }
 
  private:
+  const ordered_json& root_;
   std::vector<std::string> path_;
+  int ref_depth_ = 0;
+
+  // Only references into the root's $defs ("#/$defs/NAME"), so a schema stays one file.
+  void CheckRef(const std::string& ref, const ordered_json& value) {
+    constexpr std::string_view kPrefix = "#/$defs/";
+    const auto defs = root_.find("$defs");
+    if (!ref.starts_with(kPrefix) || defs == root_.end() ||
+        !defs->contains(ref.substr(kPrefix.size()))) {
+      return Add("the schema's $ref " + ref + " names no entry of $defs");
+    }
+    // A reference that reaches itself without descending into the value would never end.
+    if (++ref_depth_ > 32) {
+      --ref_depth_;
+      return Add("the schema's $ref " + ref + " refers to itself");
+    }
+    Check((*defs)[ref.substr(kPrefix.size())], value);
+    --ref_depth_;
+  }
 
   void Add(std::string what) { problems.push_back({path_, std::move(what)}); }
 
@@ -53,7 +75,7 @@ class Validator {
     static const std::set<std::string> kKnown = {
         "type",  "properties", "required", "additionalProperties", "enum",        "items",
         "minItems", "oneOf",   "pattern",  "$schema",              "$id",         "title",
-        "description"};
+        "description", "$defs", "$ref"};
     bool known = true;
     for (const auto& item : schema.items()) {
       if (kKnown.count(item.key()) == 0) {
@@ -89,8 +111,9 @@ class Validator {
     int matching = 0;
     std::vector<SchemaProblem> closest;
     for (const auto& alternative : alternatives) {
-      Validator inner;
+      Validator inner(root_);
       inner.path_ = path_;
+      inner.ref_depth_ = ref_depth_;
       inner.Check(alternative, value);
       if (inner.problems.empty()) {
         ++matching;
@@ -143,7 +166,7 @@ class Validator {
 
 std::vector<SchemaProblem> ValidateAgainstSchema(const ordered_json& schema,
                                                  const ordered_json& value) {
-  Validator validator;
+  Validator validator(schema);
   // A keyword of the wrong JSON type or a pattern std::regex cannot compile is a broken schema,
   // reported like any other problem rather than thrown past this function.
   try {

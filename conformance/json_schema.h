@@ -1,6 +1,7 @@
 // A validator for the subset of JSON Schema that case.schema.json uses: type (a name or a list),
 // properties, required, additionalProperties (false, or absent to leave an object open), enum,
-// items, minItems, oneOf and pattern; $schema, $id, title and description are annotations. A
+// items, minItems, oneOf, pattern and $ref into the root's $defs ("#/$defs/NAME"); $schema,
+// $id, title and description are annotations. A
 // schema that uses any other keyword is itself a problem, so an edit to the schema cannot
 // silently stop being enforced.
 #ifndef CONFORMANCE_JSON_SCHEMA_H_

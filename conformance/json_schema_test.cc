@@ -60,5 +60,30 @@ TEST(JsonSchemaTest, AKeywordOutsideTheSubsetIsAProblemNotIgnored) {
             std::vector<std::string>{"/ the schema is malformed"});
 }
 
+constexpr char kRefSchema[] = R"({
+  "type": "object", "additionalProperties": false,
+  "properties": {"first": {"$ref": "#/$defs/call"},
+                 "then": {"type": "array", "items": {"$ref": "#/$defs/call"}}},
+  "$defs": {"call": {"type": "object", "required": ["outcome"], "additionalProperties": false,
+                     "properties": {"outcome": {"enum": ["completed", "refused"]}}}}})";
+
+TEST(JsonSchemaTest, ARefIntoDefsIsCheckedWhereverItIsUsed) {
+  EXPECT_EQ(Problems(kRefSchema, R"({"first":{"outcome":"refused"},
+                                     "then":[{"outcome":"completed"}]})"),
+            std::vector<std::string>{});
+  EXPECT_EQ(Problems(kRefSchema, R"({"first":{"outcome":"done"}})"),
+            (std::vector<std::string>{"/first/outcome is not one of [\"completed\",\"refused\"]"}));
+  EXPECT_EQ(Problems(kRefSchema, R"({"then":[{"outcome":"completed"},{"result":1}]})"),
+            (std::vector<std::string>{"/then/1 lacks the required key \"outcome\"",
+                                      "/then/1 unknown key \"result\""}));
+}
+
+TEST(JsonSchemaTest, ARefThatResolvesNowhereOrToItselfIsAProblem) {
+  EXPECT_EQ(Problems(R"({"$ref":"#/$defs/missing","$defs":{}})", "{}"),
+            std::vector<std::string>{"/ the schema's $ref #/$defs/missing names no entry of $defs"});
+  EXPECT_EQ(Problems(R"({"$ref":"other.json#/x"})", "{}").size(), 1u);
+  EXPECT_FALSE(Problems(R"({"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}})", "{}").empty());
+}
+
 }  // namespace
 }  // namespace azure_pricing::conformance

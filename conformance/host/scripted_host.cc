@@ -335,19 +335,13 @@ Status BuildChain(const ScriptedCall& call, const LabelSetup& labels_setup, Midd
   return azure_pricing::OkStatus();
 }
 
-// What the middleware saw, whichever way the call ended.
-void CollectPolicyWarnings(const MiddlewareChain& middleware, CallReport& report) {
-  for (const auto& p : middleware.policies) {
-    for (const std::string& w : p->warnings()) report.warnings.push_back(w);
-  }
-}
-
 // One call of the tool through the chain; an error only when the host itself went wrong.
 Status InvokeTool(const labels::Tool& tool, const ScriptedCall& call,
                   const LabelSetup& labels_setup, const MiddlewareChain& middleware,
                   CallReport& report) {
   labels::InvocationContext ctx;
   ctx.arguments = call.arguments;
+  ctx.call_id = call.call_id;
   ctx.argument_labels = labels_setup.arguments;
   labels::InvokeFunction(tool, ctx, middleware.chain);
   if (ctx.blocked.has_value()) {
@@ -375,15 +369,28 @@ Status InvokeTool(const labels::Tool& tool, const ScriptedCall& call,
 
 }  // namespace
 
-void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport& report) {
-  report.sandbox_acquisitions = backend.acquisitions();
-  report.sandbox_disposals = backend.disposals();
+SandboxMark MarkOf(const fakes::sandbox::FakeBackend& backend) {
+  return {.acquisitions = backend.acquisitions(),
+          .disposals = backend.disposals(),
+          .file_operations = backend.file_operations(),
+          .execs = backend.execs().size()};
+}
+
+void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport& report,
+                          const SandboxMark& since) {
+  report.sandbox_acquisitions = backend.acquisitions() - since.acquisitions;
+  report.sandbox_disposals = backend.disposals() - since.disposals;
   report.sandbox_live = backend.live();
-  report.file_operations = backend.file_operations();
-  for (const fakes::sandbox::ExecRecord& e : backend.execs()) {
+  report.file_operations = backend.file_operations() - since.file_operations;
+  const std::vector<fakes::sandbox::AcquireRecord> acquires = backend.acquires();
+  const size_t first_acquire = static_cast<size_t>(since.acquisitions);
+  for (size_t i = first_acquire; i < acquires.size(); ++i) report.acquires.push_back(acquires[i]);
+  const std::vector<fakes::sandbox::ExecRecord> execs = backend.execs();
+  for (size_t i = since.execs; i < execs.size(); ++i) {
     ++report.execs;
-    if (!e.bounded) ++report.unbounded_execs;
-    report.argv = e.request.argv;
+    if (!execs[i].bounded) ++report.unbounded_execs;
+    report.argv = execs[i].request.argv;
+    report.exec_requests.push_back(execs[i].request);
   }
 }
 
@@ -397,73 +404,123 @@ StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> MakeScriptedBackend(
   return backend;
 }
 
-namespace {
+// Everything a host keeps between calls. Not movable: the chain, the router and the tools
+// point into it.
+struct ScriptedHost::State {
+  HostSetup host;
+  LabelSetup labels;
+  MiddlewareChain middleware;
+  std::unique_ptr<::azure_pricing::sandbox::Router> router;
+  std::vector<std::string> warnings;  // the logger's, not yet reported
+  CollectingLogger logger{&warnings};
+  std::vector<size_t> policy_warnings_seen;  // per policy, how many were reported
+  // What make_azure_pricing_tools returned, or why there is no tool to call.
+  std::vector<labels::Tool> tools;
+  Status no_tool;
+};
 
-// make_azure_pricing_tools over the router, then the call; `report` gets what the tool said.
-Status CallThroughRouter(const ScriptedCall& call, const HostSetup& host,
-                         ::azure_pricing::sandbox::Backend& backend, const LabelSetup& label_setup,
-                         const MiddlewareChain& middleware, CallReport& report) {
-  std::vector<::azure_pricing::sandbox::Backend*> backends;
-  if (host.router_has_backend) backends.push_back(&backend);
-  ::azure_pricing::sandbox::Router router(backends, host.router);
-  CollectingLogger logger(&report.warnings);
-  // Each scripted call is its own process as far as the warning goes.
-  azure_pricing::ResetExperimentalWarning();
-  StatusOr<std::vector<labels::Tool>> tools =
-      azure_pricing::MakeAzurePricingTools(host.router_present ? &router : nullptr, host.agent_id,
-                                           {"conformance-session"}, host.options, &logger);
-  if (!tools.ok()) {
-    report.outcome = tools.status().outcome();
-    report.reason = std::string(tools.status().reason());
-    report.trusted_messages = {tools.status().message()};
-  } else if (tools->empty()) {
-    report.outcome = Outcome::kRefused;
-    report.reason = kNoTool;
-    report.trusted_messages = {
-        "make_azure_pricing_tools returned no tool: the sandbox router is disabled or absent."};
-  } else {
-    report.tools = tools->size();
-    return InvokeTool(tools->front(), call, label_setup, middleware, report);
-  }
-  return azure_pricing::OkStatus();
-}
+ScriptedHost::ScriptedHost(std::unique_ptr<State> state) : state_(std::move(state)) {}
+ScriptedHost::~ScriptedHost() = default;
 
-}  // namespace
-
-StatusOr<CallReport> RunHostedCall(const ScriptedCall& call, const BackendFor& backend_for) {
+StatusOr<std::unique_ptr<ScriptedHost>> ScriptedHost::Build(const ScriptedCall& call,
+                                                            const BackendFor& backend_for) {
+  auto state = std::make_unique<State>();
   StatusOr<HostSetup> host = ParseHost(call.host_json);
   if (!host.ok()) return host.status();
   StatusOr<BackendSetup> backend_setup = ParseBackendSetup(call.backend_json);
   if (!backend_setup.ok()) return backend_setup.status();
   StatusOr<LabelSetup> label_setup = ParseLabels(call.labels_json);
   if (!label_setup.ok()) return label_setup.status();
-  MiddlewareChain middleware;
-  if (Status built = BuildChain(call, *label_setup, middleware); !built.ok()) return built;
+  state->host = std::move(*host);
+  state->labels = std::move(*label_setup);
+  RETURN_IF_ERROR(BuildChain(call, state->labels, state->middleware));
+  state->policy_warnings_seen.resize(state->middleware.policies.size(), 0);
 
-  azure_pricing::HostBounds& bounds = host->options.bounds;
+  azure_pricing::HostBounds& bounds = state->host.options.bounds;
   if (call.max_rows) bounds.max_rows = *call.max_rows;
   if (call.exec_timeout_seconds) bounds.exec_timeout_seconds = *call.exec_timeout_seconds;
   if (call.max_output_bytes) bounds.max_output_bytes = *call.max_output_bytes;
 
   ::azure_pricing::sandbox::Backend* backend = backend_for(*backend_setup);
   if (backend == nullptr) return Invalid("the host has no backend to put behind its router");
+  std::vector<::azure_pricing::sandbox::Backend*> backends;
+  if (state->host.router_has_backend) backends.push_back(backend);
+  state->router =
+      std::make_unique<::azure_pricing::sandbox::Router>(backends, state->host.router);
+  // Each scripted host is its own process as far as the warning goes.
+  azure_pricing::ResetExperimentalWarning();
+  const HostSetup& h = state->host;
+  StatusOr<std::vector<labels::Tool>> tools = azure_pricing::MakeAzurePricingTools(
+      h.router_present ? state->router.get() : nullptr, h.agent_id, {"conformance-session"},
+      h.options, &state->logger);
+  if (!tools.ok()) {
+    state->no_tool = tools.status();
+  } else if (tools->empty()) {
+    state->no_tool = Status(
+        Outcome::kRefused, kNoTool,
+        "make_azure_pricing_tools returned no tool: the sandbox router is disabled or absent.");
+  } else {
+    state->tools = std::move(*tools);
+  }
+  return std::unique_ptr<ScriptedHost>(new ScriptedHost(std::move(state)));
+}
+
+StatusOr<CallReport> ScriptedHost::Call(const ScriptedCall& call) {
+  State& s = *state_;
   CallReport report;
-  const Status called =
-      CallThroughRouter(call, *host, *backend, *label_setup, middleware, report);
-  if (!called.ok()) return called;
-  CollectPolicyWarnings(middleware, report);
+  if (s.tools.empty()) {
+    report.outcome = s.no_tool.outcome();
+    report.reason = std::string(s.no_tool.reason());
+    report.trusted_messages = {s.no_tool.message()};
+  } else {
+    report.tools = s.tools.size();
+    RETURN_IF_ERROR(InvokeTool(s.tools.front(), call, s.labels, s.middleware, report));
+  }
+  // This call's warnings: what the logger and each policy said since the last call.
+  report.warnings = std::move(s.warnings);
+  s.warnings.clear();
+  for (size_t i = 0; i < s.middleware.policies.size(); ++i) {
+    const std::vector<std::string>& all = s.middleware.policies[i]->warnings();
+    for (size_t w = s.policy_warnings_seen[i]; w < all.size(); ++w) {
+      report.warnings.push_back(all[w]);
+    }
+    s.policy_warnings_seen[i] = all.size();
+  }
+  return report;
+}
+
+StatusOr<CallReport> RunHostedCall(const ScriptedCall& call, const BackendFor& backend_for) {
+  StatusOr<std::unique_ptr<ScriptedHost>> host = ScriptedHost::Build(call, backend_for);
+  if (!host.ok()) return host.status();
+  return (*host)->Call(call);
+}
+
+StatusOr<CallReport> ScriptedHostRunner::Run(const ScriptedCall& call) {
+  if (call.same_host) {
+    if (host_ == nullptr) return Invalid("a same_host call with no host before it");
+    for (const fakes::sandbox::CallScript& script : call.scripts) backend_->Script(script);
+  } else {
+    host_.reset();
+    backend_.reset();
+    StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> backend = MakeScriptedBackend(call);
+    // A backend JSON that does not parse is reported by Build, in its order of checks.
+    StatusOr<std::unique_ptr<ScriptedHost>> host = ScriptedHost::Build(
+        call, [&backend](const BackendSetup&) -> ::azure_pricing::sandbox::Backend* {
+          return backend.ok() ? backend->get() : nullptr;
+        });
+    if (!host.ok()) return host.status();
+    backend_ = std::move(*backend);
+    host_ = std::move(*host);
+  }
+  const SandboxMark mark = MarkOf(*backend_);
+  StatusOr<CallReport> report = host_->Call(call);
+  if (report.ok()) CollectSandboxCounts(*backend_, *report, mark);
   return report;
 }
 
 StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call) {
-  StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> backend = MakeScriptedBackend(call);
-  // A backend JSON that does not parse is reported by RunHostedCall, in its order of checks.
-  StatusOr<CallReport> report = RunHostedCall(
-      call, [&backend](const BackendSetup&) -> ::azure_pricing::sandbox::Backend* {
-        return backend.ok() ? backend->get() : nullptr;
-      });
-  if (report.ok()) CollectSandboxCounts(**backend, *report);
-  return report;
+  ScriptedHostRunner runner;
+  return runner.Run(call);
 }
 
 std::string CallReportToJson(const CallReport& r) {

@@ -30,6 +30,12 @@ namespace azure_pricing::conformance::host {
 
 struct ScriptedCall {
   std::string arguments;  // the tool arguments as the model sent them
+  // The framework's call id for this call (FunctionInvocationContext.call_id); empty: none.
+  std::string call_id;
+  // A further call in the previous call's host, as a conversation makes: the same tools,
+  // router, middleware and backend, whose scripts this call's are appended to. The
+  // configuration members below are the first call's, repeated, and are not read again.
+  bool same_host = false;
   std::string host_json = "{}";
   std::string backend_json = "{}";
   std::string labels_json = "{}";
@@ -62,6 +68,11 @@ struct CallReport {
   int unbounded_execs = 0;
   int file_operations = 0;
   std::vector<std::string> argv;  // of the last exec
+  // What this call asked of the backend, in order: the specs and keys it acquired with and the
+  // requests it ran (argv, env, budgets). Like the counts, the backend's record, never the
+  // implementation's word.
+  std::vector<fakes::sandbox::AcquireRecord> acquires;
+  std::vector<::azure_pricing::sandbox::ExecRequest> exec_requests;
 };
 
 // What a call's backend JSON declares.
@@ -79,21 +90,63 @@ azure_pricing::StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> MakeScript
 // outlive the call. nullptr fails the call as a configuration error.
 using BackendFor = std::function<::azure_pricing::sandbox::Backend*(const BackendSetup&)>;
 
-// The one host-building path: parses the call's configuration (host, backend, labels,
-// middleware, in that order), builds router, tools and middleware around `backend_for`'s
-// backend, and makes the call. The report's sandbox counts and argv are left at zero: only
-// whoever holds the scripted backend knows them (CollectSandboxCounts). The in-process run and
-// the reference testee (conformance/testee) both come through here, so they cannot drift apart.
+// The one host-building path: parses a call's configuration (host, backend, labels,
+// middleware, in that order) and builds router, tools and middleware around `backend_for`'s
+// backend, once; Call then makes any number of calls in it, as one conversation would. The
+// in-process run and the reference testee (conformance/testee) both come through here, so they
+// cannot drift apart.
+class ScriptedHost {
+ public:
+  // A configuration error (not JSON, unknown key or value) is an error status with reason
+  // kInvalidConfiguration.
+  static azure_pricing::StatusOr<std::unique_ptr<ScriptedHost>> Build(
+      const ScriptedCall& call, const BackendFor& backend_for);
+  ~ScriptedHost();
+  ScriptedHost(const ScriptedHost&) = delete;
+  ScriptedHost& operator=(const ScriptedHost&) = delete;
+
+  // One call with `call.arguments` and `call.call_id`. The report's sandbox counts and argv are
+  // left at zero: only whoever holds the scripted backend knows them (CollectSandboxCounts).
+  azure_pricing::StatusOr<CallReport> Call(const ScriptedCall& call);
+
+ private:
+  struct State;
+  explicit ScriptedHost(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// ScriptedHost::Build, then one Call.
 azure_pricing::StatusOr<CallReport> RunHostedCall(const ScriptedCall& call,
                                                   const BackendFor& backend_for);
 
-// What the scripted backend saw: acquisitions, disposals, live, file operations, execs, the
-// last exec's argv.
-void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport& report);
+// How far a backend's record had got, so a call's share of it can be told from its host's.
+struct SandboxMark {
+  int acquisitions = 0;
+  int disposals = 0;
+  int file_operations = 0;
+  size_t execs = 0;
+};
+SandboxMark MarkOf(const fakes::sandbox::FakeBackend& backend);
 
-// RunHostedCall over MakeScriptedBackend, with its sandbox counts.
-// A configuration error (not JSON, unknown key or value) is an error status with reason
-// kInvalidConfiguration; everything the tool does is in the report.
+// What the scripted backend saw since `since`: acquisitions, disposals, file operations, execs,
+// the last exec's argv, the acquires and exec requests; live sandboxes as of now.
+void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport& report,
+                          const SandboxMark& since = {});
+
+// Scripted calls in process: a new host over MakeScriptedBackend per call, or, for a call with
+// same_host, the previous call's host and backend. Each report has its own call's sandbox
+// counts. A configuration error is an error status with reason kInvalidConfiguration, as is a
+// same_host call with no host before it; everything the tool does is in the report.
+class ScriptedHostRunner {
+ public:
+  azure_pricing::StatusOr<CallReport> Run(const ScriptedCall& call);
+
+ private:
+  std::unique_ptr<fakes::sandbox::FakeBackend> backend_;  // outlives host_
+  std::unique_ptr<ScriptedHost> host_;
+};
+
+// One call in a host of its own (ScriptedHostRunner without a previous host).
 azure_pricing::StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call);
 
 // {"outcome" (OutcomeName), "reason", "message", "report", "result_label", "trusted_messages",

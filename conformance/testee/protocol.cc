@@ -89,6 +89,8 @@ bool ReadOptionalInt(const Json& v, std::optional<int64_t>& out) {
 
 Json CallJson(const ScriptedCall& c) {
   return Json{{"arguments", c.arguments},
+              {"call_id", c.call_id.empty() ? Json(nullptr) : Json(c.call_id)},
+              {"same_host", c.same_host},
               {"host_json", c.host_json},
               {"backend_json", c.backend_json},
               {"labels_json", c.labels_json},
@@ -101,16 +103,24 @@ Json CallJson(const ScriptedCall& c) {
 std::optional<ScriptedCall> CallFrom(const Json& j) {
   const char* const keys[] = {"arguments", "host_json", "backend_json", "labels_json"};
   if (!OnlyMembers(j,
-                   {"arguments", "host_json", "backend_json", "labels_json", "middleware",
-                    "max_rows", "exec_timeout_seconds", "max_output_bytes"},
-                   {"arguments", "host_json", "backend_json", "labels_json", "middleware"})) {
+                   {"arguments", "call_id", "same_host", "host_json", "backend_json",
+                    "labels_json", "middleware", "max_rows", "exec_timeout_seconds",
+                    "max_output_bytes"},
+                   {"arguments", "same_host", "host_json", "backend_json", "labels_json",
+                    "middleware"})) {
     return std::nullopt;
   }
   for (const char* key : keys) {
     if (!j[key].is_string()) return std::nullopt;
   }
+  const Json& call_id = j.value("call_id", Json());
+  if (!j["same_host"].is_boolean() || !(call_id.is_null() || call_id.is_string())) {
+    return std::nullopt;
+  }
   ScriptedCall c;
   c.arguments = j["arguments"].get<std::string>();
+  c.same_host = j["same_host"].get<bool>();
+  if (call_id.is_string()) c.call_id = call_id.get<std::string>();
   c.host_json = j["host_json"].get<std::string>();
   c.backend_json = j["backend_json"].get<std::string>();
   c.labels_json = j["labels_json"].get<std::string>();

@@ -23,7 +23,7 @@
 namespace azure_pricing::testee {
 
 // Changes with every incompatible change; both sides refuse a version they do not speak.
-inline constexpr char kProtocolVersion[] = "azure-pricing-testee/1";
+inline constexpr char kProtocolVersion[] = "azure-pricing-testee/2";
 
 // The gate's ops. The testee's callbacks are the backend protocol's acquire, exec_bounded and
 // dispose requests, unchanged.

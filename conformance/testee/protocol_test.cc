@@ -27,6 +27,8 @@ TEST(TesteeProtocolTest, ACaseMessageRoundTripsWithoutItsScripts) {
   m.call.labels_json = R"({"conversation":{"integrity":"trusted"}})";
   m.call.middleware = {"tracker", "policy"};
   m.call.max_output_bytes = 1024;
+  m.call.call_id = "call-7";
+  m.call.same_host = true;
   m.call.scripts.push_back({.fail_acquire = true});
   std::optional<int64_t> seq;
   StatusOr<GateMessage> back = DecodeGateMessage(WithoutNewline(EncodeGateMessage(m)), &seq);
@@ -40,6 +42,8 @@ TEST(TesteeProtocolTest, ACaseMessageRoundTripsWithoutItsScripts) {
   EXPECT_THAT(back->call.middleware, ElementsAre("tracker", "policy"));
   EXPECT_EQ(back->call.max_rows, std::nullopt);
   EXPECT_EQ(back->call.max_output_bytes, 1024);
+  EXPECT_EQ(back->call.call_id, "call-7");
+  EXPECT_TRUE(back->call.same_host);
   EXPECT_TRUE(back->call.scripts.empty());
 }
 
@@ -111,9 +115,16 @@ TEST(TesteeProtocolTest, LinesThatAreNotMessagesAreNamed) {
               StatusIs(Outcome::kRefused, kMalformedMessage));
   EXPECT_THAT(DecodeGateMessage(R"({"seq":3,"op":"stop","extra":1})", &seq).status(),
               StatusIs(Outcome::kRefused, kMalformedMessage));
+  // Version 2's case needs same_host; a version 1 case (without it) is not a version 2 message.
+  EXPECT_THAT(
+      DecodeGateMessage(R"({"seq":5,"op":"case","call":{"arguments":"{}","host_json":"{}",)"
+                        R"("backend_json":"{}","labels_json":"{}","middleware":[]}})",
+                        &seq)
+          .status(),
+      StatusIs(Outcome::kRefused, kMalformedMessage));
   EXPECT_THAT(DecodeAnswer(R"({"seq":1,"ok":true})", GateOp::kCase).status(),
               StatusIs(Outcome::kFailed, kTesteeProtocolError));
-  EXPECT_THAT(DecodeAnswer(R"({"seq":1,"ok":true,"protocol":"azure-pricing-testee/2",)"
+  EXPECT_THAT(DecodeAnswer(R"({"seq":1,"ok":true,"protocol":"azure-pricing-testee/1",)"
                            R"("implementation":{"name":"n","version":"v"}})",
                            GateOp::kHello)
                   .status(),

@@ -176,14 +176,22 @@ Status TesteeProcess::Send(const std::string& line, Clock::time_point deadline) 
 }
 
 StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
-  StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> backend =
-      conformance::host::MakeScriptedBackend(call);
-  if (!backend.ok()) return backend.status();
+  // A further call of the same host keeps the gate's backend too, so the testee's sandboxes
+  // for the whole conversation are on one record.
+  if (call.same_host && backend_ != nullptr) {
+    for (const fakes::sandbox::CallScript& script : call.scripts) backend_->Script(script);
+  } else {
+    StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> backend =
+        conformance::host::MakeScriptedBackend(call);
+    if (!backend.ok()) return backend.status();
+    backend_ = std::move(*backend);
+  }
+  const conformance::host::SandboxMark mark = conformance::host::MarkOf(*backend_);
   // A testee killed by an earlier case is replaced, so one bad case does not fail the rest.
   if (child_.pid == 0) {
     if (Status launched = Launch(); !launched.ok()) return launched;
   }
-  CaseSession session(**backend);
+  CaseSession session(*backend_);
   const Clock::time_point deadline = Clock::now() + deadlines_.call;
   GateMessage message{.seq = ++seq_, .op = GateOp::kCase, .call = call};
   message.call.scripts.clear();  // the CLI's behaviour stays with the gate
@@ -200,7 +208,7 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
     if (session.bad_callback()) return Failed(kTesteeBadCallback);
     if (!answer->error.ok()) return answer->error;
     CallReport report = std::move(answer->report);
-    conformance::host::CollectSandboxCounts(**backend, report);
+    conformance::host::CollectSandboxCounts(*backend_, report, mark);
     return report;
   }
 }

@@ -75,6 +75,8 @@ class TesteeProcess {
   std::optional<backend_protocol::LineReader> reader_;
   Implementation implementation_;
   int64_t seq_ = 0;
+  // The scripted backend of the host the last case ran in (kept for a same_host case).
+  std::unique_ptr<fakes::sandbox::FakeBackend> backend_;
 };
 
 }  // namespace azure_pricing::testee

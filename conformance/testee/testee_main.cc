@@ -1,5 +1,5 @@
 // The reference testee: the C++ reference behind the testee protocol (PROTOCOL.md). It builds
-// the host exactly as the in-process run does (host::RunHostedCall), but the backend behind its
+// the host exactly as the in-process run does (host::ScriptedHost), but the backend behind its
 // router is the gate: every acquire, exec_bounded and dispose is a callback line on stdout,
 // answered on stdin. The gate then sees every sandbox it asks for, as it would from any testee.
 //
@@ -120,21 +120,36 @@ class GateBackend : public sandbox::Backend {
   host::BackendSetup setup_;
 };
 
-std::string AnswerCase(GateChannel& gate, const GateMessage& message) {
-  std::unique_ptr<GateBackend> backend;
-  StatusOr<host::CallReport> report =
-      host::RunHostedCall(message.call, [&](const host::BackendSetup& setup) {
-        backend = std::make_unique<GateBackend>(gate, setup);
-        return backend.get();
-      });
-  if (!report.ok()) return EncodeErrorAnswer(message.seq, report.status());
-  return EncodeCaseAnswer(message.seq, *report);
-}
-
 struct Session {
   bool started = false;
   int64_t last_seq = 0;
+  // The host of the last case and its backend, for a case that continues it (same_host).
+  std::unique_ptr<GateBackend> backend;
+  std::unique_ptr<host::ScriptedHost> host;
 };
+
+std::string AnswerCase(GateChannel& gate, Session& session, const GateMessage& message) {
+  if (!message.call.same_host) {
+    session.host.reset();
+    session.backend.reset();
+    std::unique_ptr<GateBackend> backend;
+    StatusOr<std::unique_ptr<host::ScriptedHost>> built =
+        host::ScriptedHost::Build(message.call, [&](const host::BackendSetup& setup) {
+          backend = std::make_unique<GateBackend>(gate, setup);
+          return backend.get();
+        });
+    if (!built.ok()) return EncodeErrorAnswer(message.seq, built.status());
+    session.backend = std::move(backend);
+    session.host = std::move(*built);
+  } else if (session.host == nullptr) {
+    return EncodeErrorAnswer(
+        message.seq, Status(Outcome::kRefused, host::kInvalidConfiguration,
+                            "A same_host case arrived with no host before it."));
+  }
+  StatusOr<host::CallReport> report = session.host->Call(message.call);
+  if (!report.ok()) return EncodeErrorAnswer(message.seq, report.status());
+  return EncodeCaseAnswer(message.seq, *report);
+}
 
 // The answer to one line from the gate; `stop` is set once stop was answered.
 std::string Serve(GateChannel& gate, Session& session, const std::string& line, bool& stop) {
@@ -157,7 +172,7 @@ std::string Serve(GateChannel& gate, Session& session, const std::string& line, 
     stop = true;
     return EncodeStopAnswer(message->seq);
   }
-  return AnswerCase(gate, *message);
+  return AnswerCase(gate, session, *message);
 }
 
 int Main() {

@@ -12,6 +12,9 @@ the tool's rules:
 - one sandbox per call, always disposed; a completed lookup needs exit code 0, no stderr and
   status 200; the report carries the rows and the row counts.
 
+It keeps no host between calls (a case's `same_host` calls are served like any other) and keys
+every sandbox by the framework's call id alone, so two calls that reuse an id share a key.
+
 Every other rule (value checks, region expansion, billing-zone selection, strict envelope
 checks, labels, host options) is missing on purpose; the cases it fails are listed in
 known_failures.json beside it, which the gate holds to (a listed case that starts passing, or
@@ -25,7 +28,7 @@ import base64
 import json
 import sys
 
-PROTOCOL = "azure-pricing-testee/1"
+PROTOCOL = "azure-pricing-testee/2"
 NAME, VERSION = "minimal-python-testee", "0.1"
 ARGUMENTS = ["sku", "service", "region", "service_family", "price_type", "currency",
              "include_savings_plan", "filter"]
@@ -128,7 +131,8 @@ def lookup(gate, call):
             "egress_allow": [{"host": "prices.azure.com", "methods": ["GET"]}],
             "isolation_scope": "call", "cleanup": "dispose",
             "image": host.get("image", "azure-pricing-conformance/fake-image")}
-    key = {"agent_id": "minimal-agent", "session_id": "minimal-session", "call_id": "call"}
+    key = {"agent_id": "minimal-agent", "session_id": "minimal-session",
+           "call_id": call.get("call_id") or "call"}
     acquired = gate.call("acquire", spec=spec, key=key)
     if not acquired.get("ok"):
         return {"outcome": "failed", "reason": acquired["error"]["reason"],
