@@ -336,7 +336,8 @@ std::string CheckReportKeys(const ordered_json& expect, const Observed& got) {
   for (const auto& item : report->items()) keys.push_back(item.key());
   std::vector<std::string> want = {"prices", "returned_rows", "received_rows", "truncated",
                                    "upstream_limit_reached"};
-  for (const char* k : {"selected_rows", "requested_region", "selection_notes", "matched_by"}) {
+  for (const char* k : {"selected_rows", "requested_region", "selection_notes", "matched_by",
+                        "selection_notes_at_least"}) {
     if (!expect.contains(k)) continue;
     want.insert(want.end(), {"requested_region", "selected_rows", "selection_notes"});
     break;
@@ -367,6 +368,17 @@ std::string CheckReportFields(const ordered_json& expect, const Observed& got) {
     }
   }
   return problems;
+}
+
+// For notes the spec requires without fixing their wording (BOUND-023): at least this many.
+std::string CheckSelectionNoteCount(const ordered_json& expect, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr || !expect.contains("selection_notes_at_least")) return "";
+  const ordered_json notes = report->value("selection_notes", ordered_json::array());
+  const size_t want = expect["selection_notes_at_least"].get<size_t>();
+  if (notes.is_array() && notes.size() >= want) return "";
+  return std::to_string(notes.is_array() ? notes.size() : 0) + " notes, want at least " +
+         std::to_string(want);
 }
 
 std::string CheckPricesLength(const ordered_json&, const Observed& got) {
@@ -416,6 +428,7 @@ constexpr ExpectationCheck kChecks[] = {
     {"report keys", CheckReportKeys},
     {"matched_by", CheckMatchedBy},
     {"report fields", CheckReportFields},
+    {"selection note count", CheckSelectionNoteCount},
     {"prices length", CheckPricesLength},
     {"first_row", CheckFirstRow},
 };
