@@ -40,8 +40,9 @@ std::vector<CaseResult> RunCaseFile(const std::string& path);
 using CallExecutor =
     std::function<azure_pricing::StatusOr<host::CallReport>(const host::ScriptedCall&)>;
 
-// The same cases and checks, with every host case's call made by `execute`. Planning cases (no
-// "cli") call no host: they judge the reference's planner in process, whatever `execute` is.
+// The same cases and checks, with every call made by `execute`. A planning case (no "cli") is a
+// host call too, whose CLI returns an empty price list: "planned" means the call ran the CLI
+// once, with the argv the backend recorded.
 std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute);
 
 // Errors must not echo input: the problem when `message` contains any of `inputs` that is six

@@ -159,16 +159,6 @@ TEST(CaseRunnerTest, FurtherCallsRunInTheSameHostAndSharedKeysFail) {
   EXPECT_THAT(results[0].detail, HasSubstr("sandbox_acquisitions 1, want 2"));
 }
 
-TEST(CaseRunnerTest, FurtherCallsNeedAHostCase) {
-  CraftedHost host;
-  const std::vector<CaseResult> results = RunCrafted(
-      R"({"id":"plan","requirements":["ARG-004"],"arguments":{},"expect":{"outcome":"refused"},
-          "then":[{"arguments":{},"cli":{},"expect":{"outcome":"refused"}}]})",
-      host);
-  EXPECT_FALSE(results[0].passed);
-  EXPECT_THAT(results[0].detail, HasSubstr("further calls need a host case"));
-}
-
 TEST(CaseRunnerTest, BackendExpectationsJudgeTheBackendsRecord) {
   const std::string spec =
       R"({"os_family":"posix","min_isolation":"container","requires":["EXEC"],"egress":"allowlist",

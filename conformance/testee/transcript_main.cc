@@ -77,6 +77,12 @@ void RunnerSession(const std::string& self, const std::string& testee, const std
       R"(+00:00","meterName":"D4s v5","meterId":"00000000-0000-0000-0000-000000000001","i)"
       R"(sPrimaryMeterRegion":true}]}})"}});
   (void)(*process)->RunCall(call);
+  // A second call in the same host, refused before any sandbox: no callback at all.
+  call.same_host = true;
+  call.call_id = "call-2";
+  call.arguments = R"({"currency":"EUR"})";
+  call.scripts.clear();
+  (void)(*process)->RunCall(call);
 }
 
 // Raw lines, each with its answer: what a testee says to lines that are not messages.
@@ -85,10 +91,10 @@ void RawSession(const std::string& testee) {
   if (!bp::SpawnPiped({testee}, {}, "", child)) return;
   bp::LineReader reader(child.from_child, size_t{1} << 24);
   const char* lines[] = {
-      (R"({"seq":1,"op":"case","call":{"arguments":"{}","host_json":"{}","backend_json":"{}",)"
-       R"("labels_json":"{}","middleware":[]}})"),
-      R"({"seq":2,"op":"hello","protocol":"azure-pricing-testee/2"})",
-      R"({"seq":3,"op":"hello","protocol":"azure-pricing-testee/1"})",
+      (R"({"seq":1,"op":"case","call":{"arguments":"{}","same_host":false,"host_json":"{}",)"
+       R"("backend_json":"{}","labels_json":"{}","middleware":[]}})"),
+      R"({"seq":2,"op":"hello","protocol":"azure-pricing-testee/1"})",
+      R"({"seq":3,"op":"hello","protocol":"azure-pricing-testee/2"})",
       R"({"seq":3,"op":"stop"})",
       "not json",
       R"({"seq":5,"op":"dance"})",
