@@ -265,6 +265,57 @@ std::string CheckBackend(const ordered_json& expect, const Observed& got) {
   return problems;
 }
 
+// The string members of a schema property's enum (null marks the argument optional), sorted.
+std::vector<std::string> EnumStrings(const ordered_json& property) {
+  std::vector<std::string> out;
+  if (!property.is_object() || !property.contains("enum") || !property["enum"].is_array()) {
+    return out;
+  }
+  for (const auto& v : property["enum"]) {
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The tool as the model sees it: its name, its parameter schema's properties and enums, and text
+// the description and schema must hold between them.
+std::string CheckTool(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("tool")) return "";
+  if (!got.report) return "tool needs a host call";
+  const ordered_json& want = expect["tool"];
+  const host::CallReport& r = *got.report;
+  std::string problems;
+  if (want.contains("name") && r.tool_name != want["name"]) {
+    problems += "name " + Mismatch(r.tool_name, want["name"]) + "; ";
+  }
+  const ordered_json schema = ordered_json::parse(r.tool_parameters_schema, nullptr, false);
+  const ordered_json& props = schema.is_object() ? schema.value("properties", ordered_json())
+                                                 : ordered_json();
+  if (want.contains("parameters")) {
+    std::vector<std::string> names, wanted = want["parameters"];
+    if (props.is_object()) {
+      for (const auto& item : props.items()) names.push_back(item.key());
+    }
+    std::sort(names.begin(), names.end());
+    std::sort(wanted.begin(), wanted.end());
+    if (names != wanted) problems += "parameters " + Mismatch(names, wanted) + "; ";
+  }
+  const ordered_json enums = want.value("enums", ordered_json::object());
+  for (const auto& item : enums.items()) {
+    std::vector<std::string> wanted = item.value();
+    std::sort(wanted.begin(), wanted.end());
+    const std::vector<std::string> have =
+        EnumStrings(props.is_object() ? props.value(item.key(), ordered_json()) : ordered_json());
+    if (have != wanted) problems += item.key() + " enum " + Mismatch(have, wanted) + "; ";
+  }
+  if (want.contains("text_contains")) {
+    problems += Missing(want["text_contains"], r.tool_description + "\n" + r.tool_parameters_schema,
+                        "description and schema");
+  }
+  return problems;
+}
+
 std::string CheckCounts(const ordered_json& expect, const Observed& got) {
   if (!got.report) return "";
   const std::pair<const char*, int64_t> counts[] = {
@@ -407,6 +458,7 @@ constexpr ExpectationCheck kChecks[] = {
     {"no file transfer", CheckNoFileTransfer},
     {"counts", CheckCounts},
     {"backend", CheckBackend},
+    {"tool", CheckTool},
     {"violations", CheckViolations},
     {"result_label", CheckResultLabel},
     {"trusted messages", CheckTrustedMessages},
