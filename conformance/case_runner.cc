@@ -194,6 +194,12 @@ ordered_json Sorted(ordered_json v) {
   return v;
 }
 
+// CheckAll separates checks with "; "; within one check, problems are joined the same way.
+std::string Joined(std::string problems) {
+  while (problems.ends_with("; ")) problems.resize(problems.size() - 2);
+  return problems;
+}
+
 // "acquires": exactly these, in order; each entry's members are compared, absent ones are not.
 std::string CheckAcquires(const ordered_json& want, const host::CallReport& report) {
   if (report.acquires.size() != want.size()) {
@@ -253,16 +259,17 @@ std::string CheckBackend(const ordered_json& expect, const Observed& got) {
   if (!got.report) return "backend needs a host case (one with a cli section)";
   const ordered_json& want = expect["backend"];
   std::string problems;
-  if (want.contains("acquires")) problems += CheckAcquires(want["acquires"], *got.report);
-  if (want.contains("env_lacks")) problems += CheckEnvLacks(want["env_lacks"], *got.report);
-  if (want.contains("exec_budgets")) {
-    problems += CheckExecBudgets(want["exec_budgets"], *got.report);
-  }
+  auto add = [&problems](const std::string& problem) {
+    if (!problem.empty()) problems += problem + "; ";
+  };
+  if (want.contains("acquires")) add(CheckAcquires(want["acquires"], *got.report));
+  if (want.contains("env_lacks")) add(CheckEnvLacks(want["env_lacks"], *got.report));
+  if (want.contains("exec_budgets")) add(CheckExecBudgets(want["exec_budgets"], *got.report));
   if (want.contains("execs") &&
       static_cast<int64_t>(got.report->execs) != want["execs"].get<int64_t>()) {
-    problems += "execs " + Mismatch(got.report->execs, want["execs"]);
+    add("execs " + Mismatch(got.report->execs, want["execs"]));
   }
-  return problems;
+  return Joined(problems);
 }
 
 // The string members of a schema property's enum (null marks the argument optional), sorted.
@@ -313,7 +320,7 @@ std::string CheckTool(const ordered_json& expect, const Observed& got) {
     problems += Missing(want["text_contains"], r.tool_description + "\n" + r.tool_parameters_schema,
                         "description and schema");
   }
-  return problems;
+  return Joined(problems);
 }
 
 std::string CheckCounts(const ordered_json& expect, const Observed& got) {
