@@ -194,6 +194,12 @@ ordered_json Sorted(ordered_json v) {
   return v;
 }
 
+// CheckAll separates checks with "; "; within one check, problems are joined the same way.
+std::string Joined(std::string problems) {
+  while (problems.ends_with("; ")) problems.resize(problems.size() - 2);
+  return problems;
+}
+
 // "acquires": exactly these, in order; each entry's members are compared, absent ones are not.
 std::string CheckAcquires(const ordered_json& want, const host::CallReport& report) {
   if (report.acquires.size() != want.size()) {
@@ -253,16 +259,68 @@ std::string CheckBackend(const ordered_json& expect, const Observed& got) {
   if (!got.report) return "backend needs a host case (one with a cli section)";
   const ordered_json& want = expect["backend"];
   std::string problems;
-  if (want.contains("acquires")) problems += CheckAcquires(want["acquires"], *got.report);
-  if (want.contains("env_lacks")) problems += CheckEnvLacks(want["env_lacks"], *got.report);
-  if (want.contains("exec_budgets")) {
-    problems += CheckExecBudgets(want["exec_budgets"], *got.report);
-  }
+  auto add = [&problems](const std::string& problem) {
+    if (!problem.empty()) problems += problem + "; ";
+  };
+  if (want.contains("acquires")) add(CheckAcquires(want["acquires"], *got.report));
+  if (want.contains("env_lacks")) add(CheckEnvLacks(want["env_lacks"], *got.report));
+  if (want.contains("exec_budgets")) add(CheckExecBudgets(want["exec_budgets"], *got.report));
   if (want.contains("execs") &&
       static_cast<int64_t>(got.report->execs) != want["execs"].get<int64_t>()) {
-    problems += "execs " + Mismatch(got.report->execs, want["execs"]);
+    add("execs " + Mismatch(got.report->execs, want["execs"]));
   }
-  return problems;
+  return Joined(problems);
+}
+
+// The string members of a schema property's enum (null marks the argument optional), sorted.
+std::vector<std::string> EnumStrings(const ordered_json& property) {
+  std::vector<std::string> out;
+  if (!property.is_object() || !property.contains("enum") || !property["enum"].is_array()) {
+    return out;
+  }
+  for (const auto& v : property["enum"]) {
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The tool as the model sees it: its name, its parameter schema's properties and enums, and text
+// the description and schema must hold between them.
+std::string CheckTool(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("tool")) return "";
+  if (!got.report) return "tool needs a host call";
+  const ordered_json& want = expect["tool"];
+  const host::CallReport& r = *got.report;
+  std::string problems;
+  if (want.contains("name") && r.tool_name != want["name"]) {
+    problems += "name " + Mismatch(r.tool_name, want["name"]) + "; ";
+  }
+  const ordered_json schema = ordered_json::parse(r.tool_parameters_schema, nullptr, false);
+  const ordered_json& props = schema.is_object() ? schema.value("properties", ordered_json())
+                                                 : ordered_json();
+  if (want.contains("parameters")) {
+    std::vector<std::string> names, wanted = want["parameters"];
+    if (props.is_object()) {
+      for (const auto& item : props.items()) names.push_back(item.key());
+    }
+    std::sort(names.begin(), names.end());
+    std::sort(wanted.begin(), wanted.end());
+    if (names != wanted) problems += "parameters " + Mismatch(names, wanted) + "; ";
+  }
+  const ordered_json enums = want.value("enums", ordered_json::object());
+  for (const auto& item : enums.items()) {
+    std::vector<std::string> wanted = item.value();
+    std::sort(wanted.begin(), wanted.end());
+    const std::vector<std::string> have =
+        EnumStrings(props.is_object() ? props.value(item.key(), ordered_json()) : ordered_json());
+    if (have != wanted) problems += item.key() + " enum " + Mismatch(have, wanted) + "; ";
+  }
+  if (want.contains("text_contains")) {
+    problems += Missing(want["text_contains"], r.tool_description + "\n" + r.tool_parameters_schema,
+                        "description and schema");
+  }
+  return Joined(problems);
 }
 
 std::string CheckCounts(const ordered_json& expect, const Observed& got) {
@@ -419,6 +477,7 @@ constexpr ExpectationCheck kChecks[] = {
     {"no file transfer", CheckNoFileTransfer},
     {"counts", CheckCounts},
     {"backend", CheckBackend},
+    {"tool", CheckTool},
     {"violations", CheckViolations},
     {"result_label", CheckResultLabel},
     {"trusted messages", CheckTrustedMessages},

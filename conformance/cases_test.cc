@@ -193,6 +193,31 @@ TEST(CaseRunnerTest, BackendExpectationsJudgeTheBackendsRecord) {
   EXPECT_THAT(results[0].detail, testing::Not(HasSubstr("s3cret")));
 }
 
+TEST(CaseRunnerTest, ToolExpectationsJudgeTheSchemaTheModelSees) {
+  const std::string c = R"({"id":"t","requirements":["ARG-001"],"arguments":{"sku":"a"},"cli":{},
+    "expect":{"outcome":"completed","tool":{"name":"azure_pricing_get","parameters":["sku","price_type"],
+    "enums":{"price_type":["Consumption","Reservation"]},"text_contains":["case-sensitive"]}}})";
+  host::CallReport right = Lookup("c#1");
+  right.tool_name = "azure_pricing_get";
+  right.tool_description = "Values are exact and case-sensitive.";
+  right.tool_parameters_schema = R"({"type":"object","properties":{"price_type":)"
+                                 R"({"enum":["Reservation","Consumption",null]},"sku":{}}})";
+  CraftedHost good{.reports = {right}};
+  std::vector<CaseResult> results = RunCrafted(c, good);
+  EXPECT_TRUE(results[0].passed) << results[0].detail;
+
+  host::CallReport wrong = right;
+  wrong.tool_description = "Values are exact.";
+  wrong.tool_parameters_schema =
+      R"({"type":"object","properties":{"price_type":{"enum":["Consumption"]},"sku":{},"os":{}}})";
+  CraftedHost bad{.reports = {wrong}};
+  results = RunCrafted(c, bad);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail, HasSubstr("parameters [\"os\",\"price_type\",\"sku\"]"));
+  EXPECT_THAT(results[0].detail, HasSubstr("price_type enum [\"Consumption\"]"));
+  EXPECT_THAT(results[0].detail, HasSubstr("lacks \"case-sensitive\""));
+}
+
 TEST(CaseRunnerTest, AnEchoedUnknownArgumentNameFailsAndAKnownOneDoesNot) {
   const std::string c = R"({"id":"n","requirements":["BOUND-015"],
     "arguments":{"sku":"a","exfiltrate_this_name":"b"},"cli":{},"expect":{"outcome":"refused"}})";

@@ -275,7 +275,7 @@ GateRecord CaseRecord(const CaseResult& r) {
           .requirements = r.requirements,
           .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
           .expected = expected,
-          .actual = r.passed ? "" : r.actual,
+          .actual = r.actual,
           .detail = r.detail};
 }
 

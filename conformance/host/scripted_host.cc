@@ -474,6 +474,9 @@ StatusOr<CallReport> ScriptedHost::Call(const ScriptedCall& call) {
     report.trusted_messages = {s.no_tool.message()};
   } else {
     report.tools = s.tools.size();
+    report.tool_name = s.tools.front().name;
+    report.tool_description = s.tools.front().description;
+    report.tool_parameters_schema = s.tools.front().parameters_schema;
     RETURN_IF_ERROR(InvokeTool(s.tools.front(), call, s.labels, s.middleware, report));
   }
   // This call's warnings: what the logger and each policy said since the last call.

@@ -56,6 +56,11 @@ struct CallReport {
   Outcome outcome = Outcome::kCompleted;
   std::string reason;                                // a reasons:: code; empty when completed
   size_t tools = 0;                                  // what make_azure_pricing_tools returned
+  // The first tool as the model sees it (empty when there is none): its name, description and
+  // parameter schema (JSON Schema text).
+  std::string tool_name;
+  std::string tool_description;
+  std::string tool_parameters_schema;
   std::vector<std::string> trusted_messages;         // the trusted part, in order
   std::optional<std::string> output;                 // the price report JSON
   std::optional<labels::ContentLabel> result_label;  // the output's label as the host sees it

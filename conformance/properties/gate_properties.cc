@@ -325,6 +325,15 @@ std::string Describe(const rc::detail::TestResult& result) {
   return text;
 }
 
+// RapidCheck's default listener prints its own configuration (a seed the gate does not use) and,
+// at exit, an RC_PARAMS line; the gate reports each result itself, with its --seed.
+class QuietListener : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
 GatePropertyResult RunOne(const Entry& entry, const GateExecutor& execute,
                           const GatePropertyOptions& options) {
   GatePropertyResult out{.info = entry.info};
@@ -335,8 +344,9 @@ GatePropertyResult RunOne(const Entry& entry, const GateExecutor& execute,
   metadata.id = entry.info.id;
   metadata.description = entry.info.id;
   const auto start = std::chrono::steady_clock::now();
+  QuietListener quiet;
   const rc::detail::TestResult result = rc::detail::checkProperty(
-      rc::detail::toProperty([&] { entry.body(execute); }), metadata, params);
+      rc::detail::toProperty([&] { entry.body(execute); }), metadata, params, quiet, {});
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (result.is<rc::detail::SuccessResult>()) {
     out.passed = true;

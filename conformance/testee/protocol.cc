@@ -147,7 +147,29 @@ Json ReportJson(const CallReport& r) {
               {"result_label", std::move(label)},
               {"violations", r.violations},
               {"warnings", r.warnings},
-              {"tools", r.tools}};
+              {"tools", r.tools},
+              {"tool", r.tool_name.empty()
+                           ? Json(nullptr)
+                           : Json{{"name", r.tool_name},
+                                  {"description", r.tool_description},
+                                  {"parameters_schema", r.tool_parameters_schema}}}};
+}
+
+// The tool as the model sees it: {"name", "description", "parameters_schema"} or null.
+bool ToolFrom(const Json& j, CallReport& r) {
+  if (j.is_null()) return true;
+  const char* const keys[] = {"name", "description", "parameters_schema"};
+  if (!OnlyMembers(j, {"name", "description", "parameters_schema"},
+                   {"name", "description", "parameters_schema"})) {
+    return false;
+  }
+  for (const char* key : keys) {
+    if (!j[key].is_string()) return false;
+  }
+  r.tool_name = j["name"].get<std::string>();
+  r.tool_description = j["description"].get<std::string>();
+  r.tool_parameters_schema = j["parameters_schema"].get<std::string>();
+  return !r.tool_name.empty();
 }
 
 std::optional<Outcome> OutcomeNamed(const Json& v) {
@@ -176,9 +198,9 @@ bool LabelFrom(const Json& j, std::optional<labels::ContentLabel>& out) {
 std::optional<CallReport> ReportFrom(const Json& j) {
   if (!OnlyMembers(j,
                    {"outcome", "reason", "trusted_messages", "output", "result_label",
-                    "violations", "warnings", "tools"},
+                    "violations", "warnings", "tools", "tool"},
                    {"outcome", "reason", "trusted_messages", "output", "result_label",
-                    "violations", "warnings", "tools"})) {
+                    "violations", "warnings", "tools", "tool"})) {
     return std::nullopt;
   }
   CallReport r;
@@ -194,7 +216,7 @@ std::optional<CallReport> ReportFrom(const Json& j) {
   if (j["output"].is_string()) r.output = j["output"].get<std::string>();
   if (!StringList(j["trusted_messages"], r.trusted_messages) ||
       !StringList(j["violations"], r.violations) || !StringList(j["warnings"], r.warnings) ||
-      !LabelFrom(j["result_label"], r.result_label)) {
+      !LabelFrom(j["result_label"], r.result_label) || !ToolFrom(j["tool"], r)) {
     return std::nullopt;
   }
   return r;

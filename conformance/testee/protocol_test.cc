@@ -75,6 +75,9 @@ TEST(TesteeProtocolTest, ACaseAnswerRoundTripsEveryPartTheTesteeKnows) {
   r.result_label->confidentiality = labels::Confidentiality::kPrivate;
   r.violations = {"v"};
   r.warnings = {"w"};
+  r.tool_name = "azure_pricing_get";
+  r.tool_description = "d";
+  r.tool_parameters_schema = R"({"type":"object"})";
   r.sandbox_acquisitions = 5;  // the gate's to count, never carried
   StatusOr<TesteeAnswer> a = DecodeAnswer(WithoutNewline(EncodeCaseAnswer(3, r)), GateOp::kCase);
   ASSERT_THAT(a.status(), IsOk());
@@ -87,6 +90,9 @@ TEST(TesteeProtocolTest, ACaseAnswerRoundTripsEveryPartTheTesteeKnows) {
   EXPECT_EQ(a->report.result_label->confidentiality, labels::Confidentiality::kPrivate);
   EXPECT_THAT(a->report.violations, ElementsAre("v"));
   EXPECT_THAT(a->report.warnings, ElementsAre("w"));
+  EXPECT_EQ(a->report.tool_name, "azure_pricing_get");
+  EXPECT_EQ(a->report.tool_description, "d");
+  EXPECT_EQ(a->report.tool_parameters_schema, r.tool_parameters_schema);
   EXPECT_EQ(a->report.sandbox_acquisitions, 0);
 }
 

@@ -43,6 +43,7 @@ std::string Everything(const StatusOr<CallReport>& r) {
   if (!r.ok()) return "error " + std::string(r.status().reason());
   std::string out = conformance::host::CallReportToJson(*r);
   for (const std::string& w : r->warnings) out += "\nwarning " + w;
+  out += "\ntool " + r->tool_name + " " + r->tool_description + " " + r->tool_parameters_schema;
   for (const std::string& a : r->argv) out += "\nargv " + a;
   for (const auto& a : r->acquires) {
     out += "\nacquire " + a.key.agent_id + " " + a.key.session_id + " " + a.key.call_id + " " +

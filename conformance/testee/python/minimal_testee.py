@@ -37,6 +37,12 @@ OPTIONS = [("sku", "--sku"), ("service", "--service"), ("region", "--region"),
            ("service_family", "--service-family"), ("price_type", "--price-type"),
            ("currency", "--currency"), ("filter", "--filter")]
 ENV = ["PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp/azmcp-home", "LANG=C.UTF-8"]
+# The tool as the model sees it: a bare parameter schema, without the guidance the spec asks for.
+TOOL = {"name": "azure_pricing_get",
+        "description": "Look up Azure public retail prices.",
+        "parameters_schema": json.dumps({"type": "object", "properties": {
+            name: {"type": "boolean" if name == "include_savings_plan" else "string"}
+            for name in ARGUMENTS}})}
 COMPLETED = "The Azure retail price lookup completed."
 REFUSED = "The price lookup was refused: the arguments are not valid."
 FAILED = "The price lookup failed: the CLI's result was not accepted."
@@ -150,7 +156,7 @@ def report(result):
     out = {"outcome": result["outcome"], "reason": result.get("reason"),
            "trusted_messages": result["trusted_messages"], "output": result.get("output"),
            "result_label": result.get("result_label"), "violations": [], "warnings": [],
-           "tools": 1}
+           "tools": 1, "tool": TOOL}
     return out
 
 
