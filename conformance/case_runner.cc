@@ -239,6 +239,19 @@ std::string CheckEnvLacks(const ordered_json& names, const host::CallReport& rep
   return "";
 }
 
+// "env_contains": every exec's environment holds these NAME=value entries.
+std::string CheckEnvContains(const ordered_json& entries, const host::CallReport& report) {
+  for (const sandbox::ExecRequest& exec : report.exec_requests) {
+    for (const auto& e : entries) {
+      const std::string entry = e.get<std::string>();
+      if (std::find(exec.env.begin(), exec.env.end(), entry) == exec.env.end()) {
+        return "the CLI's environment lacks " + entry;
+      }
+    }
+  }
+  return "";
+}
+
 // "exec_budgets": every exec's timeout and output budget.
 std::string CheckExecBudgets(const ordered_json& want, const host::CallReport& report) {
   for (const sandbox::ExecRequest& exec : report.exec_requests) {
@@ -265,6 +278,7 @@ std::string CheckBackend(const ordered_json& expect, const Observed& got) {
   if (want.contains("acquires")) add(CheckAcquires(want["acquires"], *got.report));
   if (want.contains("env_lacks")) add(CheckEnvLacks(want["env_lacks"], *got.report));
   if (want.contains("exec_budgets")) add(CheckExecBudgets(want["exec_budgets"], *got.report));
+  if (want.contains("env_contains")) add(CheckEnvContains(want["env_contains"], *got.report));
   if (want.contains("execs") &&
       static_cast<int64_t>(got.report->execs) != want["execs"].get<int64_t>()) {
     add("execs " + Mismatch(got.report->execs, want["execs"]));
@@ -552,6 +566,7 @@ std::string MakeScript(const ordered_json& cli, const HostBounds& bounds,
   }
   script.exec.delay_ms = std::max<int64_t>(script.exec.delay_ms, cli.value("delay_ms", 0));
   script.exec.exec_error = cli.value("exec_error", false);
+  script.exec.ignore_output_budget = cli.value("backend_ignores_output_budget", false);
   script.fail_acquire = cli.value("fail_acquire", false);
   script.fail_dispose = cli.value("fail_dispose", false);
   return "";

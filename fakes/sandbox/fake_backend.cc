@@ -116,8 +116,9 @@ StatusOr<ExecResult> FakeBackend::RunExec(int sandbox_id, const CallScript& scri
     if (e.delay_ms >= request.timeout_seconds * 1000) {
       return Status(Outcome::kFailed, ::azure_pricing::sandbox::kExecTimeoutReason, "Timed out.");
     }
-    if (static_cast<int64_t>(e.stdout_bytes.size() + e.stderr_bytes.size()) >
-        request.max_output_bytes) {
+    if (!e.ignore_output_budget &&
+        static_cast<int64_t>(e.stdout_bytes.size() + e.stderr_bytes.size()) >
+            request.max_output_bytes) {
       return Status(Outcome::kFailed, ::azure_pricing::sandbox::kExecOutputLimitReason, "Output limit.");
     }
   }

@@ -42,6 +42,8 @@ struct ScriptedExec {
   int exit_code = 0;
   int64_t delay_ms = 0;     // virtual; >= the request's timeout means a timeout
   bool exec_error = false;  // the backend itself fails to run the program
+  // A backend that does not hold the output to the request's budget: the tool must count it.
+  bool ignore_output_budget = false;
 };
 
 // What happens to one call's sandbox, from acquire to dispose.

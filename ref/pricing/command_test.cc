@@ -5,7 +5,8 @@
 #include "conformance/citations/cites.h"
 
 namespace azure_pricing {
-CITES("INTRO-002", "INTRO-005", "INTRO-010", "HOST-015", "HOST-016", "ARG-003", "ARG-007");
+CITES("INTRO-002", "INTRO-005", "INTRO-010", "HOST-015", "HOST-016", "ARG-003", "ARG-007",
+      "PROJECT-005");
 namespace {
 
 TEST(CommandTest, MinimalArgvIsTheFixedSubcommandWithDefaultCurrency) {
