@@ -87,6 +87,7 @@ struct Options {
   std::vector<std::string> testee;  // split
   std::string json_report, junit_report;
   std::string known_failures, write_known_failures;
+  std::string known_failures_text;  // as the user spelt it, for the lines that name it
 
   bool Runs(const std::string& suite) const { return suites.count(suite) != 0; }
   bool Selected(const std::string& suite, const std::string& id) const {
@@ -178,7 +179,8 @@ void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& p
   o.backend_options.bwrap = base::CallerPath(flags.Value("--bwrap").value_or(""));
   o.json_report = base::CallerPath(flags.Value("--json").value_or(""));
   o.junit_report = base::CallerPath(flags.Value("--junit").value_or(""));
-  o.known_failures = base::CallerPath(flags.Value("--known-failures").value_or(""));
+  o.known_failures_text = flags.Value("--known-failures").value_or("");
+  o.known_failures = base::CallerPath(o.known_failures_text);
   o.write_known_failures = base::CallerPath(flags.Value("--write-known-failures").value_or(""));
   const char* cached = std::getenv("AZURE_PRICING_AZMCP");
   o.backend_options.azmcp =
@@ -247,8 +249,10 @@ struct Run {
   ProgressLine progress;
 
   // A failure of the run itself (a broken testee, a report not written).
-  void GateFailure(const std::string& what) {
-    records.push_back({.suite = kGateSuite, .id = what, .verdict = Verdict::kFailed, .detail = what});
+  // A failure of the run itself (no case files, a broken testee, a list that does not hold),
+  // named by what went wrong; `what` is the whole story.
+  void GateFailure(const std::string& id, const std::string& what) {
+    records.push_back({.suite = kGateSuite, .id = id, .verdict = Verdict::kFailed, .detail = what});
   }
   // False when every cited id is a SHOULD: such a failure is reported but does not fail the gate.
   bool Required(const std::vector<std::string>& ids) const {
@@ -283,9 +287,9 @@ GateRecord CaseRecord(const CaseResult& r) {
 // (outcome, reason) to `reached`.
 void RunCases(Run& run, const CallExecutor& execute, Citations& citations,
               std::set<std::pair<std::string, std::string>>& reached) {
-  std::printf("kind\n");
+  std::printf("\nkind\n");
   const std::vector<std::string> files = CaseFiles();
-  if (files.empty()) run.GateFailure(std::string("no case files in ") + kCaseDirectory);
+  if (files.empty()) run.GateFailure("case-files", std::string("no case files in ") + kCaseDirectory);
   for (size_t f = 0; f < files.size(); ++f) {
     run.progress.Show("kind", f, files.size(), files[f]);
     const auto start = std::chrono::steady_clock::now();
@@ -524,7 +528,7 @@ std::unique_ptr<testee::TesteeProcess> StartImplementation(Run& run) {
       testee ? testee->implementation().name + " " + testee->implementation().version : "unknown";
   std::printf("implementation: %s (testee: %s)\n", run.implementation.c_str(),
               o.testee_command.c_str());
-  if (!broken.empty()) run.GateFailure("testee adapter broken: " + broken);
+  if (!broken.empty()) run.GateFailure("testee-adapter", "testee adapter broken: " + broken);
   return testee;
 }
 
@@ -533,10 +537,10 @@ std::unique_ptr<testee::TesteeProcess> StartImplementation(Run& run) {
 void ApplyKnownFailureList(Run& run) {
   const Options& o = run.options;
   if (o.known_failures.empty()) return;
-  std::printf("\nknown failures: %s\n", o.known_failures.c_str());
+  std::printf("\nknown failures: %s\n", o.known_failures_text.c_str());
   const StatusOr<std::vector<KnownFailure>> known = LoadKnownFailures(o.known_failures);
   if (!known.ok()) {
-    run.GateFailure(known.status().message());
+    run.GateFailure("known-failures", known.status().message());
     return;
   }
   // A listed id of a suite this run left out, or that --filter excludes, is not held against it.
@@ -548,9 +552,10 @@ void ApplyKnownFailureList(Run& run) {
   };
   const std::vector<std::string> problems = ApplyKnownFailures(*known, run.records, selected);
   std::printf("  %zu listed, %zu do not hold\n", known->size(), problems.size());
-  for (const std::string& problem : problems) run.GateFailure(problem);
+  for (const std::string& problem : problems) run.GateFailure("known-failures", problem);
   if (!problems.empty()) {
-    std::printf("  rewrite it: rerun with --write-known-failures %s\n", o.known_failures.c_str());
+    std::printf("  rewrite it: rerun with --write-known-failures %s\n",
+                o.known_failures_text.c_str());
   }
 }
 
@@ -559,14 +564,14 @@ void WriteReports(Run& run) {
   const Options& o = run.options;
   if (!o.write_known_failures.empty() &&
       !WriteKnownFailures(o.write_known_failures, run.implementation, run.records).ok()) {
-    run.GateFailure("cannot write --write-known-failures " + o.write_known_failures);
+    run.GateFailure("reports", "cannot write --write-known-failures " + o.write_known_failures);
   }
   if (!o.json_report.empty() &&
       !WriteJsonReport(o.json_report, run.implementation, run.records).ok()) {
-    run.GateFailure("cannot write --json " + o.json_report);
+    run.GateFailure("reports", "cannot write --json " + o.json_report);
   }
   if (!o.junit_report.empty() && !WriteJUnitReport(o.junit_report, run.records).ok()) {
-    run.GateFailure("cannot write --junit " + o.junit_report);
+    run.GateFailure("reports", "cannot write --junit " + o.junit_report);
   }
 }
 
@@ -608,7 +613,7 @@ int Main(int argc, char** argv) {
   std::printf("azure-pricing-conformance gate\n");
   Run run{.options = *options};
   const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
-  if (!catalog) run.GateFailure(std::string(kCatalogPath) + " is missing or malformed");
+  if (!catalog) run.GateFailure("catalog-file", std::string(kCatalogPath) + " is missing or malformed");
   for (const Requirement& r : catalog ? catalog->requirements : std::vector<Requirement>{}) {
     if (r.level == "SHOULD") run.should_only.insert(r.id);
   }
@@ -619,14 +624,13 @@ int Main(int argc, char** argv) {
     std::printf("shard: %llu of %llu\n", static_cast<unsigned long long>(options->shard_index),
                 static_cast<unsigned long long>(options->shard_count));
   }
-  std::printf("\n");
   if (options->testee.empty() || testee) {
     RunImplementationSuites(run, catalog ? &*catalog : nullptr, testee.get());
   }
   if (options->Runs("backend")) RunBackendSuite(run);
   if (options->Runs("stack")) RunStackSuite(run);
   if (options->filter && run.records.empty()) {
-    run.GateFailure("--filter " + options->filter_text + " selected no check");
+    run.GateFailure("filter", "--filter " + options->filter_text + " selected no check");
   }
   ApplyKnownFailureList(run);
   WriteReports(run);
