@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #include "ref/base/address.h"
 #include "ref/base/files.h"
@@ -42,8 +44,55 @@ std::string MakeWorkDir() {
   return mkdtemp(pattern.data()) == nullptr ? "" : pattern;
 }
 
-// The bubblewrap backend as the router sees it, counting what each call acquired and disposed:
-// the scripted host's report has those counts only for its own fake backend.
+// What the stack's sandboxes ran during the current call, in order.
+struct ExecLog {
+  std::mutex mu;
+  std::vector<StackExec> execs;
+  void Add(const sandbox::ExecRequest& request, const StatusOr<sandbox::ExecResult>& result) {
+    std::lock_guard<std::mutex> lock(mu);
+    execs.push_back({.argv = request.argv, .result = result});
+  }
+  std::vector<StackExec> Take() {
+    std::lock_guard<std::mutex> lock(mu);
+    return std::exchange(execs, {});
+  }
+};
+
+// A sandbox of the stack, passing everything through and noting each execution's result: the
+// live check judges the CLI's own output, which the tool's report no longer holds.
+class RecordingSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
+ public:
+  RecordingSandbox(std::unique_ptr<sandbox::Sandbox> inner, ExecLog* log)
+      : inner_(std::move(inner)), log_(log) {}
+  StatusOr<sandbox::ExecResult> Exec(const sandbox::ExecRequest& request) override {
+    StatusOr<sandbox::ExecResult> result = inner_->Exec(request);
+    log_->Add(request, result);
+    return result;
+  }
+  sandbox::BoundedExec* bounded_exec() override {
+    return inner_->bounded_exec() != nullptr ? this : nullptr;
+  }
+  StatusOr<sandbox::ExecResult> ExecBounded(const sandbox::ExecRequest& request) override {
+    StatusOr<sandbox::ExecResult> result = inner_->bounded_exec()->ExecBounded(request);
+    log_->Add(request, result);
+    return result;
+  }
+  Status WriteFile(const std::string& path, const std::string& bytes) override {
+    return inner_->WriteFile(path, bytes);
+  }
+  StatusOr<std::string> ReadFile(const std::string& path) override {
+    return inner_->ReadFile(path);
+  }
+  std::unique_ptr<sandbox::Sandbox> Release() { return std::move(inner_); }
+
+ private:
+  std::unique_ptr<sandbox::Sandbox> inner_;
+  ExecLog* log_;
+};
+
+// The bubblewrap backend as the router sees it, counting what each call acquired and disposed
+// (the scripted host's report has those counts only for its own fake backend) and recording
+// what each execution returned.
 class CountingBackend : public sandbox::Backend {
  public:
   explicit CountingBackend(sandbox::Backend* inner) : inner_(inner) {}
@@ -51,16 +100,20 @@ class CountingBackend : public sandbox::Backend {
   StatusOr<std::unique_ptr<sandbox::Sandbox>> Acquire(const sandbox::Spec& spec,
                                                       const sandbox::SandboxKey& key) override {
     ++acquired;
-    return inner_->Acquire(spec, key);
+    StatusOr<std::unique_ptr<sandbox::Sandbox>> got = inner_->Acquire(spec, key);
+    if (!got.ok()) return got;
+    return std::unique_ptr<sandbox::Sandbox>(new RecordingSandbox(std::move(*got), &log));
   }
   Status Dispose(std::unique_ptr<sandbox::Sandbox> sandbox) override {
     ++disposed;
-    return inner_->Dispose(std::move(sandbox));
+    auto* ours = dynamic_cast<RecordingSandbox*>(sandbox.get());
+    return inner_->Dispose(ours != nullptr ? ours->Release() : std::move(sandbox));
   }
   Status RedirectEgress(const sandbox::EgressUpstream& upstream) override {
     return inner_->RedirectEgress(upstream);
   }
   std::atomic<int> acquired{0}, disposed{0};
+  ExecLog log;
 
  private:
   sandbox::Backend* inner_;
@@ -145,6 +198,10 @@ Status LocalStack::Parts::StartApi() {
     Say("upstream: " + options.upstream->url + " (instead of the local fake price API)");
     return OkStatus();
   }
+  if (options.real_upstream) {
+    Say("upstream: the real https://prices.azure.com, verified against the system's CA bundle");
+    return OkStatus();
+  }
   Say("starting the fake price API (" + std::to_string(CountLines(options.catalog_jsonl)) +
       " catalog items, HTTPS with its own run-time CA) ...");
   const std::string dir = work.path + "/price-api";
@@ -183,7 +240,10 @@ Status LocalStack::Parts::StartBackend() {
   bwrap.image_dir = work.path + "/image";
   bwrap.bwrap_path = options.bwrap;
   bwrap.egress_log = options.egress_log ? options.egress_log : [](const std::string&) {};
-  if (options.upstream.has_value()) {
+  bwrap.egress_observe = options.egress_observe;
+  if (options.real_upstream) {
+    bwrap.upstream = std::nullopt;  // the proxy's own default: the allowed host itself
+  } else if (options.upstream.has_value()) {
     bwrap.upstream = sandbox::EgressUpstream{options.upstream->host, options.upstream->port,
                                              options.upstream->ca_pem};
   } else {
@@ -215,6 +275,10 @@ LocalStack::~LocalStack() {
 }
 
 StatusOr<std::unique_ptr<LocalStack>> LocalStack::Start(LocalStackOptions options) {
+  if (options.real_upstream && options.upstream.has_value()) {
+    return Status(Outcome::kRefused, kBadUpstream,
+                  "the real prices.azure.com and another upstream cannot both be the upstream");
+  }
   auto parts = std::make_unique<Parts>();
   parts->options = std::move(options);
   parts->work.path = MakeWorkDir();
@@ -230,7 +294,13 @@ StatusOr<std::unique_ptr<LocalStack>> LocalStack::Start(LocalStackOptions option
 }
 
 StatusOr<host::CallReport> LocalStack::Call(const host::ScriptedCall& call) {
+  return Call(call, nullptr);
+}
+
+StatusOr<host::CallReport> LocalStack::Call(const host::ScriptedCall& call,
+                                            std::vector<StackExec>* execs) {
   CountingBackend& counting = *parts_->counting;
+  (void)counting.log.Take();
   const int acquired = counting.acquired.load(), disposed = counting.disposed.load();
   StatusOr<host::CallReport> report = host::RunHostedCall(
       call, [&counting](const host::BackendSetup&) -> sandbox::Backend* { return &counting; });
@@ -238,6 +308,7 @@ StatusOr<host::CallReport> LocalStack::Call(const host::ScriptedCall& call) {
   report->sandbox_acquisitions = counting.acquired.load() - acquired;
   report->sandbox_disposals = counting.disposed.load() - disposed;
   report->sandbox_live = parts_->backend->live_sandboxes();
+  if (execs != nullptr) *execs = counting.log.Take();
   return report;
 }
 
@@ -249,6 +320,7 @@ const CliChoice& LocalStack::cli() const { return parts_->options.cli; }
 
 std::string LocalStack::upstream_description() const {
   if (parts_->options.upstream.has_value()) return "the upstream " + parts_->options.upstream->url;
+  if (parts_->options.real_upstream) return "the real https://prices.azure.com";
   return "the fake price API at https://127.0.0.1:" + std::to_string(parts_->api->api().port);
 }
 

@@ -21,10 +21,16 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "conformance/backend/price_api_process.h"
 #include "conformance/host/scripted_host.h"
+#include "ref/sandbox/backend.h"
 #include "ref/status/status.h"
+
+namespace azure_pricing::egress {
+struct ForwardedExchange;
+}
 
 namespace azure_pricing::conformance::stack {
 
@@ -71,9 +77,20 @@ struct LocalStackOptions {
   CliChoice cli;
   std::string catalog_jsonl;               // what the fake API serves (ignored with upstream)
   std::optional<StackUpstream> upstream;   // instead of the fake API
+  // The real prices.azure.com on 443, verified against the system's CA bundle: the live
+  // check's opt-in. Excludes `upstream`; no fake API is started.
+  bool real_upstream = false;
   std::string bwrap;                       // empty: `bwrap` on PATH
   std::function<void(const std::string&)> progress;    // one line per step; none when unset
   std::function<void(const std::string&)> egress_log;  // the proxy's decisions; dropped if unset
+  // Each request the egress proxy forwarded, with its response; unset: nothing is copied.
+  std::function<void(const egress::ForwardedExchange&)> egress_observe;
+};
+
+// What one execution in a sandbox of the stack returned, as the backend gave it to the tool.
+struct StackExec {
+  std::vector<std::string> argv;
+  StatusOr<sandbox::ExecResult> result = sandbox::ExecResult{};
 };
 
 class LocalStack {
@@ -87,6 +104,9 @@ class LocalStack {
   // acquisitions and disposals are this call's. The call's backend JSON is not used: the
   // bubblewrap backend declares itself.
   StatusOr<host::CallReport> Call(const host::ScriptedCall& call);
+  // The same, also giving every execution of the call with what it returned (the CLI's own
+  // output, before the tool judged it).
+  StatusOr<host::CallReport> Call(const host::ScriptedCall& call, std::vector<StackExec>* execs);
 
   // The local fake API; nullptr when an upstream was given.
   const backend::PriceApi* price_api() const;

@@ -13,6 +13,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -143,13 +145,36 @@ int Connect(const std::string& host, int port, int timeout_ms) {
 
 // The request as it goes upstream: origin-form target, hop-by-hop and proxy headers dropped,
 // one request per connection.
-std::string UpstreamRequest(const RequestHead& h) {
-  std::string target = h.target;
-  if (target.front() != '/') {
+// The request target as sent upstream: an absolute-form target loses its scheme and authority.
+std::string OriginForm(std::string target) {
+  if (target.empty() || target.front() != '/') {
     const size_t slash = target.find('/', std::strlen("https://"));
     target = slash == std::string::npos ? "/" : target.substr(slash);
   }
-  std::string out = h.method + " " + target + " HTTP/1.1\r\n";
+  return target;
+}
+
+std::string HeaderValue(const RequestHead& h, std::string_view lower_name) {
+  for (const auto& [name, value] : h.headers) {
+    if (name.size() == lower_name.size() &&
+        std::equal(name.begin(), name.end(), lower_name.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == b;
+        })) {
+      return value;
+    }
+  }
+  return "";
+}
+
+// Appends what fits under the cap; the rest is forwarded but not kept.
+void Keep(ForwardedExchange& seen, const std::string& chunk, size_t cap) {
+  const size_t room = seen.response.size() < cap ? cap - seen.response.size() : 0;
+  if (chunk.size() > room) seen.response_complete = false;
+  seen.response.append(chunk, 0, std::min(room, chunk.size()));
+}
+
+std::string UpstreamRequest(const RequestHead& h) {
+  std::string out = h.method + " " + OriginForm(h.target) + " HTTP/1.1\r\n";
   for (const auto& [name, value] : h.headers) {
     std::string lower = name;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -402,19 +427,23 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& time
     if (up >= 0) close(up);
     return;
   }
-  int status = 0;
+  ForwardedExchange seen{.method = head.method, .target = OriginForm(head.target),
+                         .user_agent = HeaderValue(head, "user-agent")};
   if (SslWriteAll(up_ssl.get(), UpstreamRequest(head))) {
     char buf[16384];
     bool first = true;
     for (;;) {
       const int n = SSL_read(up_ssl.get(), buf, sizeof buf);
       if (n <= 0) break;
-      if (first && n > 12) status = std::atoi(std::string(buf + 9, 3).c_str());
+      if (first && n > 12) seen.status = std::atoi(std::string(buf + 9, 3).c_str());
       first = false;
-      if (!SslWriteAll(ssl, std::string(buf, static_cast<size_t>(n)))) break;
+      const std::string chunk(buf, static_cast<size_t>(n));
+      if (options_.observe) Keep(seen, chunk, options_.max_observed_bytes);
+      if (!SslWriteAll(ssl, chunk)) break;
     }
   }
-  LogDecision(kRequestForwarded, "request", status);
+  LogDecision(kRequestForwarded, "request", seen.status);
+  if (options_.observe) options_.observe(seen);
   SSL_shutdown(up_ssl.get());
   up_ssl.reset();
   close(up);

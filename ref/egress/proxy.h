@@ -34,6 +34,18 @@ namespace azure_pricing::egress {
 // proxy that is wrong in one known way to prove a probe catches it. Nothing else defines it.
 class ProxyMutator;
 
+// One forwarded request and the response passed back, as a recorder sees it (the live check's
+// recorder captures upstream pages here, where they cross the proxy, rather than trusting the
+// CLI's account of them).
+struct ForwardedExchange {
+  std::string method;
+  std::string target;      // origin form as forwarded: /api/retail/prices?...
+  std::string user_agent;  // the client's User-Agent header; empty when it sent none
+  int status = 0;          // 0 when no status line came back
+  std::string response;    // the raw response as forwarded: head and body
+  bool response_complete = true;  // false when the response exceeded the observer's cap
+};
+
 struct ProxyOptions {
   std::string listen_host = "127.0.0.1";
   int listen_port = 0;
@@ -49,6 +61,11 @@ struct ProxyOptions {
   int max_tunnels = 16;
   int idle_timeout_ms = 10'000;
   std::function<void(const std::string&)> log;  // one line per decision; stderr when unset
+  // Called after each forwarded request, from the tunnel's thread. Unset: no response is
+  // copied. A response larger than max_observed_bytes is still forwarded whole; the observer
+  // sees its first max_observed_bytes and response_complete = false.
+  std::function<void(const ForwardedExchange&)> observe;
+  size_t max_observed_bytes = 64ULL << 20;
 };
 
 class EgressProxy {

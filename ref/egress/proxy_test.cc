@@ -72,6 +72,10 @@ class ProxyTest : public ::testing::Test {
       std::lock_guard<std::mutex> lock(mu_);
       log_.push_back(line);
     };
+    options.observe = [this](const ForwardedExchange& seen) {
+      std::lock_guard<std::mutex> lock(mu_);
+      observed_.push_back(seen);
+    };
     proxy_ = std::make_unique<EgressProxy>(options);
     ASSERT_TRUE(proxy_->Start());
   }
@@ -118,10 +122,16 @@ class ProxyTest : public ::testing::Test {
     return log_;
   }
 
+  std::vector<ForwardedExchange> Observed() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return observed_;
+  }
+
   fakes::test_support::PricesServerProcess upstream_;
   std::unique_ptr<EgressProxy> proxy_;
   std::mutex mu_;
   std::vector<std::string> log_;
+  std::vector<ForwardedExchange> observed_;
 };
 
 const std::string kGet =
@@ -139,6 +149,67 @@ TEST_F(ProxyTest, AnAllowedGetReachesTheUpstreamAndComesBackUnchanged) {
   EXPECT_EQ(requests[0]["headers"]["Host"], "prices.azure.com");
   ASSERT_FALSE(Log().empty());
   EXPECT_THAT(Log().back(), HasSubstr(DecisionOf(kRequestForwarded)));
+}
+
+// The recorder's view (the live check captures upstream pages here): exactly what the client
+// received, with the request's target and User-Agent; refused requests are never observed.
+TEST_F(ProxyTest, TheObserverSeesEachForwardedExchangeAsTheClientReceivedIt) {
+  const Exchange ex = Run("prices.azure.com:443",
+                          "GET /api/retail/prices?currencyCode=EUR HTTP/1.1\r\nHost: "
+                          "prices.azure.com\r\nUser-Agent: probe/1.0\r\n\r\n");
+  ASSERT_TRUE(ex.tls_ok);
+  (void)Run("prices.azure.com:443",
+            "POST /api/retail/prices HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n");
+  const std::vector<ForwardedExchange> seen = Observed();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].method, "GET");
+  EXPECT_EQ(seen[0].target, "/api/retail/prices?currencyCode=EUR");
+  EXPECT_EQ(seen[0].user_agent, "probe/1.0");
+  EXPECT_EQ(seen[0].status, 200);
+  EXPECT_EQ(seen[0].response, ex.response);
+  EXPECT_TRUE(seen[0].response_complete);
+}
+
+TEST(ProxyObserverTest, AResponseOverTheCapIsForwardedWholeAndObservedCut) {
+  fakes::test_support::PricesServerProcess upstream(kCatalog);
+  std::vector<ForwardedExchange> seen;
+  std::mutex mu;
+  ProxyOptions options;
+  options.upstream_host = "127.0.0.1";
+  options.upstream_port = upstream.port();
+  options.upstream_ca_file = upstream.ca_file();
+  options.log = [](const std::string&) {};
+  options.max_observed_bytes = 10;
+  options.observe = [&](const ForwardedExchange& e) {
+    std::lock_guard<std::mutex> lock(mu);
+    seen.push_back(e);
+  };
+  EgressProxy proxy(options);
+  ASSERT_TRUE(proxy.Start());
+  const int fd = DialLoopback(proxy.port(), 5);
+  ASSERT_GE(fd, 0);
+  const std::string connect = "CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n";
+  send(fd, connect.data(), connect.size(), MSG_NOSIGNAL);
+  ASSERT_EQ(ReadHead(fd).rfind("HTTP/1.1 200", 0), 0u);
+  const base::SslCtxPtr ctx(SSL_CTX_new(TLS_client_method()));
+  const base::X509Ptr ca = base::ReadPemCert(proxy.egress_ca_pem());
+  X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx.get()), ca.get());
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  const base::SslPtr ssl(SSL_new(ctx.get()));
+  SSL_set_fd(ssl.get(), fd);
+  SSL_set_tlsext_host_name(ssl.get(), "prices.azure.com");
+  ASSERT_EQ(SSL_connect(ssl.get()), 1);
+  SSL_write(ssl.get(), kGet.data(), static_cast<int>(kGet.size()));
+  std::string response;
+  char buf[4096];
+  int n;
+  while ((n = SSL_read(ssl.get(), buf, sizeof buf)) > 0) response.append(buf, n);
+  close(fd);
+  proxy.Stop();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_GT(response.size(), 10u);
+  EXPECT_EQ(seen[0].response, response.substr(0, 10));
+  EXPECT_FALSE(seen[0].response_complete);
 }
 
 // The socket-level attack table: each case goes through a real TCP connection and, when the

@@ -155,6 +155,7 @@ Status BwrapBackend::StartEgress() {
   egress::ProxyOptions proxy;
   proxy.listen_unix_path = socket_path_;
   proxy.log = options_.egress_log;
+  proxy.observe = options_.egress_observe;
   if (options_.upstream.has_value()) {
     proxy.upstream_host = options_.upstream->host;
     proxy.upstream_port = options_.upstream->port;

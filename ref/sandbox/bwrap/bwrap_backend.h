@@ -28,6 +28,7 @@
 
 namespace azure_pricing::egress {
 class EgressProxy;
+struct ForwardedExchange;
 }
 
 namespace azure_pricing::sandbox::bwrap {
@@ -55,6 +56,9 @@ struct BwrapOptions {
                            .open_files = 1024};
   uint64_t tmpfs_bytes = 512ULL << 20;
   std::function<void(const std::string&)> egress_log;  // the proxy's decisions; stderr if unset
+  // Each request the proxy forwarded and its response (egress::ProxyOptions::observe); a
+  // recorder's hook. Unset: the proxy keeps no copy.
+  std::function<void(const egress::ForwardedExchange&)> egress_observe;
 };
 
 // Defined only by the conformance suite's mutants (conformance/backend/mutants).
