@@ -427,8 +427,10 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& time
     if (up >= 0) close(up);
     return;
   }
-  ForwardedExchange seen{.method = head.method, .target = OriginForm(head.target),
-                         .user_agent = HeaderValue(head, "user-agent")};
+  ForwardedExchange seen{.method = head.method,
+                         .target = OriginForm(head.target),
+                         .user_agent = HeaderValue(head, "user-agent"),
+                         .forwarded = std::chrono::steady_clock::now()};
   if (SslWriteAll(up_ssl.get(), UpstreamRequest(head))) {
     char buf[16384];
     bool first = true;
@@ -443,6 +445,7 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& time
     }
   }
   LogDecision(kRequestForwarded, "request", seen.status);
+  seen.ended = std::chrono::steady_clock::now();
   if (options_.observe) options_.observe(seen);
   SSL_shutdown(up_ssl.get());
   up_ssl.reset();

@@ -16,6 +16,7 @@
 #include <sys/time.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -44,6 +45,9 @@ struct ForwardedExchange {
   int status = 0;          // 0 when no status line came back
   std::string response;    // the raw response as forwarded: head and body
   bool response_complete = true;  // false when the response exceeded the observer's cap
+  // When the request was forwarded and when its response ended: a recorder measures how many
+  // requests were in flight at once from these.
+  std::chrono::steady_clock::time_point forwarded, ended;
 };
 
 struct ProxyOptions {

@@ -1,0 +1,275 @@
+#include "conformance/live/live_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <utility>
+
+#include "ref/base/files.h"
+#include "ref/base/runfiles.h"
+#include "ref/egress/proxy.h"
+
+namespace azure_pricing::conformance::live {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+// Every request the proxy forwarded in the run, in the order their responses ended.
+struct ExchangeLog {
+  std::mutex mu;
+  std::vector<egress::ForwardedExchange> all;
+  size_t taken = 0;
+
+  void Add(const egress::ForwardedExchange& e) {
+    std::lock_guard<std::mutex> lock(mu);
+    all.push_back(e);
+  }
+  int Count() {
+    std::lock_guard<std::mutex> lock(mu);
+    return static_cast<int>(all.size());
+  }
+  // The exchanges since the last call, bodies read from the raw responses.
+  std::vector<UpstreamExchange> TakeNew() {
+    std::lock_guard<std::mutex> lock(mu);
+    std::vector<UpstreamExchange> out;
+    for (; taken < all.size(); ++taken) {
+      const egress::ForwardedExchange& e = all[taken];
+      UpstreamExchange u{.target = e.target, .user_agent = e.user_agent, .status = e.status};
+      StatusOr<std::string> body = HttpResponseBody(e.response);
+      if (!e.response_complete) {
+        u.body_error = "the response exceeded the recorder's cap";
+      } else if (body.ok()) {
+        u.body = std::move(*body);
+      } else {
+        u.body_error = body.status().message();
+      }
+      out.push_back(std::move(u));
+    }
+    return out;
+  }
+  // The most requests whose [forwarded, ended] intervals overlap.
+  int MaxInFlight() {
+    std::lock_guard<std::mutex> lock(mu);
+    std::vector<std::pair<Clock::time_point, int>> edges;
+    for (const auto& e : all) {
+      edges.emplace_back(e.forwarded, +1);
+      edges.emplace_back(e.ended, -1);
+    }
+    std::sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
+    int now = 0, most = 0;
+    for (const auto& [when, delta] : edges) most = std::max(most, now += delta);
+    return most;
+  }
+};
+
+std::string UtcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+StatusOr<stack::LocalStackOptions> StackOptions(const LiveRunOptions& options, ExchangeLog* log) {
+  stack::LocalStackOptions s{.cli = options.cli, .bwrap = options.bwrap,
+                             .progress = options.progress};
+  s.egress_observe = [log](const egress::ForwardedExchange& e) { log->Add(e); };
+  if (options.mode == LiveMode::kLive) {
+    if (!options.cli.real) {
+      return Status(Outcome::kRefused, kLiveNeedsRealCli,
+                    "the live check runs the real azmcp only; set AZURE_PRICING_AZMCP "
+                    "(tools/bazel does)");
+    }
+    s.real_upstream = true;
+    return s;
+  }
+  StatusOr<std::string> catalog =
+      base::ReadFile(base::Runfile("fixtures/live-check/catalog.jsonl"));
+  if (!catalog.ok()) {
+    return Status(Outcome::kRefused, kDryRunCatalogMissing,
+                  "the dry run's catalog (fixtures/live-check/catalog.jsonl) is not in the "
+                  "runfiles");
+  }
+  s.catalog_jsonl = std::move(*catalog);
+  return s;
+}
+
+std::string OutcomeText(const host::CallReport& r) {
+  const char* names[] = {"completed", "refused", "failed", "blocked"};
+  std::string out = names[static_cast<int>(r.outcome)];
+  return r.reason.empty() ? out : out + " (" + r.reason + ")";
+}
+
+CheckResult RunOne(stack::LocalStack& stack, const LiveCheck& check, ExchangeLog& log) {
+  CheckResult result{.check = check, .ran = true};
+  const auto began = Clock::now();
+  (void)log.TakeNew();
+  // Every selected row in the report, so the zone judgements see them all.
+  StatusOr<host::CallReport> report =
+      stack.Call({.arguments = check.arguments, .max_rows = 5000}, &result.seen.execs);
+  result.seconds = std::chrono::duration<double>(Clock::now() - began).count();
+  result.seen.upstream = log.TakeNew();
+  if (!report.ok()) {
+    result.outcome = "the host did not run the call";
+    result.findings.push_back({"host", false, report.status().message()});
+    return result;
+  }
+  result.seen.report = std::move(*report);
+  result.outcome = OutcomeText(result.seen.report);
+  result.findings = JudgeCheck(check, result.seen);
+  result.passed = std::all_of(result.findings.begin(), result.findings.end(),
+                              [](const Finding& f) { return f.passed; });
+  return result;
+}
+
+std::string FindingsLine(const CheckResult& r) {
+  std::string failed;
+  for (const Finding& f : r.findings) {
+    if (!f.passed) failed += (failed.empty() ? "" : "; ") + f.name + ": " + f.detail;
+  }
+  return failed;
+}
+
+}  // namespace
+
+StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
+                                   const LiveRunOptions& options) {
+  for (const std::string& id : options.only) {
+    if (std::none_of(checks.begin(), checks.end(), [&id](const LiveCheck& c) { return c.id == id; })) {
+      return Status(Outcome::kRefused, kUnknownCheck, "--only names a check the list lacks");
+    }
+  }
+  ExchangeLog log;
+  StatusOr<stack::LocalStackOptions> stack_options = StackOptions(options, &log);
+  if (!stack_options.ok()) return stack_options.status();
+  LiveReport report{.mode = options.mode == LiveMode::kLive ? "live" : "dry-run",
+                    .cli = options.cli.description, .started_at = UtcNow()};
+  StatusOr<std::unique_ptr<stack::LocalStack>> stack =
+      stack::LocalStack::Start(std::move(*stack_options));
+  if (!stack.ok()) return stack.status();
+  report.upstream = (*stack)->upstream_description();
+  bool first = true;
+  for (const LiveCheck& check : checks) {
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), check.id) == options.only.end()) {
+      continue;
+    }
+    if (log.Count() + kRequestsPerQuery > options.max_requests) {
+      report.results.push_back({.check = check, .skipped_because = "the run's request cap"});
+      ++report.skipped;
+      continue;
+    }
+    if (!first) std::this_thread::sleep_for(std::chrono::milliseconds(options.pause_ms));
+    first = false;
+    CheckResult r = RunOne(**stack, check, log);
+    (r.passed ? report.passed : report.failed)++;
+    if (options.progress) {
+      options.progress((r.passed ? "  ok   " : "  FAIL ") + check.id + ": " + r.outcome +
+                       (r.passed ? "" : "; " + FindingsLine(r)));
+    }
+    report.results.push_back(std::move(r));
+  }
+  report.requests = log.Count();
+  report.max_in_flight = log.MaxInFlight();
+  for (const CheckResult& r : report.results) {
+    for (const UpstreamExchange& u : r.seen.upstream) {
+      if (report.cli_version.empty()) report.cli_version = CliVersionFromUserAgent(u.user_agent);
+    }
+  }
+  return report;
+}
+
+
+namespace {
+
+int ReportRowCount(const CheckResult& r) {
+  if (!r.seen.report.output.has_value()) return 0;
+  const Json report = Json::parse(*r.seen.report.output, nullptr, false);
+  return report.is_object() && report.contains("prices") ? static_cast<int>(report["prices"].size())
+                                                          : 0;
+}
+
+int CliRowCount(const CheckResult& r) {
+  if (r.seen.execs.empty() || !r.seen.execs.front().result.ok()) return 0;
+  const Json out = Json::parse(r.seen.execs.front().result->stdout_bytes, nullptr, false);
+  if (!out.is_object() || !out.contains("results") || !out["results"].is_object() ||
+      !out["results"].contains("prices")) {
+    return 0;
+  }
+  return static_cast<int>(out["results"]["prices"].size());
+}
+
+std::string Pad(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string PadLeft(const std::string& s, size_t width) {
+  return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
+}
+
+}  // namespace
+
+std::string FormatLiveTable(const LiveReport& report) {
+  std::string out = "live check (" + report.mode + "): " + report.upstream + "\n";
+  out += "cli: " + report.cli + "; version seen on the wire: " +
+         (report.cli_version.empty() ? "none (no request carried it)" : report.cli_version) + "\n";
+  out += Pad("check", 22) + Pad("outcome", 36) + PadLeft("rows", 6) + PadLeft("cli rows", 10) +
+         PadLeft("requests", 10) + "  result\n";
+  for (const CheckResult& r : report.results) {
+    out += Pad(r.check.id, 22) + Pad(r.ran ? r.outcome : "-", 36) +
+           PadLeft(std::to_string(ReportRowCount(r)), 6) +
+           PadLeft(std::to_string(CliRowCount(r)), 10) +
+           PadLeft(std::to_string(r.seen.upstream.size()), 10) + "  " +
+           (!r.ran ? "skipped (" + r.skipped_because + ")" : r.passed ? "ok" : "FAIL") + "\n";
+  }
+  for (const CheckResult& r : report.results) {
+    for (const Finding& f : r.findings) {
+      if (!f.passed) out += "FAIL " + r.check.id + " " + f.name + ": " + f.detail + "\n";
+    }
+  }
+  out += std::to_string(report.results.size()) + " checks: " + std::to_string(report.passed) +
+         " passed, " + std::to_string(report.failed) + " failed, " +
+         std::to_string(report.skipped) + " skipped; " + std::to_string(report.requests) +
+         " upstream requests, at most " + std::to_string(report.max_in_flight) + " in flight\n";
+  return out;
+}
+
+std::string LiveReportJson(const LiveReport& report) {
+  Json checks = Json::array();
+  for (const CheckResult& r : report.results) {
+    Json findings = Json::array(), upstream = Json::array();
+    for (const Finding& f : r.findings) {
+      findings.push_back({{"name", f.name}, {"passed", f.passed}, {"detail", f.detail}});
+    }
+    for (const UpstreamExchange& u : r.seen.upstream) {
+      upstream.push_back({{"target", u.target}, {"status", u.status}});
+    }
+    Json c = {{"id", r.check.id},
+              {"what", r.check.what},
+              {"arguments", Json::parse(r.check.arguments, nullptr, false)},
+              {"requirements", r.check.requirements},
+              {"ran", r.ran}};
+    if (!r.ran) c["skipped_because"] = r.skipped_because;
+    c.update(Json{{"passed", r.passed}, {"outcome", r.outcome}, {"rows", ReportRowCount(r)},
+                  {"cli_rows", CliRowCount(r)}, {"seconds", r.seconds},
+                  {"findings", findings}, {"upstream", upstream}});
+    checks.push_back(std::move(c));
+  }
+  const Json out = {{"mode", report.mode},         {"upstream", report.upstream},
+                    {"cli", report.cli},           {"cli_version", report.cli_version},
+                    {"started_at", report.started_at}, {"requests", report.requests},
+                    {"max_in_flight", report.max_in_flight},
+                    {"passed", report.passed},     {"failed", report.failed},
+                    {"skipped", report.skipped},   {"checks", checks}};
+  return out.dump(2) + "\n";
+}
+
+}  // namespace azure_pricing::conformance::live
