@@ -88,10 +88,22 @@ StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Start(const std::str
                                                                   const std::string& work_dir) {
   const std::string catalog = work_dir + "/catalog.jsonl";
   if (!base::WriteFileAtomically(catalog, catalog_jsonl).ok()) return Failed("cannot write the catalog");
+  return Launch({binary, "--catalog", catalog}, work_dir);
+}
+
+StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::StartReplay(
+    const std::string& binary, const std::string& replay_jsonl, const std::string& work_dir) {
+  const std::string replay = work_dir + "/replay.jsonl";
+  if (!base::WriteFileAtomically(replay, replay_jsonl).ok()) return Failed("cannot write the replay");
+  return Launch({binary, "--replay", replay}, work_dir);
+}
+
+StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Launch(std::vector<std::string> args,
+                                                                   const std::string& work_dir) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return Failed("cannot make a pipe");
-  std::vector<std::string> args = {binary, "--catalog", catalog, "--tls-listen", "127.0.0.1:0",
-                                   "--ca-dir", work_dir};
+  for (const char* a : {"--tls-listen", "127.0.0.1:0", "--ca-dir"}) args.emplace_back(a);
+  args.push_back(work_dir);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -39,11 +39,18 @@ class PriceApiProcess {
   static StatusOr<std::unique_ptr<PriceApiProcess>> Start(const std::string& binary,
                                                           const std::string& catalog_jsonl,
                                                           const std::string& work_dir);
+  // Starts `binary` answering only the recorded exchanges in `replay_jsonl` (prices_server
+  // --replay: one {"target","status","body"} per line), every other request with a 404.
+  static StatusOr<std::unique_ptr<PriceApiProcess>> StartReplay(const std::string& binary,
+                                                                const std::string& replay_jsonl,
+                                                                const std::string& work_dir);
   ~PriceApiProcess();
   const PriceApi& api() const { return api_; }
 
  private:
   PriceApiProcess() = default;
+  static StatusOr<std::unique_ptr<PriceApiProcess>> Launch(std::vector<std::string> args,
+                                                           const std::string& work_dir);
   PriceApi api_;
 };
 

@@ -202,13 +202,18 @@ Status LocalStack::Parts::StartApi() {
     Say("upstream: the real https://prices.azure.com, verified against the system's CA bundle");
     return OkStatus();
   }
-  Say("starting the fake price API (" + std::to_string(CountLines(options.catalog_jsonl)) +
-      " catalog items, HTTPS with its own run-time CA) ...");
+  const bool replay = !options.replay_jsonl.empty();
+  Say("starting the fake price API (" +
+      (replay ? std::to_string(CountLines(options.replay_jsonl)) + " recorded exchanges"
+              : std::to_string(CountLines(options.catalog_jsonl)) + " catalog items") +
+      ", HTTPS with its own run-time CA) ...");
   const std::string dir = work.path + "/price-api";
   std::error_code made;
   fs::create_directories(dir, made);
-  StatusOr<std::unique_ptr<backend::PriceApiProcess>> started = backend::PriceApiProcess::Start(
-      Runfile("fakes/prices_server/prices_server"), options.catalog_jsonl, dir);
+  const std::string binary = Runfile("fakes/prices_server/prices_server");
+  StatusOr<std::unique_ptr<backend::PriceApiProcess>> started =
+      replay ? backend::PriceApiProcess::StartReplay(binary, options.replay_jsonl, dir)
+             : backend::PriceApiProcess::Start(binary, options.catalog_jsonl, dir);
   if (!started.ok()) return started.status();
   api = std::move(*started);
   Say("starting the fake price API ... ready at https://127.0.0.1:" +

@@ -76,6 +76,9 @@ inline constexpr char kBundledCatalogMissing[] = "bundled_catalog_missing";
 struct LocalStackOptions {
   CliChoice cli;
   std::string catalog_jsonl;               // what the fake API serves (ignored with upstream)
+  // When set, the fake API answers only these recorded exchanges (prices_server --replay),
+  // instead of serving a catalog: replaying a recording.
+  std::string replay_jsonl;
   std::optional<StackUpstream> upstream;   // instead of the fake API
   // The real prices.azure.com on 443, verified against the system's CA bundle: the live
   // check's opt-in. Excludes `upstream`; no fake API is started.
