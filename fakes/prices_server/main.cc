@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fakes/prices_server/price_api.h"
+#include "fakes/prices_server/replay.h"
 #include "ref/base/address.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
@@ -29,11 +30,18 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr char kUsage[] =
-    "usage: prices_server [--catalog FILE]... [--listen HOST:PORT] [--tls-listen HOST:PORT]\n"
-    "                     [--ca-dir DIR] [--faults FILE]\n"
+    "usage: prices_server [--catalog FILE]... | --replay FILE\n"
+    "                     [--listen HOST:PORT] [--tls-listen HOST:PORT] [--ca-dir DIR]\n"
+    "                     [--faults FILE]\n"
     "The fake prices.azure.com: GET /api/retail/prices as the real API answers it, from\n"
-    "catalogs loaded at start. Listens on loopback only.\n"
+    "catalogs loaded at start, or from recorded exchanges. Listens on loopback only.\n"
     "  --catalog FILE     a page ({\"Items\": [...]}) or JSON Lines of items; repeatable\n"
+    "  --replay FILE      JSON Lines of recorded exchanges, instead of catalogs:\n"
+    "                     {\"target\": \"/api/retail/prices?...\", \"status\": 200, \"body\": \"...\"}\n"
+    "                     (optionally \"content_type\"). A GET whose target (path and query,\n"
+    "                     byte for byte) was recorded gets that answer, repeated targets in\n"
+    "                     recorded order and then the last again; any other request gets 404\n"
+    "                     with the API's error body and \"replay\": \"unmatched\" in the log\n"
     "  --listen ADDR      plain HTTP, e.g. 127.0.0.1:0 (port 0 picks one)\n"
     "  --tls-listen ADDR  HTTPS with a leaf for prices.azure.com, localhost and 127.0.0.1\n"
     "                     signed by a CA made at start and written to DIR/ca.pem\n"
@@ -41,7 +49,8 @@ constexpr char kUsage[] =
     "  --faults FILE      a JSON array of faults to serve first (same shape as the admin API)\n"
     "Each bound address is printed as one line: `http http://127.0.0.1:PORT` or\n"
     "`https https://127.0.0.1:PORT DIR/ca.pem`, then `ready`.\n"
-    "Admin (same listeners): GET /_admin/requests lists every request received as JSON;\n"
+    "Admin (same listeners): GET /_admin/requests lists every request received as JSON\n"
+    "(with --replay each API request has \"replay\": \"matched\" or \"unmatched\");\n"
     "POST /_admin/faults appends faults; POST /_admin/reset clears requests and faults.\n"
     "A fault applies to the next API request, in order, `times` times (default 1):\n"
     "  {\"status\": 429, \"retry_after\": 2}   any status with the API's error body\n"
@@ -63,6 +72,7 @@ struct Fault {
 
 struct State {
   Catalog catalog;
+  std::optional<Replay> replay;  // set: answers come from it, never from the catalog
   std::mutex mu;
   std::deque<Fault> faults;
   Json requests = Json::array();
@@ -121,13 +131,34 @@ std::string FromHex(const std::string& hex) {
   return out;
 }
 
-void RecordRequest(State& state, const httplib::Request& req) {
+// `replay_mark` ("matched", "unmatched") tells a replay test which requests were not recorded.
+void RecordRequest(State& state, const httplib::Request& req,
+                   std::optional<std::string_view> replay_mark) {
   std::lock_guard<std::mutex> lock(state.mu);
   Json headers = Json::object();
   for (const auto& [k, v] : req.headers) {
     if (k == "Host" || k == "User-Agent" || k == "Accept") headers[k] = v;
   }
-  state.requests.push_back({{"method", req.method}, {"target", req.target}, {"headers", headers}});
+  Json entry = {{"method", req.method}, {"target", req.target}, {"headers", headers}};
+  if (replay_mark) entry["replay"] = *replay_mark;
+  state.requests.push_back(std::move(entry));
+}
+
+// The recorded answer for `target`, or the API's 404 error body when nothing was recorded.
+HttpResponse ReplayAnswer(State& state, const std::string& target, bool& matched) {
+  std::optional<RecordedAnswer> recorded;
+  {
+    std::lock_guard<std::mutex> lock(state.mu);
+    recorded = state.replay->Next(target);
+  }
+  matched = recorded.has_value();
+  if (!recorded) {
+    const Json body = {{"Error",
+                        {{"Code", "NotFound"},
+                         {"Message", "No recorded exchange matches this request (replay mode)"}}}};
+    return {404, "application/json; charset=utf-8", body.dump()};
+  }
+  return {recorded->status, recorded->content_type, std::move(recorded->body)};
 }
 
 // An empty page whose NextPageLink is the same query again.
@@ -191,14 +222,22 @@ void SendCut(const Json& fault, const HttpResponse& answer, httplib::Response& r
 }
 
 void ServeApi(State& state, const httplib::Request& req, httplib::Response& res) {
-  RecordRequest(state, req);
   if (req.method != "GET") {
+    RecordRequest(state, req, std::nullopt);
     res.status = 405;
     return;
   }
   std::optional<Json> fault = NextFault(state);
-  HttpResponse answer = HandlePrices(state.catalog, req.target,
-                                     fault ? fault->value("page_size", kPageSize) : kPageSize);
+  HttpResponse answer;
+  if (state.replay) {
+    bool matched = false;
+    answer = ReplayAnswer(state, req.target, matched);
+    RecordRequest(state, req, matched ? "matched" : "unmatched");
+  } else {
+    RecordRequest(state, req, std::nullopt);
+    answer = HandlePrices(state.catalog, req.target,
+                          fault ? fault->value("page_size", kPageSize) : kPageSize);
+  }
   if (fault) {
     ApplyFault(state, *fault, req.target, answer, res);
     if (fault->value("reset", false) || fault->contains("truncate")) {
@@ -238,13 +277,14 @@ void Install(httplib::Server& server, State& state) {
 constexpr char kNotLoopback[] = "address_not_loopback";
 constexpr char kNoListener[] = "no_listener";
 constexpr char kTlsWithoutCaDir[] = "tls_without_ca_dir";
+constexpr char kReplayWithCatalog[] = "replay_with_catalog";
 
 struct Options {
   bool help = false;
   std::vector<std::string> catalogs;
   std::optional<std::string> listen, tls_listen;  // as given, for messages
   base::HostPort listen_address, tls_address;
-  std::optional<std::string> ca_dir, faults_file;
+  std::optional<std::string> ca_dir, faults_file, replay_file;
 };
 
 int Usage(const std::string& problem) {
@@ -274,6 +314,7 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
                                   {{"--help", base::FlagKind::kSwitch},
                                    {"-h", base::FlagKind::kSwitch},
                                    {"--catalog", base::FlagKind::kRepeatable},
+                                   {"--replay", base::FlagKind::kValue},
                                    {"--listen", base::FlagKind::kValue},
                                    {"--tls-listen", base::FlagKind::kValue},
                                    {"--ca-dir", base::FlagKind::kValue},
@@ -288,6 +329,11 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   o.tls_listen = flags->Value("--tls-listen");
   o.ca_dir = flags->Value("--ca-dir");
   o.faults_file = flags->Value("--faults");
+  o.replay_file = flags->Value("--replay");
+  if (o.replay_file && !o.catalogs.empty()) {
+    *problem = "--replay excludes --catalog (recorded answers or a catalog, not both)";
+    return Status(Outcome::kRefused, kReplayWithCatalog, "--replay excludes --catalog");
+  }
   if (!o.listen && !o.tls_listen) {
     *problem = "give --listen or --tls-listen";
     return Status(Outcome::kRefused, kNoListener, "no address to listen on");
@@ -308,8 +354,29 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   return o;
 }
 
-// Catalogs and faults from the files given; false after one line on stderr.
+// The --replay file; false after one line on stderr naming the file, the line and the problem.
+bool LoadReplay(const std::string& path, State& state) {
+  StatusOr<std::string> text = base::ReadFile(path);
+  if (!text.ok()) {
+    std::cerr << "prices_server: cannot read --replay " << path << ": "
+              << text.status().message() << "\n";
+    return false;
+  }
+  ReplayLine where;
+  StatusOr<Replay> replay = ParseReplay(*text, &where);
+  if (!replay.ok()) {
+    std::cerr << "prices_server: bad --replay " << path
+              << (where.line > 0 ? ": line " + std::to_string(where.line) : std::string()) << ": "
+              << replay.status().message() << "\n";
+    return false;
+  }
+  state.replay = std::move(*replay);
+  return true;
+}
+
+// Catalogs (or the replay) and faults from the files given; false after one line on stderr.
 bool Load(const Options& options, State& state) {
+  if (options.replay_file && !LoadReplay(*options.replay_file, state)) return false;
   for (const std::string& path : options.catalogs) {
     StatusOr<std::string> text = base::ReadFile(path);
     std::string error;

@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -106,12 +107,67 @@ TEST(PricesServerTest, PageSizeFaultServesOversizedAndUndersizedPages) {
   }
 }
 
+// Replay mode through a real HTTPS listener: recorded answers by exact target, in recorded order
+// with the last repeating, and everything else a 404 in the API's error shape, marked in the log.
+TEST(PricesServerTest, ReplayServesRecordedExchangesAndMarksTheUnmatched) {
+  const std::string page1 = "/api/retail/prices?currencyCode=USD&$filter=serviceName%20eq%20%27A%27";
+  const std::string page2 = page1 + "&$skip=1000";
+  const Json lines[] = {
+      {{"target", page1}, {"status", 200}, {"body", R"({"Items":[],"NextPageLink":null})"}},
+      {{"target", page2}, {"status", 429}, {"body", "slow down"}, {"content_type", "text/plain"}},
+      {{"target", page2}, {"status", 200}, {"body", "second"}},
+  };
+  std::string text;
+  for (const Json& line : lines) text += line.dump() + "\n";
+  fakes::test_support::PricesServerProcess server(
+      fakes::test_support::PricesServerProcess::Replay{text});
+  ASSERT_GT(server.port(), 0) << server.Ended();
+  std::unique_ptr<httplib::SSLClient> client = server.Client();
+  auto first = client->Get(page1);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->status, 200);
+  EXPECT_EQ(first->body, R"({"Items":[],"NextPageLink":null})");
+  EXPECT_EQ(first->get_header_value("Content-Type"), "application/json; charset=utf-8");
+  auto busy = client->Get(page2);
+  ASSERT_TRUE(busy);
+  EXPECT_EQ(busy->status, 429);
+  EXPECT_EQ(busy->get_header_value("Content-Type"), "text/plain");
+  for (int i = 0; i < 2; ++i) {
+    auto again = client->Get(page2);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->status, 200);
+    EXPECT_EQ(again->body, "second");
+  }
+  const std::string unrecorded = "/api/retail/prices?currencyCode=USD&$filter=serviceName%20eq%20%27B%27";
+  auto missing = client->Get(unrecorded);
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->status, 404);
+  const Json error = Json::parse(missing->body, nullptr, false);
+  ASSERT_TRUE(error.is_object()) << missing->body;
+  EXPECT_TRUE(error["Error"]["Code"].is_string());
+  EXPECT_TRUE(error["Error"]["Message"].is_string());
+  const Json log = Json::parse(server.RequestLog());
+  ASSERT_EQ(log.size(), 5u);
+  std::vector<std::string> marks;
+  for (const Json& r : log) marks.push_back(r.value("replay", "-"));
+  EXPECT_EQ(marks, (std::vector<std::string>{"matched", "matched", "matched", "matched",
+                                             "unmatched"}));
+  EXPECT_EQ(log[4]["target"], unrecorded);
+}
+
 // A command line the server cannot use is one line naming the problem (and, for a file, the
 // flag, the path and the reason) and a non-zero exit, before anything listens.
 TEST(PricesServerTest, CommandLineProblemsAreOneLineAndANonZeroExit) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   ASSERT_NE(tmp, nullptr);
   const std::string server = "fakes/prices_server/prices_server";
+  const std::string bad_replay = std::string(tmp) + "/bad-replay.jsonl";
+  std::ofstream(bad_replay) << R"({"target":"/api/retail/prices","status":200,"body":""})"
+                            << "\n"
+                            << R"({"target":"/api/retail/prices","status":"200","body":""})"
+                            << "\n";
+  const std::string empty_replay = std::string(tmp) + "/empty-replay.jsonl";
+  std::ofstream(empty_replay) << "\n";
   const struct {
     std::vector<std::string> args;
     int exit_code;
@@ -135,6 +191,16 @@ TEST(PricesServerTest, CommandLineProblemsAreOneLineAndANonZeroExit) {
        "prices_server: --listen must be a loopback HOST:PORT (the port is not a number from 0 "
        "to 65535)"},
       {{"--tls-listen", "127.0.0.1:0"}, 64, "prices_server: --tls-listen needs --ca-dir"},
+      {{"--listen", "127.0.0.1:0", "--replay", "/nonexistent/r.jsonl", "--catalog",
+        "/nonexistent/c.jsonl"},
+       64, "prices_server: --replay excludes --catalog (recorded answers or a catalog, not both)"},
+      {{"--listen", "127.0.0.1:0", "--replay", "/nonexistent/r.jsonl"}, 1,
+       "prices_server: cannot read --replay /nonexistent/r.jsonl: no such file"},
+      {{"--listen", "127.0.0.1:0", "--replay", bad_replay}, 1,
+       "prices_server: bad --replay " + bad_replay +
+           ": line 2: \"status\" must be an integer from 100 to 599"},
+      {{"--listen", "127.0.0.1:0", "--replay", empty_replay}, 1,
+       "prices_server: bad --replay " + empty_replay + ": the file holds no recorded exchange"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> argv = {server};

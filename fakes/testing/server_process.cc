@@ -17,10 +17,19 @@ extern char** environ;
 namespace azure_pricing::fakes::test_support {
 
 PricesServerProcess::PricesServerProcess(const std::string& catalog_jsonl) {
+  Start("--catalog", "catalog.jsonl", catalog_jsonl);
+}
+
+PricesServerProcess::PricesServerProcess(const Replay& replay) {
+  Start("--replay", "replay.jsonl", replay.exchanges_jsonl);
+}
+
+void PricesServerProcess::Start(const std::string& flag, const std::string& file,
+                                const std::string& contents) {
   const std::string dir = std::getenv("TEST_TMPDIR");
   const std::string binary = std::string(std::getenv("TEST_SRCDIR")) + "/" +
                              std::getenv("TEST_WORKSPACE") + "/fakes/prices_server/prices_server";
-  std::ofstream(dir + "/catalog.jsonl") << catalog_jsonl;
+  std::ofstream(dir + "/" + file) << contents;
   int fds[2];
   if (pipe(fds) != 0) return;
   posix_spawn_file_actions_t actions;
@@ -28,7 +37,7 @@ PricesServerProcess::PricesServerProcess(const std::string& catalog_jsonl) {
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   std::vector<std::string> args = {
-      binary, "--catalog", dir + "/catalog.jsonl", "--tls-listen", "127.0.0.1:0", "--ca-dir", dir};
+      binary, flag, dir + "/" + file, "--tls-listen", "127.0.0.1:0", "--ca-dir", dir};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -18,6 +18,11 @@ class PricesServerProcess {
  public:
   // `catalog_jsonl` is written to TEST_TMPDIR; the binary is found in the test's runfiles.
   explicit PricesServerProcess(const std::string& catalog_jsonl);
+  // Replay mode: `exchanges_jsonl` is written to TEST_TMPDIR and served with --replay.
+  struct Replay {
+    std::string exchanges_jsonl;
+  };
+  explicit PricesServerProcess(const Replay& replay);
   ~PricesServerProcess();
   PricesServerProcess(const PricesServerProcess&) = delete;
   PricesServerProcess& operator=(const PricesServerProcess&) = delete;
@@ -35,6 +40,9 @@ class PricesServerProcess {
   std::string Ended() const;
 
  private:
+  // Writes `contents` to TEST_TMPDIR/`file` and starts the server with `flag` naming it.
+  void Start(const std::string& flag, const std::string& file, const std::string& contents);
+
   pid_t pid_ = 0;
   int port_ = 0;
   std::string ca_;
