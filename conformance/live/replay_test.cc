@@ -64,8 +64,12 @@ TEST(ReplayTest, EveryRecordingInTheRepositoryReplaysToItsCliOutput) {
     ASSERT_FALSE(rec->queries.empty()) << dir;
     ASSERT_EQ(rec->transformers, std::vector<std::string>{kDurationRemoved}) << dir;
     const Replayed got = Replay(*rec);
-    EXPECT_EQ(got.cli_version, rec->cli_version)
-        << dir << " was recorded with another CLI version than the one replaying it";
+    // The fake azmcp (no AZURE_PRICING_AZMCP, as on a remote executor) reproduces 3.0.0-beta.46's
+    // output but not its User-Agent.
+    if (stack::DefaultCli().real) {
+      EXPECT_EQ(got.cli_version, rec->cli_version)
+          << dir << " was recorded with another CLI version than the one replaying it";
+    }
     ASSERT_EQ(got.outputs.size(), rec->queries.size());
     for (size_t i = 0; i < got.outputs.size(); ++i) {
       EXPECT_TRUE(got.outputs[i] == rec->queries[i].cli_stdout)

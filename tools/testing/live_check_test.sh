@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# live_check and record as an operator meets them: without an opt-in nothing runs and the exit
+# status says so; a wrong opt-in is a usage error; the dry run (the fake price API, real
+# sandboxes, the CLI tools/bazel passes) passes every check and writes its JSON report and a
+# recording. The live mode itself is never run here.
+# CITES("HOST-004", "HOST-005")
+set -uo pipefail
+live_check="$1"
+record="$2"
+unset AZURE_PRICING_LIVE_CHECK
+source tools/testing/check.sh
+out="${TEST_TMPDIR:-/tmp}"
+
+tool="${live_check}"
+check "not opted in" 2 "not opted in, so nothing ran and no network was touched" --
+check "not opted in: says how" 2 "tools/bazel run //tools:live_check -- --live prices.azure.com" --
+check "another host" 64 "--live must name the real host: --live prices.azure.com" -- --live example.com
+check "both modes" 64 "give --live or --dry-run, not both" -- --live prices.azure.com --dry-run
+AZURE_PRICING_LIVE_CHECK=yes check "variable not naming the host" 64 "AZURE_PRICING_LIVE_CHECK must be prices.azure.com" --
+check "bad number" 64 "--pause-ms and --max-requests take a whole number" -- --dry-run --pause-ms x
+check "unknown check" 64 "--only names a check the list lacks" -- --dry-run --only no-such-check
+check "help" 0 "Exit: 0 every check passed, 1 a check failed, 2 not opted in" -- --help
+check "dry run" 0 "13 checks: 13 passed, 0 failed, 0 skipped; 17 upstream requests, at most 1 in flight" -- \
+  --dry-run --json "${out}/report.json"
+if ! grep -q '"mode": "dry-run"' "${out}/report.json" || ! grep -q '"cli_version": "' "${out}/report.json"; then
+  echo "FAIL json report: ${out}/report.json lacks its mode or CLI version"
+  failures=$((failures + 1))
+fi
+check "request cap" 0 "skipped (the run's request cap)" -- --dry-run --only dns,cdn --max-requests 8
+
+tool="${record}"
+rm -rf "${out}/recording"
+check "record: not opted in" 2 "not opted in" -- --out "${out}/recording"
+check "record: needs --out" 64 "--out DIR is required" -- --dry-run
+check "record: dry run" 0 "recorded 2 queries into ${out}/recording" -- --dry-run --only dns,unknown-filter-field --out "${out}/recording"
+check "record: never over a recording" 1 "recording_exists" -- --dry-run --only dns --out "${out}/recording"
+for f in PROVENANCE.md recording.json cli/dns.json upstream/dns-1.body upstream/unknown-filter-field-1.body; do
+  [[ -s "${out}/recording/${f}" ]] || { echo "FAIL record: ${f} missing"; failures=$((failures + 1)); }
+done
+finish
