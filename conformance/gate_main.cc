@@ -25,6 +25,8 @@
 #include "conformance/gate_report.h"
 #include "conformance/known_failures.h"
 #include "conformance/properties/gate_properties.h"
+#include "conformance/live/checks.h"
+#include "conformance/live/live_run.h"
 #include "conformance/stack/stack_suite.h"
 #include "conformance/testee/runner.h"
 #include "ref/base/flags.h"
@@ -51,7 +53,8 @@ constexpr char kUsage[] =
     "  --suite S,...  kind (the cases in conformance/cases and the catalog check), properties\n"
     "                 (generated calls), backend (the backend suite), stack (end-to-end cases\n"
     "                 through the local stack: bubblewrap, egress proxy, azmcp, fake price API),\n"
-    "                 or all (the default);\n"
+    "                 live (the live check's dry run: its canonical queries against the fake\n"
+    "                 price API; //tools:live_check runs them live), or all (the default);\n"
     "                 `cases` is accepted for kind\n"
     "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds\n"
     "  --shard I/N    run only shard I of N (a hash of suite/id), as Bazel's test sharding does\n"
@@ -71,7 +74,7 @@ constexpr char kUsage[] =
     "  --write-known-failures FILE  write this run's failures as such a list\n"
     "  --verbose      one line per check, and the catalog per requirement\n";
 
-const char* const kSuites[] = {"kind", "properties", "backend", "stack"};
+const char* const kSuites[] = {"kind", "properties", "backend", "stack", "live"};
 
 struct Options {
   bool verbose = false;
@@ -133,7 +136,7 @@ void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) 
     } else if (std::find(std::begin(kSuites), std::end(kSuites), suite) != std::end(kSuites)) {
       o.suites.insert(suite);
     } else {
-      problem = "--suite is all, or a comma-separated list of kind, properties, backend, stack";
+      problem = "--suite is all, or a comma-separated list of kind, properties, backend, stack, live";
     }
   }
   if (const auto filter = flags.Value("--filter")) {
@@ -466,6 +469,45 @@ void RunStackSuite(Run& run) {
   run.suite_seconds["stack"] = SecondsSince(start);
 }
 
+// The live check's canonical queries, dry: the same list and judgements //tools:live_check runs
+// against the real prices.azure.com, here against the fake price API on the local stack.
+void RunLiveDryRunSuite(Run& run) {
+  const auto start = std::chrono::steady_clock::now();
+  std::printf("\nlive (dry run)\n");
+  const StatusOr<std::string> text = live::BundledChecksJson();
+  StatusOr<std::vector<live::LiveCheck>> checks =
+      text.ok() ? live::LoadChecks(*text) : StatusOr<std::vector<live::LiveCheck>>(text.status());
+  live::LiveRunOptions options{.mode = live::LiveMode::kDryRun, .cli = stack::DefaultCli(),
+                               .pause_ms = 0, .bwrap = run.options.backend_options.bwrap};
+  StatusOr<live::LiveReport> report =
+      checks.ok() ? live::RunLiveChecks(*checks, options) : StatusOr<live::LiveReport>(checks.status());
+  if (!report.ok()) {
+    std::printf("  the live check's dry run did not start: %s\n", report.status().message().c_str());
+    if (run.options.Selected("live", "live")) {
+      run.Add({.suite = "live", .id = "live", .verdict = Verdict::kSkipped,
+               .detail = "no live check ran: " + report.status().message()});
+    }
+    run.suite_seconds["live"] = SecondsSince(start);
+    return;
+  }
+  std::printf("  cli: %s (version on the wire: %s)\n", report->cli.c_str(), report->cli_version.c_str());
+  for (const live::CheckResult& r : report->results) {
+    const std::string id = "live." + r.check.id;
+    if (!run.options.Selected("live", id)) continue;
+    std::string failed;
+    for (const live::Finding& f : r.findings) {
+      if (!f.passed) failed += (failed.empty() ? "" : "; ") + f.name + ": " + f.detail;
+    }
+    std::printf("  %s %s: %s\n", r.passed ? "ok  " : "FAIL", id.c_str(),
+                r.passed ? r.outcome.c_str() : failed.c_str());
+    run.Add({.suite = "live", .id = id, .requirements = r.check.requirements,
+             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+             .expected = r.passed ? "" : r.check.what, .actual = r.passed ? "" : r.outcome,
+             .detail = failed});
+  }
+  run.suite_seconds["live"] = SecondsSince(start);
+}
+
 // The smallest call a testee must answer: a lookup whose CLI returns no rows. Any well-formed
 // answer passes; what the answer says is for the cases to judge.
 host::ScriptedCall SmokeCall() {
@@ -629,6 +671,7 @@ int Main(int argc, char** argv) {
   }
   if (options->Runs("backend")) RunBackendSuite(run);
   if (options->Runs("stack")) RunStackSuite(run);
+  if (options->Runs("live")) RunLiveDryRunSuite(run);
   if (options->filter && run.records.empty()) {
     run.GateFailure("filter", "--filter " + options->filter_text + " selected no check");
   }
