@@ -18,6 +18,11 @@ inline constexpr char kPackageStability[] = "experimental";
 // registry does not publish that version; every CLI behaviour this project encodes was observed
 // on kModelledOnCli, the newest published one.
 inline constexpr char kImageCliContract[] = "Azure MCP 4.0.0-beta.4 pricing get";
+// The npm version of @azure/mcp-linux-x64 that contract names: the image recipe's default
+// (tools/image/Containerfile).
+inline constexpr char kPinnedCliVersion[] = "4.0.0-beta.4";
+static_assert(std::string_view(kImageCliContract).find(kPinnedCliVersion) !=
+              std::string_view::npos);
 inline constexpr char kModelledOnCli[] = "azmcp 3.0.0-beta.46";
 // One line for programs and the gate to print.
 inline constexpr char kCliProvenanceLine[] =

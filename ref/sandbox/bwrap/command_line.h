@@ -13,6 +13,10 @@ namespace azure_pricing::sandbox::bwrap {
 // Where things are inside every sandbox.
 inline constexpr char kInitPath[] = "/usr/local/libexec/azure-pricing/sandbox_init";
 inline constexpr char kProbePath[] = "/usr/local/libexec/azure-pricing/sandbox_probe";
+// A real CLI's .NET single-file bundle, and the directory its native libraries were unpacked
+// into when the image was built (/usr/local/bin/azmcp points the bundle there).
+inline constexpr char kBundlePath[] = "/usr/local/lib/azmcp/azmcp";
+inline constexpr char kBundleExtractDir[] = "/usr/local/lib/azmcp/extract";
 inline constexpr char kRunDir[] = "/run/azure-pricing";
 inline constexpr char kEgressSocketInside[] = "/run/azure-pricing/egress.sock";
 inline constexpr char kEgressCaInside[] = "/run/azure-pricing/egress-ca.pem";

@@ -15,16 +15,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kBundleInside[] = "/usr/local/lib/azmcp/azmcp";
-constexpr char kExtractInside[] = "/usr/local/lib/azmcp/extract";
-
-constexpr char kWrapper[] =
-    "#!/bin/sh\n"
-    "# The bundle's native libraries were unpacked when this image was assembled; without this\n"
-    "# a fresh HOME per call would unpack 42 MB on every call.\n"
-    "DOTNET_BUNDLE_EXTRACT_BASE_DIR=/usr/local/lib/azmcp/extract\n"
-    "export DOTNET_BUNDLE_EXTRACT_BASE_DIR\n"
-    "exec /usr/local/lib/azmcp/azmcp \"$@\"\n";
+// The wrapper the host's /bin/sh runs (the base layer has one; tools/image's container has no
+// shell and uses a launcher program instead). Without it a fresh HOME per call would unpack
+// 42 MB on every call.
+std::string Wrapper() {
+  return std::string("#!/bin/sh\n") + "DOTNET_BUNDLE_EXTRACT_BASE_DIR=" + kBundleExtractDir +
+         "\nexport DOTNET_BUNDLE_EXTRACT_BASE_DIR\nexec " + kBundlePath + " \"$@\"\n";
+}
 
 // Just enough for programs that look up users or hosts; no host accounts, no secrets.
 constexpr char kPasswd[] =
@@ -83,16 +80,16 @@ Status Unpack(const fs::path& out) {
   const std::string home = (out / "unpack-home").string();
   std::error_code ec;
   fs::create_directories(home, ec);
-  BoundedRun run{.argv = {(out.string() + kBundleInside), "pricing", "get", "--help"},
+  BoundedRun run{.argv = {(out.string() + kBundlePath), "pricing", "get", "--help"},
                  .env = {"HOME=" + home, "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
-                         "DOTNET_BUNDLE_EXTRACT_BASE_DIR=" + out.string() + kExtractInside,
+                         "DOTNET_BUNDLE_EXTRACT_BASE_DIR=" + out.string() + kBundleExtractDir,
                          "AZURE_MCP_COLLECT_TELEMETRY=false",
                          "AZURE_MCP_COLLECT_TELEMETRY_MICROSOFT=false"},
                  .timeout_ms = 120'000,
                  .max_output_bytes = 1 << 20};
   const StatusOr<ExecResult> ran = RunBounded(run);
   fs::remove_all(home, ec);
-  if (!ran.ok() || fs::is_empty(out.string() + kExtractInside, ec) || ec) {
+  if (!ran.ok() || fs::is_empty(out.string() + kBundleExtractDir, ec) || ec) {
     return Failed("the azmcp bundle did not unpack (is it a .NET single-file bundle?)");
   }
   return OkStatus();
@@ -105,8 +102,8 @@ Status PlaceCli(const ImageSources& sources, const fs::path& out) {
                ? OkStatus()
                : Failed("cannot place azmcp in the image");
   }
-  if (!Place(sources.azmcp, out.string() + kBundleInside, exec) ||
-      !WriteText(out / "usr/local/bin/azmcp", kWrapper, /*executable=*/true)) {
+  if (!Place(sources.azmcp, out.string() + kBundlePath, exec) ||
+      !WriteText(out / "usr/local/bin/azmcp", Wrapper(), /*executable=*/true)) {
     return Failed("cannot place azmcp in the image");
   }
   return Unpack(out);
