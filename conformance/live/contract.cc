@@ -358,18 +358,21 @@ std::optional<std::string> MappedZone(const Parsed& p) {
   return std::nullopt;
 }
 
+bool HasNote(const Parsed& p, const std::string& words) {
+  if (!p.report.is_object() || !p.report.contains("selection_notes")) return false;
+  for (const Json& n : p.report.at("selection_notes")) {
+    if (n.is_string() && n.get<std::string>().find(words) != std::string::npos) return true;
+  }
+  return false;
+}
+
 Finding JudgeExpressRoute(const Parsed& p) {
   const size_t received = ZoneRowsOfFamily(p, "expressroute").size();
   int kept = 0;
   for (const Json& row : ReportRows(p)) {
     kept += row.value("serviceName", "") == "ExpressRoute" && row.value("matched_by", "") == "zone";
   }
-  bool noted = false;
-  if (p.report.is_object() && p.report.contains("selection_notes")) {
-    for (const Json& n : p.report.at("selection_notes")) {
-      noted = noted || n.get<std::string>().find("ExpressRoute") != std::string::npos;
-    }
-  }
+  const bool noted = HasNote(p, "ExpressRoute");
   if (received == 0) return Fail("zone_rows", "the CLI returned no ExpressRoute zone rows");
   if (kept != 0 || !noted) {
     return Fail("zone_rows", std::to_string(kept) + " ExpressRoute zone rows kept; note " +
@@ -399,6 +402,9 @@ Finding JudgeZoneRows(const Parsed& p) {
                            std::to_string(selected) + " selected";
   if (x.zone_rows == "required" && (in_zone == 0 || selected == 0)) return Fail("zone_rows", seen);
   if (in_zone != selected) return Fail("zone_rows", seen + " (all must be)");
+  if (x.zone_family == "edge" && selected > 0 && !HasNote(p, "serving edge")) {
+    return Fail("zone_rows", seen + ", without the note that billing follows the serving edge");
+  }
   return Pass("zone_rows", seen);
 }
 

@@ -17,7 +17,7 @@
 namespace azure_pricing::conformance::live {
 namespace {
 
-CITES("HOST-004", "HOST-005", "BOUND-017", "BOUND-021", "UPSTREAM-002", "SELECT-015");
+CITES("HOST-004", "HOST-005", "BOUND-017", "BOUND-021", "UPSTREAM-002", "SELECT-015", "ZONE-006");
 
 using ::azure_pricing::StatusIs;
 
@@ -141,8 +141,12 @@ TEST(JudgeCheckTest, RequiredEdgeZoneRowsMustComeBackAndBeSelectedAtTheMappedZon
   Seen seen = BasicSeen();
   seen.execs[0].result->stdout_bytes = OneRow("Content Delivery Network", "Zone 4");
   seen.report.output =
-      R"({"prices":[{"matched_by":"zone","zone":"Zone 4","zone_family":"edge"}]})";
+      R"({"prices":[{"matched_by":"zone","zone":"Zone 4","zone_family":"edge"}],)"
+      R"("selection_notes":["... the serving edge ..."]})";
   EXPECT_TRUE(Passed(JudgeCheck(check, seen), "zone_rows"));
+  seen.report.output =
+      R"({"prices":[{"matched_by":"zone","zone":"Zone 4","zone_family":"edge"}]})";
+  EXPECT_FALSE(Passed(JudgeCheck(check, seen), "zone_rows"));
   seen.report.output = R"({"prices":[{"matched_by":"zone","zone":"Zone 1","zone_family":"edge"}]})";
   EXPECT_FALSE(Passed(JudgeCheck(check, seen), "zone_rows"));
   seen.execs[0].result->stdout_bytes = OneRow("Content Delivery Network", "Zone 1");

@@ -139,6 +139,30 @@ int Record(const live::LiveReport& report, const std::string& dir, const std::st
   return kExitPassed;
 }
 
+StatusOr<std::vector<live::LiveCheck>> LoadBundled() {
+  const StatusOr<std::string> text = live::BundledChecksJson();
+  if (!text.ok()) return text.status();
+  return live::LoadChecks(*text);
+}
+
+// Writes what was asked for (the JSON report, a recording) and says how the run ended.
+int Finish(const live::LiveReport& report, const base::Flags& flags,
+           const std::optional<std::string>& out, LiveTool tool, const std::string& command) {
+  const std::string name = tool == LiveTool::kRecord ? "record" : "live_check";
+  if (const auto json = flags.Value("--json")) {
+    if (!base::WriteFileAtomically(base::CallerPath(*json), live::LiveReportJson(report)).ok()) {
+      std::cerr << name << ": cannot write the JSON report\n";
+      return kExitFailed;
+    }
+  }
+  int status = report.failed == 0 ? kExitPassed : kExitFailed;
+  if (out) {
+    const int recorded = Record(report, base::CallerPath(*out), command, name);
+    if (tool == LiveTool::kRecord || recorded != kExitPassed) status = recorded;
+  }
+  return status;
+}
+
 }  // namespace
 
 int LiveToolMain(int argc, char** argv, LiveTool tool) {
@@ -172,9 +196,7 @@ int LiveToolMain(int argc, char** argv, LiveTool tool) {
   if (!pause || !cap) return Usage(tool, "--pause-ms and --max-requests take a whole number");
   if (*mode == Mode::kNotOptedIn) return NotOptedIn(tool);
 
-  const StatusOr<std::string> text = live::BundledChecksJson();
-  StatusOr<std::vector<live::LiveCheck>> checks =
-      text.ok() ? live::LoadChecks(*text) : StatusOr<std::vector<live::LiveCheck>>(text.status());
+  const StatusOr<std::vector<live::LiveCheck>> checks = LoadBundled();
   if (!checks.ok()) {
     std::cerr << name << ": " << checks.status().message() << "\n";
     return kExitUnavailable;
@@ -190,18 +212,7 @@ int LiveToolMain(int argc, char** argv, LiveTool tool) {
     return report.status().reason() == live::kUnknownCheck ? kExitUsage : kExitUnavailable;
   }
   std::cout << live::FormatLiveTable(*report);
-  if (const auto json = flags->Value("--json")) {
-    if (!base::WriteFileAtomically(base::CallerPath(*json), live::LiveReportJson(*report)).ok()) {
-      std::cerr << name << ": cannot write the JSON report\n";
-      return kExitFailed;
-    }
-  }
-  int status = report->failed == 0 ? kExitPassed : kExitFailed;
-  if (out_flag) {
-    const int recorded = Record(*report, base::CallerPath(*out_flag), CommandLine(argc, argv, tool), name);
-    if (tool == LiveTool::kRecord || recorded != kExitPassed) status = recorded;
-  }
-  return status;
+  return Finish(*report, *flags, out_flag, tool, CommandLine(argc, argv, tool));
 }
 
 }  // namespace azure_pricing::tools
