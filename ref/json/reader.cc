@@ -159,6 +159,23 @@ bool Reader::NextMember(std::string& key) {
   return Expect(':');
 }
 
+bool Reader::NextMemberUnchecked(std::string_view& key, std::string& scratch) {
+  if (NextEntry(/*in_object=*/true, '}') != Step::kEntry) return false;
+  if (p_ == end_ || *p_ != '"') return Fail(ParseError::kSyntax);
+  const char* q = p_ + 1;
+  while (q != end_ && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20) ++q;
+  const std::string_view plain(p_ + 1, static_cast<size_t>(q - p_ - 1));
+  if (q != end_ && *q == '"' && (!check_strings_utf8_ || IsValidUtf8(plain))) {
+    key = plain;
+    p_ = q + 1;
+  } else {
+    scratch.clear();
+    if (!ParseStringBody(scratch)) return false;
+    key = scratch;
+  }
+  return Expect(':');
+}
+
 bool Reader::NextItem() { return NextEntry(/*in_object=*/false, ']') == Step::kEntry; }
 
 bool Reader::ParseHex4(uint32_t& cp) {

@@ -38,6 +38,11 @@ class Reader {
   // before the next NextMember call.
   bool BeginObject();
   bool NextMember(std::string& key);
+  // The same without the reader's duplicate-key check, for a caller that checks duplicates
+  // itself over a fixed set of keys (a bit per key is cheaper than comparing key strings).
+  // `key` views the text when the key holds no escape, else `scratch`; valid until the next
+  // call.
+  bool NextMemberUnchecked(std::string_view& key, std::string& scratch);
 
   // Arrays: BeginArray, then NextItem until it returns false; read or skip each item.
   bool BeginArray();

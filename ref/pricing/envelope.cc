@@ -1,5 +1,7 @@
 #include "ref/pricing/envelope.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <string_view>
 
@@ -204,7 +206,7 @@ constexpr std::string_view kRowFieldNames[] = {
     "reservationTerm",    "savingsPlan"};
 
 // The CLI prints fields in a fixed order, so the field after the previous one is tried first.
-RowField FieldOf(const std::string& key, uint32_t expected) {
+RowField FieldOf(std::string_view key, uint32_t expected) {
   if (expected < kUnknownField && kRowFieldNames[expected] == key) {
     return static_cast<RowField>(expected);
   }
@@ -296,15 +298,26 @@ bool StreamField(json::Reader& r, RowField field, PriceRow& row, std::string& ke
 
 bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
   if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
+  // Duplicates are caught here: a bit per known key, and the names of any other keys (the CLI
+  // prints none, so the list stays empty), cheaper than the reader's string comparisons.
   uint32_t seen = 0;
   uint32_t expected = kArmSkuName;
-  while (r.NextMember(key)) {
-    const RowField field = FieldOf(key, expected);
-    expected = field + 1;
+  std::vector<std::string> others;
+  std::string_view name;
+  while (r.NextMemberUnchecked(name, key)) {
+    const RowField field = FieldOf(name, expected);
+    if (field == kUnknownField) {
+      if (std::find(others.begin(), others.end(), name) != others.end()) return false;
+      others.emplace_back(name);
+    } else {
+      if ((seen & (1u << field)) != 0) return false;
+      seen |= 1u << field;
+      expected = field + 1;
+    }
     if (!StreamField(r, field, row, key)) return false;
-    if (field < kRequiredFieldCount) seen |= 1u << field;
   }
-  if (!r.ok() || seen != (1u << kRequiredFieldCount) - 1) return false;
+  constexpr uint32_t kRequired = (1u << kRequiredFieldCount) - 1;
+  if (!r.ok() || (seen & kRequired) != kRequired) return false;
   if (row.price_type != "Consumption" && row.price_type != "Reservation" &&
       row.price_type != "DevTestConsumption") {
     return false;

@@ -54,7 +54,8 @@ LookupOutcome RunLookup(std::string_view arguments_json, const HostBounds& bound
   if (outcome.plan->region.expanded) {
     // Selection only after every row was validated; it sees all received rows.
     const int64_t received = static_cast<int64_t>(rows->size());
-    Selection selection = SelectRows(*rows, outcome.plan->region, received >= kCliRowCeiling);
+    Selection selection =
+        SelectRows(std::move(*rows), outcome.plan->region, received >= kCliRowCeiling);
     outcome.report = BuildExpandedReport(std::move(selection), received,
                                          outcome.plan->region.requested_region, bounds.max_rows);
     return outcome;

@@ -1,5 +1,8 @@
 #include "ref/pricing/selection.h"
 
+#include <string_view>
+#include <unordered_set>
+
 #include <set>
 #include <tuple>
 
@@ -41,7 +44,16 @@ const char kNoteNotProofOfAbsence[] =
 
 namespace {
 
-using MeterKey = std::tuple<std::string, std::string, std::string>;
+// Views into the received rows, which outlive every use of the keys (SelectRows decides every
+// row before it moves any): 5,000 owned triples would cost more than the rest of selection.
+using MeterKey = std::tuple<std::string_view, std::string_view, std::string_view>;
+
+struct MeterKeyHash {
+  size_t operator()(const MeterKey& k) const {
+    const std::hash<std::string_view> h;
+    return h(std::get<0>(k)) ^ (h(std::get<1>(k)) * 31) ^ (h(std::get<2>(k)) * 1009);
+  }
+};
 
 bool CompleteIdentity(const PriceRow& r) {
   return !r.service_name.empty() && !r.product_name.empty() && !r.meter_name.empty();
@@ -58,7 +70,7 @@ struct Classification {
   std::vector<Kind> kinds;
   std::vector<const zones::ZoneAssignment*> assignments;
   std::vector<zones::ZoneFamily> families;
-  std::set<MeterKey> preferred;  // meters with a kept regional or zone row
+  std::unordered_set<MeterKey, MeterKeyHash> preferred;  // meters with a kept regional or zone row
   bool no_assignment = false, unknown_family = false, express = false;
 };
 
@@ -111,8 +123,8 @@ Classification Classify(const std::vector<PriceRow>& rows, const RegionPlan& pla
   return c;
 }
 
-SelectedRow ZoneRow(const PriceRow& r, const zones::ZoneAssignment& a, zones::ZoneFamily family) {
-  SelectedRow s{r,       "zone",      a.zone, std::string(zones::ZoneFamilyName(family)),
+SelectedRow ZoneRow(PriceRow r, const zones::ZoneAssignment& a, zones::ZoneFamily family) {
+  SelectedRow s{std::move(r), "zone",   a.zone, std::string(zones::ZoneFamilyName(family)),
                 a.basis, std::nullopt};
   if (family == zones::ZoneFamily::kNetwork) s.zone_reference_region = a.reference_region;
   return s;
@@ -120,28 +132,36 @@ SelectedRow ZoneRow(const PriceRow& r, const zones::ZoneAssignment& a, zones::Zo
 
 }  // namespace
 
-Selection SelectRows(const std::vector<PriceRow>& rows, const RegionPlan& plan,
+Selection SelectRows(std::vector<PriceRow> rows, const RegionPlan& plan,
                      bool received_truncated) {
-  const Classification c = Classify(rows, plan);
-  Selection selection;
-  bool edge = false, nearest = false, global_kept = false;
+  Classification c = Classify(rows, plan);
+  // Global fallback is decided for every row first: the keys view the rows about to be moved.
   for (size_t i = 0; i < rows.size(); ++i) {
     const PriceRow& r = rows[i];
+    if (c.kinds[i] == Kind::kGlobalCandidate &&
+        c.preferred.count({r.service_name, r.product_name, r.meter_name}) != 0) {
+      c.kinds[i] = Kind::kDropped;
+    }
+  }
+  Selection selection;
+  selection.rows.reserve(rows.size());
+  bool edge = false, nearest = false, global_kept = false;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    PriceRow& r = rows[i];
     switch (c.kinds[i]) {
       case Kind::kDropped:
         break;
       case Kind::kRegion:
         selection.rows.push_back(
-            {r, "region", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+            {std::move(r), "region", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
         break;
       case Kind::kGlobalCandidate:
-        if (c.preferred.count({r.service_name, r.product_name, r.meter_name}) != 0) break;
         selection.rows.push_back(
-            {r, "global", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+            {std::move(r), "global", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
         global_kept = true;
         break;
       case Kind::kZone:
-        selection.rows.push_back(ZoneRow(r, *c.assignments[i], c.families[i]));
+        selection.rows.push_back(ZoneRow(std::move(r), *c.assignments[i], c.families[i]));
         edge = edge || c.families[i] == zones::ZoneFamily::kEdge;
         nearest = nearest || c.assignments[i]->basis == "nearest_region";
         break;

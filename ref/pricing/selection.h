@@ -27,7 +27,8 @@ struct Selection {
 
 // `received_truncated`: the CLI stopped at its row ceiling, so a Global fallback cannot prove a
 // preferred row is absent.
-Selection SelectRows(const std::vector<PriceRow>& rows, const RegionPlan& plan,
+// Takes the rows: the kept ones move into the selection.
+Selection SelectRows(std::vector<PriceRow> rows, const RegionPlan& plan,
                      bool received_truncated);
 
 // The fixed notes, for tests and documentation.
