@@ -112,7 +112,7 @@ std::optional<std::string> FormatDateTimeOffset(std::string_view s) {
 namespace {
 
 void AppendEscaped(std::string& out, uint32_t unit) {
-  char buf[8];
+  char buf[16];  // room for any uint32_t, which -O2 format checks require
   std::snprintf(buf, sizeof buf, "\\u%04X", unit);
   out += buf;
 }

@@ -163,9 +163,12 @@ bool Reader::NextMemberUnchecked(std::string_view& key, std::string& scratch) {
   if (NextEntry(/*in_object=*/true, '}') != Step::kEntry) return false;
   if (p_ == end_ || *p_ != '"') return Fail(ParseError::kSyntax);
   const char* q = p_ + 1;
-  while (q != end_ && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20) ++q;
+  unsigned char high = 0;  // only a key with a non-ASCII byte needs the UTF-8 check
+  while (q != end_ && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20) {
+    high |= static_cast<unsigned char>(*q++);
+  }
   const std::string_view plain(p_ + 1, static_cast<size_t>(q - p_ - 1));
-  if (q != end_ && *q == '"' && (!check_strings_utf8_ || IsValidUtf8(plain))) {
+  if (q != end_ && *q == '"' && (!check_strings_utf8_ || high < 0x80 || IsValidUtf8(plain))) {
     key = plain;
     p_ = q + 1;
   } else {

@@ -23,6 +23,7 @@
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/report.h"
 #include "ref/pricing/selection.h"
+#include "tools/bench/rows.h"
 
 namespace {
 
@@ -183,31 +184,28 @@ struct Figures {
 };
 
 void PrintRows(const Figures& f) {
-  using J = nlohmann::ordered_json;
-  auto row = [](const char* measure, double figure, const char* unit, const char* baseline,
-                double base, double ratio, const char* floor, const char* verdict, std::string note) {
-    std::printf("%s\n", J{{"measure", measure}, {"figure", figure}, {"unit", unit},
-                          {"baseline", baseline}, {"baseline_figure", base}, {"ratio", ratio},
-                          {"ratio_meaning", "figure / baseline"}, {"floor", floor},
-                          {"verdict", verdict}, {"note", std::move(note)}}
-                            .dump()
-                            .c_str());
-  };
-  const double py_ratio = f.python > 0 ? f.ours / f.python : 0;
-  row("host: validate + select + project, 5,000-row envelope (3.1 MB)", f.ours, "MB/s",
-      "strict Python, same checks (strict_validate.py)", f.python, py_ratio, ">= 5x Python",
-      py_ratio >= 5 ? "met" : "missed",
-      "aim: half of simdjson's DOM parse; " + std::to_string(f.ours / f.simdjson).substr(0, 4) +
-          "x of it");
-  row("host: the same, against nlohmann's DOM parse of the bytes", f.ours, "MB/s",
-      "nlohmann::json::parse", f.nlohmann, f.ours / f.nlohmann, "-", "info", "");
-  row("host: the same, against simdjson's DOM parse of the bytes (ceiling)", f.ours, "MB/s",
-      "simdjson::dom::parser::parse", f.simdjson, f.ours / f.simdjson, ">= 0.5 (aim)",
-      f.ours / f.simdjson >= 0.5 ? "met" : "missed", "");
-  const double mem_ratio = f.peak_mib / f.input_mib;
-  row("host: peak resident growth processing an envelope at the 8 MiB output cap", f.peak_mib,
-      "MiB", "the envelope's size", f.input_mib, mem_ratio, "<= 4x the input",
-      mem_ratio <= 4 ? "met" : "missed", "VmHWM - VmRSS of a child that reads and processes it");
+  namespace bench = azure_pricing::bench;
+  const double py = f.python > 0 ? f.ours / f.python : 0;
+  bench::PrintRow({.measure = "host: validate + select + project, 5,000-row envelope (3.1 MB)",
+                   .figure = f.ours, .unit = "MB/s",
+                   .baseline = "strict Python, same checks (strict_validate.py)",
+                   .baseline_figure = f.python, .ratio = py, .floor = ">= 5x Python",
+                   .verdict = bench::Verdict(py >= 5),
+                   .note = "aim: half of simdjson's DOM parse; at " +
+                           std::to_string(f.ours / f.simdjson).substr(0, 4) + "x of it"});
+  bench::PrintRow({.measure = "host: the same, against nlohmann's DOM parse of the bytes",
+                   .figure = f.ours, .unit = "MB/s", .baseline = "nlohmann::json::parse",
+                   .baseline_figure = f.nlohmann, .ratio = f.ours / f.nlohmann});
+  bench::PrintRow({.measure = "host: the same, against simdjson's DOM parse (the ceiling)",
+                   .figure = f.ours, .unit = "MB/s", .baseline = "simdjson::dom::parser::parse",
+                   .baseline_figure = f.simdjson, .ratio = f.ours / f.simdjson,
+                   .floor = ">= 0.5 (aim)", .verdict = f.ours / f.simdjson >= 0.5 ? "met" : "missed"});
+  const double mem = f.peak_mib / f.input_mib;
+  bench::PrintRow({.measure = "host: peak resident growth on an envelope at the 8 MiB output cap",
+                   .figure = f.peak_mib, .unit = "MiB", .baseline = "the envelope's size",
+                   .baseline_figure = f.input_mib, .ratio = mem, .floor = "<= 4x the input",
+                   .verdict = bench::Verdict(mem <= 4),
+                   .note = "VmHWM - VmRSS of a child that reads and processes it"});
 }
 
 }  // namespace

@@ -25,12 +25,18 @@
 #include "ref/sandbox/bwrap/bounded_process.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 #include "ref/sandbox/bwrap/image.h"
+#include "tools/bench/rows.h"
 
 namespace {
+
+// --rows: one JSON row per measure (tools/bench/ROWS.md) instead of the text.
+bool g_rows = false;
+
 
 namespace base = azure_pricing::base;
 namespace bwrap = azure_pricing::sandbox::bwrap;
 namespace sandbox = azure_pricing::sandbox;
+namespace bench = azure_pricing::bench;
 using azure_pricing::Status;
 using azure_pricing::StatusOr;
 using Clock = std::chrono::steady_clock;
@@ -81,6 +87,16 @@ bool MeasureTrue(bwrap::BwrapBackend& backend, int calls) {
       return false;
     }
   }
+  if (g_rows) {
+    const double p50 = 1e3 * Percentile(boxed, 0.5), p99 = 1e3 * Percentile(boxed, 0.99);
+    const double b50 = 1e3 * Percentile(bare, 0.5);
+    bench::PrintRow({.measure = "sandbox lifecycle: acquire + exec(/bin/true) + dispose, p50 (" +
+                                std::to_string(calls) + " calls)",
+                     .figure = p50, .unit = "ms", .baseline = "the same exec unsandboxed, p50",
+                     .baseline_figure = b50, .ratio = p50 / b50,
+                     .note = "p99 " + std::to_string(p99).substr(0, 5) + " ms"});
+    return true;
+  }
   std::printf("acquire + exec(/bin/true) + dispose, %d calls, alternating with a bare exec:\n",
               calls);
   std::printf("  sandboxed  p50 %6.2f ms  p99 %6.2f ms\n", 1e3 * Percentile(boxed, 0.5),
@@ -129,6 +145,18 @@ bool MeasureCli(bwrap::BwrapBackend& backend, const CliSetup& s, int runs) {
         !Timed(fresh, [&] { return BareCli(s, i, /*fresh=*/true); })) {
       return false;
     }
+  }
+  if (g_rows) {
+    const double ratio = Median(boxed) / Median(bare);
+    bench::PrintRow({.measure = "sandbox: the real azmcp lookup sandboxed, median of " +
+                                std::to_string(runs),
+                     .figure = Median(boxed), .unit = "s",
+                     .baseline = "the same bundle run bare through the same proxy",
+                     .baseline_figure = Median(bare), .ratio = ratio,
+                     .floor = "<= 1.15x (aim 1.05x)", .verdict = bench::Verdict(ratio <= 1.15),
+                     .note = "fresh HOME (bundle unpacked per run): " +
+                             std::to_string(Median(fresh)).substr(0, 5) + " s"});
+    return true;
   }
   std::printf("real azmcp lookup (%s), %d runs each, alternating, through the egress proxy:\n",
               "Standard_D4s_v5 in westeurope", runs);
@@ -206,13 +234,14 @@ int main(int argc, char** argv) {
   const StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(
       argc, argv,
       {{"--calls", base::FlagKind::kValue}, {"--cli-runs", base::FlagKind::kValue},
-       {"--azmcp", base::FlagKind::kValue}},
+       {"--azmcp", base::FlagKind::kValue}, {"--rows", base::FlagKind::kSwitch}},
       &problem);
   if (!flags.ok()) {
     std::cerr << "sandbox_overhead: " << problem
-              << "\nusage: sandbox_overhead [--calls N] [--cli-runs N] [--azmcp FILE]\n";
+              << "\nusage: sandbox_overhead [--calls N] [--cli-runs N] [--azmcp FILE] [--rows]\n";
     return 64;
   }
+  g_rows = flags->Has("--rows");
   const int calls = std::max(1, std::atoi(flags->Value("--calls").value_or("200").c_str()));
   const int runs = std::max(1, std::atoi(flags->Value("--cli-runs").value_or("10").c_str()));
   const char* cached = std::getenv("AZURE_PRICING_AZMCP");
