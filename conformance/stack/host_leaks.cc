@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -102,6 +103,26 @@ std::string Describe(pid_t pid, const std::map<pid_t, ProcessInfo>& all) {
 }
 
 }  // namespace
+
+PrivateTmpDir::PrivateTmpDir() {
+  char pattern[] = "/tmp/apc-XXXXXX";
+  if (mkdtemp(pattern) != nullptr) path_ = pattern;
+  if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr) {
+    had_previous_ = true;
+    previous_ = tmp;
+  }
+  if (!path_.empty()) setenv("TMPDIR", path_.c_str(), 1);
+}
+
+PrivateTmpDir::~PrivateTmpDir() {
+  if (had_previous_) {
+    setenv("TMPDIR", previous_.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
+  std::error_code ignored;
+  if (!path_.empty()) fs::remove_all(path_, ignored);
+}
 
 HostSnapshot TakeSnapshot(SnapshotScope scope) {
   HostSnapshot s;

@@ -5,8 +5,9 @@
 // write to. Tests take a snapshot once the stack runs, make their calls, and require the machine
 // to look the same again within a deadline (connections and namespaces close asynchronously).
 //
-//   HostSnapshot before = TakeSnapshot({.dirs = {state_dir}, .shared_dir = tmp,
-//                                        .prefix = "azure-pricing-", .ignore = {api}});
+//   PrivateTmpDir tmp;  // before the stack
+//   HostSnapshot before = TakeSnapshot({.dirs = {state_dir}, .shared_dir = tmp.path(),
+//                                       .ignore = {api}});
 //   ... calls ...
 //   EXPECT_THAT(WaitUntilClean(before, std::chrono::seconds(15)), IsEmpty());
 #ifndef CONFORMANCE_STACK_HOST_LEAKS_H_
@@ -43,6 +44,24 @@ struct HostSnapshot {
 };
 
 HostSnapshot TakeSnapshot(SnapshotScope scope);
+
+// A TMPDIR of the test's own for as long as it lives (/tmp/apc-XXXXXX, short enough for the
+// backend's Unix socket path; Bazel's TEST_TMPDIR is not), so the stacks' and backends'
+// directories are the only entries there and tests running beside it cannot look like leaks.
+// Restores TMPDIR and removes the directory when destroyed; make it before any stack.
+class PrivateTmpDir {
+ public:
+  PrivateTmpDir();
+  ~PrivateTmpDir();
+  PrivateTmpDir(const PrivateTmpDir&) = delete;
+  PrivateTmpDir& operator=(const PrivateTmpDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string previous_;
+  bool had_previous_ = false;
+};
 
 // What differs from `before` now: one line per leaked process, descriptor, mount or file.
 std::vector<std::string> Differences(const HostSnapshot& before, const HostSnapshot& now);

@@ -40,14 +40,10 @@ constexpr int64_t kTimeoutSeconds = 3;
 constexpr int64_t kOutputBudget = 64 * 1024;
 constexpr auto kCleanWithin = std::chrono::seconds(15);
 
-std::string TmpDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
-}
-
 // A local stack whose image holds the named misbehaving CLI, and what the machine looked like
 // once it ran.
 struct StackRun {
+  PrivateTmpDir tmp;  // outlives the stack
   std::unique_ptr<LocalStack> stack;
   HostSnapshot before;
   host::CallReport report;
@@ -66,10 +62,9 @@ std::unique_ptr<LocalStack> StartWith(const std::string& behaviour) {
   return stack.ok() ? std::move(*stack) : nullptr;
 }
 
-HostSnapshot Snapshot(LocalStack& stack) {
+HostSnapshot Snapshot(const PrivateTmpDir& tmp, LocalStack& stack) {
   return TakeSnapshot({.dirs = {stack.backend().state_dir()},
-                       .shared_dir = TmpDir(),
-                       .prefix = "azure-pricing-",
+                       .shared_dir = tmp.path(),
                        .ignore = {stack.price_api()->pid}});
 }
 
@@ -94,7 +89,7 @@ std::unique_ptr<StackRun> RunBehaviour(const std::string& behaviour,
   auto run = std::make_unique<StackRun>();
   run->stack = StartWith(behaviour);
   if (run->stack == nullptr) return nullptr;
-  run->before = Snapshot(*run->stack);
+  run->before = Snapshot(run->tmp, *run->stack);
   if (!CallOnce(*run, arguments)) return nullptr;
   return run;
 }
@@ -216,7 +211,7 @@ TEST(MisbehavingCliTest, DialingOutDirectlyReachesNothing) {
   const int port = run->stack->price_api()->port;
   ASSERT_TRUE(HostCanConnect(port)) << "the fake API must be reachable from outside the sandbox";
   ASSERT_TRUE(backend::ResetRequestLog(*run->stack->price_api()).ok());
-  run->before = Snapshot(*run->stack);
+  run->before = Snapshot(run->tmp, *run->stack);
   ASSERT_TRUE(CallOnce(*run, R"({"sku":")" + std::to_string(port) + R"("})"));
   ExpectFailedClosed(*run, reasons::kMalformedEnvelope);
   ASSERT_EQ(run->execs.size(), 1u);

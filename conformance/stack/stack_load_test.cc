@@ -139,11 +139,6 @@ class NullLogger : public Logger {
   void Warning(std::string_view, std::string_view) override {}
 };
 
-std::string TmpDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
-}
-
 // One lookup through the shared tool: completed with SKU i's row and nothing else.
 std::string LookupThroughTool(const labels::Tool& tool, int i) {
   labels::InvocationContext ctx;
@@ -181,6 +176,7 @@ std::string LookupThroughStack(LocalStack& stack, int i) {
 
 CITES("INTRO-003", "INTRO-004", "INTRO-007", "HOST-008", "BOUND-004", "BOUND-018");
 TEST(StackLoadTest, AThousandConcurrentLookupsLeaveNothingAndNeverCrossTalk) {
+  const PrivateTmpDir tmp;  // outlives the stack
   // The proxy's tunnel cap (16) equals the concurrency: a refused tunnel would show here.
   std::atomic<int> refused_tunnels{0}, forwarded{0};
   StatusOr<std::unique_ptr<LocalStack>> started = LocalStack::Start(
@@ -203,8 +199,7 @@ TEST(StackLoadTest, AThousandConcurrentLookupsLeaveNothingAndNeverCrossTalk) {
   // One lookup first, so whatever is made once (the proxy's leaf certificate) is in the baseline.
   ASSERT_EQ(LookupThroughTool(tool, 0), "");
   const HostSnapshot before = TakeSnapshot({.dirs = {stack.backend().state_dir()},
-                                            .shared_dir = TmpDir(),
-                                            .prefix = "azure-pricing-",
+                                            .shared_dir = tmp.path(),
                                             .ignore = {stack.price_api()->pid}});
 
   std::vector<std::string> problems;

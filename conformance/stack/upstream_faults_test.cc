@@ -40,11 +40,6 @@ constexpr int kPostgresRows = 6;  // the bundled catalog's recorded PostgreSQL p
 constexpr char kConsumption[] = R"({"price_type":"Consumption"})";
 constexpr auto kCleanWithin = std::chrono::seconds(30);
 
-std::string TmpDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
-}
-
 // The bundled catalog and the stack suite's generated one: more than 6,000 Consumption rows.
 std::string Catalog() {
   StatusOr<std::string> bundled = BundledCatalog();
@@ -67,9 +62,11 @@ struct EgressLog {
   }
 };
 
+// Declared in the order they must outlive each other: the proxy logs until the stack stops.
 struct Stack {
-  std::unique_ptr<LocalStack> stack;
   std::unique_ptr<EgressLog> egress = std::make_unique<EgressLog>();
+  std::unique_ptr<PrivateTmpDir> tmp = std::make_unique<PrivateTmpDir>();
+  std::unique_ptr<LocalStack> stack;
 };
 
 Stack Start(const CliChoice& cli) {
@@ -92,11 +89,10 @@ std::vector<CliChoice> Clis() {
   return clis;
 }
 
-HostSnapshot Snapshot(LocalStack& stack) {
-  return TakeSnapshot({.dirs = {stack.backend().state_dir()},
-                       .shared_dir = TmpDir(),
-                       .prefix = "azure-pricing-",
-                       .ignore = {stack.price_api()->pid}});
+HostSnapshot Snapshot(const Stack& s) {
+  return TakeSnapshot({.dirs = {s.stack->backend().state_dir()},
+                       .shared_dir = s.tmp->path(),
+                       .ignore = {s.stack->price_api()->pid}});
 }
 
 struct FaultCase {
@@ -191,7 +187,7 @@ void RunCase(Stack& s, const FaultCase& c) {
   const backend::PriceApi& api = *s.stack->price_api();
   ASSERT_TRUE(backend::ResetRequestLog(api).ok());
   (void)s.egress->Take();
-  const HostSnapshot before = Snapshot(*s.stack);
+  const HostSnapshot before = Snapshot(s);
   ASSERT_TRUE(backend::AddFaults(api, c.faults).ok()) << c.faults;
   const bool real = s.stack->cli().real;
   const auto began = Clock::now();
@@ -234,7 +230,7 @@ TEST(UpstreamFaultsTest, TheUpstreamDyingMidLookupFailsClosedWithoutPartialRows)
     Stack s = Start(cli);
     ASSERT_NE(s.stack, nullptr);
     const backend::PriceApi& api = *s.stack->price_api();
-    const HostSnapshot before = Snapshot(*s.stack);
+    const HostSnapshot before = Snapshot(s);
     ASSERT_TRUE(backend::AddFaults(
                     api, R"([{"page_size":2},{"page_size":2,"latency_ms":30000,"times":10}])")
                     .ok());
