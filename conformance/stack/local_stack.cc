@@ -44,7 +44,7 @@ std::string MakeWorkDir() {
   return mkdtemp(pattern.data()) == nullptr ? "" : pattern;
 }
 
-// What the stack's sandboxes ran during the current call, in order.
+// What one call's sandboxes ran, in order.
 struct ExecLog {
   std::mutex mu;
   std::vector<StackExec> execs;
@@ -90,9 +90,10 @@ class RecordingSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
   ExecLog* log_;
 };
 
-// The bubblewrap backend as the router sees it, counting what each call acquired and disposed
-// (the scripted host's report has those counts only for its own fake backend) and recording
-// what each execution returned.
+// The bubblewrap backend as one call's router sees it, counting what that call acquired and
+// disposed (the scripted host's report has those counts only for its own fake backend) and
+// recording what each of its executions returned. One per call, so calls made at the same time
+// from several threads never see each other's sandboxes or executions.
 class CountingBackend : public sandbox::Backend {
  public:
   explicit CountingBackend(sandbox::Backend* inner) : inner_(inner) {}
@@ -102,17 +103,21 @@ class CountingBackend : public sandbox::Backend {
     ++acquired;
     StatusOr<std::unique_ptr<sandbox::Sandbox>> got = inner_->Acquire(spec, key);
     if (!got.ok()) return got;
+    ++live;
     return std::unique_ptr<sandbox::Sandbox>(new RecordingSandbox(std::move(*got), &log));
   }
   Status Dispose(std::unique_ptr<sandbox::Sandbox> sandbox) override {
     ++disposed;
     auto* ours = dynamic_cast<RecordingSandbox*>(sandbox.get());
-    return inner_->Dispose(ours != nullptr ? ours->Release() : std::move(sandbox));
+    Status done = inner_->Dispose(ours != nullptr ? ours->Release() : std::move(sandbox));
+    if (done.ok() && ours != nullptr) --live;
+    return done;
   }
   Status RedirectEgress(const sandbox::EgressUpstream& upstream) override {
     return inner_->RedirectEgress(upstream);
   }
-  std::atomic<int> acquired{0}, disposed{0};
+  // Sandboxes this call acquired that the backend has not accepted back.
+  std::atomic<int> acquired{0}, disposed{0}, live{0};
   ExecLog log;
 
  private:
@@ -183,7 +188,6 @@ struct LocalStack::Parts {
   LocalStackOptions options;
   std::unique_ptr<backend::PriceApiProcess> api;
   std::unique_ptr<sandbox::bwrap::BwrapBackend> backend;
-  std::unique_ptr<CountingBackend> counting;
 
   void Say(const std::string& line) const {
     if (options.progress) options.progress(line);
@@ -261,7 +265,6 @@ Status LocalStack::Parts::StartBackend() {
                   "the bubblewrap backend did not start: " + created.status().message());
   }
   backend = std::move(*created);
-  counting = std::make_unique<CountingBackend>(backend.get());
   Say("starting the bubblewrap backend ... ready");
   Say("router floor: container, lowered on purpose from the default microVM (bubblewrap is "
       "container isolation; ref/sandbox/bwrap/README.md)");
@@ -274,7 +277,6 @@ LocalStack::~LocalStack() {
   if (parts_ == nullptr) return;
   // The backend (and the proxy it runs) goes before the API it forwards to; the work directory
   // goes last, when nothing uses the image any more.
-  parts_->counting.reset();
   parts_->backend.reset();
   parts_->api.reset();
 }
@@ -304,18 +306,19 @@ StatusOr<host::CallReport> LocalStack::Call(const host::ScriptedCall& call) {
 
 StatusOr<host::CallReport> LocalStack::Call(const host::ScriptedCall& call,
                                             std::vector<StackExec>* execs) {
-  CountingBackend& counting = *parts_->counting;
-  (void)counting.log.Take();
-  const int acquired = counting.acquired.load(), disposed = counting.disposed.load();
+  // This call's own view of the backend: calls on other threads count and log into theirs.
+  CountingBackend counting(parts_->backend.get());
   StatusOr<host::CallReport> report = host::RunHostedCall(
       call, [&counting](const host::BackendSetup&) -> sandbox::Backend* { return &counting; });
   if (!report.ok()) return report;
-  report->sandbox_acquisitions = counting.acquired.load() - acquired;
-  report->sandbox_disposals = counting.disposed.load() - disposed;
-  report->sandbox_live = parts_->backend->live_sandboxes();
+  report->sandbox_acquisitions = counting.acquired.load();
+  report->sandbox_disposals = counting.disposed.load();
+  report->sandbox_live = counting.live.load();
   if (execs != nullptr) *execs = counting.log.Take();
   return report;
 }
+
+sandbox::bwrap::BwrapBackend& LocalStack::backend() const { return *parts_->backend; }
 
 const backend::PriceApi* LocalStack::price_api() const {
   return parts_->api != nullptr ? &parts_->api->api() : nullptr;

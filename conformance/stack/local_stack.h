@@ -31,6 +31,9 @@
 namespace azure_pricing::egress {
 struct ForwardedExchange;
 }
+namespace azure_pricing::sandbox::bwrap {
+class BwrapBackend;
+}
 
 namespace azure_pricing::conformance::stack {
 
@@ -104,12 +107,17 @@ class LocalStack {
   LocalStack& operator=(const LocalStack&) = delete;
 
   // One call of the tool through RunHostedCall on this stack's backend; the report's sandbox
-  // acquisitions and disposals are this call's. The call's backend JSON is not used: the
-  // bubblewrap backend declares itself.
+  // acquisitions, disposals and live sandboxes are this call's. The call's backend JSON is not
+  // used: the bubblewrap backend declares itself. Safe to call from several threads at once:
+  // each call has its own host, router and record of the backend.
   StatusOr<host::CallReport> Call(const host::ScriptedCall& call);
   // The same, also giving every execution of the call with what it returned (the CLI's own
-  // output, before the tool judged it).
+  // output, before the tool judged it); only this call's, whatever runs beside it.
   StatusOr<host::CallReport> Call(const host::ScriptedCall& call, std::vector<StackExec>* execs);
+
+  // The bubblewrap backend itself, for a host that builds its own router over it (one router
+  // shared by concurrent calls) and for tests that look at its state directory.
+  sandbox::bwrap::BwrapBackend& backend() const;
 
   // The local fake API; nullptr when an upstream was given.
   const backend::PriceApi* price_api() const;
