@@ -40,12 +40,14 @@ void CheckRefusal(const egress::Decision& d) {
 void CheckConnect(std::string_view bytes) {
   const std::optional<std::string> authority = egress::ConnectAuthority(bytes);
   if (!authority) return;
-  Require(Clean(*authority) && authority->find(' ') == std::string::npos);
+  // A split, not a judgement: any other byte in the target is DecideConnect's to refuse.
+  const std::string line = "CONNECT " + *authority + " HTTP/1.1";
+  Require(authority->find(' ') == std::string::npos && bytes.substr(0, line.size()) == line);
+  Require(bytes.size() == line.size() || bytes.substr(line.size(), 2) == "\r\n");
   const egress::Decision d = egress::DecideConnect(*authority, kAllowed);
   if (!d.allowed) return CheckRefusal(d);
   const std::string lower = Lower(*authority);
   Require(lower == "prices.azure.com:443" || lower == "prices.azure.com.:443");
-  Require(bytes.substr(0, 8) == "CONNECT ");
 }
 
 // The head printed back from its fields: the request line, each header, the blank line.
