@@ -6,6 +6,7 @@
 // fake price API's own OData parser (which shares no code with ref/): the set asks for exactly
 // the requested region, Global and the expansion zones; a raw filter the API reads as naming
 // armRegionName is never expanded; a raw filter the API accepts keeps its meaning once wrapped.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -72,6 +73,22 @@ void CheckRegionSet(std::string_view set, const RegionPlan& plan) {
   }
 }
 
+// The deepest parentheses outside literals ('' toggles twice, so it stays inside).
+int Nesting(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool literal = false;
+  for (const char c : text) {
+    if (c == '\'') {
+      literal = !literal;
+    } else if (!literal && c == '(') {
+      deepest = std::max(deepest, ++depth);
+    } else if (!literal && c == ')') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 // What the API makes of the raw filter, alone and as planned.
 void CheckRawFilter(const ToolArguments& args, const RegionPlan& plan, bool validated) {
   const odata::ParsedFilter raw = odata::ParseFilter(*args.filter);
@@ -80,10 +97,12 @@ void CheckRawFilter(const ToolArguments& args, const RegionPlan& plan, bool vali
   const std::string sent = plan.expanded ? plan.filter : "(" + *args.filter + ")";
   const odata::ParsedFilter planned = odata::ParseFilter(sent);
   const bool planned_ok = planned.error == odata::FilterError::kNone;
-  // Wrapping adds the set's comparisons; past the API's limit both are refused alike.
+  // Wrapping adds the set's comparisons and a level of parentheses; past the API's limits both
+  // are refused alike.
   const int added =
       plan.expanded ? 2 + static_cast<int>(azure_pricing::zones::kExpansionZones.size()) : 0;
-  if (raw_ok && raw.comparisons + added <= odata::kMaxComparisons) {
+  if (raw_ok && raw.comparisons + added <= odata::kMaxComparisons &&
+      Nesting(*args.filter) < odata::kMaxNesting) {
     Require(planned_ok);
     const odata::Expr& kept = plan.expanded ? *planned.expr->right : *planned.expr;
     Require(!plan.expanded || planned.expr->kind == odata::Expr::Kind::kAnd);
