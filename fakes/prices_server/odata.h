@@ -47,6 +47,9 @@ struct ParsedFilter {
 };
 
 inline constexpr int kMaxComparisons = 20;
+// Deeper parentheses are refused (kInvalidOData). The real API's limit is unobserved; this one
+// keeps a hostile filter from overflowing the fake's stack.
+inline constexpr int kMaxNesting = 100;
 
 ParsedFilter ParseFilter(std::string_view text);
 

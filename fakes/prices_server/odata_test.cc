@@ -64,6 +64,16 @@ TEST(ParseFilterTest, TwentyComparisonsAtMost) {
   EXPECT_EQ(ErrorOf(text + " or armSkuName eq 'a20'"), FilterError::kInvalidOData);
 }
 
+// A few thousand '(' once overflowed the parser's stack (tools/fuzz/corpus/odata/regression-*).
+TEST(ParseFilterTest, DeepNestingIsRefusedNotACrash) {
+  const auto nested = [](int depth) {
+    return std::string(depth, '(') + "armSkuName eq 'a'" + std::string(depth, ')');
+  };
+  EXPECT_EQ(ErrorOf(nested(kMaxNesting)), FilterError::kNone);
+  EXPECT_EQ(ErrorOf(nested(kMaxNesting + 1)), FilterError::kInvalidOData);
+  EXPECT_EQ(ErrorOf(std::string(100000, '(')), FilterError::kInvalidOData);
+}
+
 TEST(PrintFilterTest, CanonicalTextParenthesizesOnlyWhereNeeded) {
   ParsedFilter f = ParseFilter("((a_x eq 'x'))");
   EXPECT_EQ(f.error, FilterError::kInvalidOData);  // unknown field

@@ -63,6 +63,15 @@ bool LooksLikeIpLiteral(std::string_view host) {
   return true;
 }
 
+std::optional<std::string> ConnectAuthority(std::string_view head) {
+  const std::string_view line = head.substr(0, head.find("\r\n"));
+  const size_t sp1 = line.find(' ');
+  if (sp1 == std::string_view::npos || line.substr(0, sp1) != "CONNECT") return std::nullopt;
+  const size_t sp2 = line.find(' ', sp1 + 1);
+  if (sp2 == std::string_view::npos || line.substr(sp2 + 1) != "HTTP/1.1") return std::nullopt;
+  return std::string(line.substr(sp1 + 1, sp2 - sp1 - 1));
+}
+
 Decision DecideConnect(std::string_view authority, std::string_view allowed_host) {
   if (authority.empty() || authority.size() > 300) return Refuse(400, kMalformedAuthority);
   std::string_view host;
@@ -166,8 +175,8 @@ ParsedHead ParseRequestHead(std::string_view bytes) {
   ParsedHead out;
   const size_t end = bytes.find("\r\n\r\n");
   if (end == std::string_view::npos) {
-    out.refusal = bytes.size() >= kMaxHeadBytes ? Refuse(431, kHeadTooLarge)
-                                                : Refuse(400, kIncompleteHead);
+    out.refusal =
+        bytes.size() >= kMaxHeadBytes ? Refuse(431, kHeadTooLarge) : Refuse(400, kIncompleteHead);
     return out;
   }
   if (end + 4 > kMaxHeadBytes) {

@@ -37,6 +37,10 @@ std::optional<std::string> NormalizeHost(std::string_view host);
 // decimal/octal/hex numbers, IPv6 (bracketed or not).
 bool LooksLikeIpLiteral(std::string_view host);
 
+// The request target of a CONNECT head whose first line is exactly "CONNECT target HTTP/1.1";
+// nullopt for any other head (the proxy answers 405, kNotConnect). The target is not judged here.
+std::optional<std::string> ConnectAuthority(std::string_view head);
+
 // `authority` is the CONNECT request target, "host:port".
 Decision DecideConnect(std::string_view authority, std::string_view allowed_host);
 

@@ -83,16 +83,14 @@ TEST(DecideRequestTest, Table) {
             false, kMethodNotAllowed},
            {"HEAD / HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false,
             kMethodNotAllowed},
-           {"PUT / HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false,
-            kMethodNotAllowed},
+           {"PUT / HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false, kMethodNotAllowed},
            {"DELETE / HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false,
             kMethodNotAllowed},
            {"OPTIONS * HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false,
             kMethodNotAllowed},
            {"CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n", kAllowed, false,
             kMethodNotAllowed},
-           {"get / HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false,
-            kMethodNotAllowed},
+           {"get / HTTP/1.1\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false, kMethodNotAllowed},
            {"GET / HTTP/1.0\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false,
             kHttpVersionNotAllowed},
            {"GET / HTTP/2\r\nHost: prices.azure.com\r\n\r\n", kAllowed, false,
@@ -137,6 +135,18 @@ TEST(DecideRequestTest, HeaderCountIsBounded) {
   std::string head = "GET / HTTP/1.1\r\nHost: prices.azure.com\r\n";
   for (size_t i = 0; i < kMaxHeaders; ++i) head += "X-" + std::to_string(i) + ": v\r\n";
   EXPECT_EQ(Request(head + "\r\n").reason, kTooManyHeaders);
+}
+
+TEST(ConnectAuthorityTest, OnlyAConnectLineOverHttp11) {
+  EXPECT_EQ(ConnectAuthority("CONNECT prices.azure.com:443 HTTP/1.1\r\nHost: x\r\n\r\n"),
+            "prices.azure.com:443");
+  EXPECT_EQ(ConnectAuthority("CONNECT  HTTP/1.1\r\n\r\n"), "");
+  for (const char* head : {"GET / HTTP/1.1\r\n\r\n", "connect prices.azure.com:443 HTTP/1.1\r\n",
+                           "CONNECT prices.azure.com:443 HTTP/1.0\r\n\r\n",
+                           "CONNECT prices.azure.com:443  HTTP/1.1\r\n\r\n",
+                           "CONNECT prices.azure.com:443\r\n\r\n", "CONNECT", ""}) {
+    EXPECT_EQ(ConnectAuthority(head), std::nullopt) << head;
+  }
 }
 
 TEST(LooksLikeIpLiteralTest, NamesAreNotAddresses) {

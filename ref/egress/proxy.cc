@@ -1,16 +1,16 @@
 #include "ref/egress/proxy.h"
 
 #include <arpa/inet.h>
-#include <netdb.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
+#include <poll.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -138,7 +138,8 @@ int Connect(const std::string& host, int port, int timeout_ms) {
   addrinfo* res = nullptr;
   if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0) return -1;
   int fd = -1;
-  for (addrinfo* a = res; a != nullptr && fd < 0; a = a->ai_next) fd = ConnectWithin(*a, timeout_ms);
+  for (addrinfo* a = res; a != nullptr && fd < 0; a = a->ai_next)
+    fd = ConnectWithin(*a, timeout_ms);
   freeaddrinfo(res);
   return fd;
 }
@@ -353,17 +354,13 @@ bool EgressProxy::OpenTunnel(int fd) {
     if (too_large) WriteAll(fd, Refusal(431));
     return false;
   }
-  const std::string line = head.substr(0, head.find("\r\n"));
-  const size_t sp1 = line.find(' ');
-  const size_t sp2 = line.find(' ', sp1 == std::string::npos ? 0 : sp1 + 1);
-  const std::string method = line.substr(0, sp1);
-  if (method != "CONNECT" || sp2 == std::string::npos || line.substr(sp2 + 1) != "HTTP/1.1") {
+  const std::optional<std::string> authority = ConnectAuthority(head);
+  if (!authority) {
     LogDecision(kNotConnect, nullptr, 405);
     WriteAll(fd, Refusal(405));
     return false;
   }
-  const std::string authority = line.substr(sp1 + 1, sp2 - sp1 - 1);
-  const Decision connect = DecideConnect(authority, options_.allowed_host);
+  const Decision connect = DecideConnect(*authority, options_.allowed_host);
   if (!connect.allowed) {
     LogDecision(connect.reason, "connect", connect.status);
     WriteAll(fd, Refusal(connect.status));
