@@ -113,6 +113,49 @@ struct FieldSlot {
 
 using Postings = std::vector<std::span<const uint32_t>>;
 
+// One top-level member of an object's compact dump: where its key's opening quote is, where its
+// value begins and where it ends.
+struct Member {
+  size_t begin = 0, value_begin = 0, value_end = 0;
+};
+
+// The members of nlohmann's compact dump of an object, in order. The dump has no whitespace, so
+// outside strings a ':' at depth 1 starts a value and a ',' or the closing brace at depth 1 ends
+// it.
+std::vector<Member> Members(std::string_view text) {
+  std::vector<Member> out;
+  Member m;
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      if (depth == 1 && (text[i - 1] == '{' || text[i - 1] == ',')) m.begin = i;
+      in_string = true;
+    } else if (c == ':' && depth == 1) {
+      m.value_begin = i + 1;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == ',' && depth == 1) || ((c == '}' || c == ']') && depth-- == 1)) {
+      if (m.value_begin == 0) continue;  // "{}"
+      m.value_end = i;
+      out.push_back(m);
+      m = Member();
+    }
+  }
+  return out;
+}
+
 struct Catalog::Impl {
   // Items are kept as the text a page shows, made once at load: building a 1,000-item page by
   // copying, editing and dumping nlohmann items took most of the time of a request, and the
@@ -145,36 +188,35 @@ struct Catalog::Impl {
     }
   }
 
-  // The item's text as nlohmann's dump() writes it, member by member, so the positions of the
-  // values filters read and of the savingsPlan member are known without searching.
+  // The item's text as nlohmann's dump() writes it, with the positions of the values filters
+  // read and of the savingsPlan member.
   std::string Serialise(const Json& item, FieldSlot* mine, std::pair<uint32_t, uint32_t>& cut) {
-    std::string text = "{";
-    size_t members = 0;
-    bool plan_first = false;
+    std::string text = item.dump();
+    const std::vector<Member> members = Members(text);
+    size_t k = 0;
     for (const auto& [key, value] : item.items()) {
-      const size_t begin = text.size();
-      if (members++ > 0) text.push_back(',');
-      text += Json(key).dump();
-      text.push_back(':');
-      const size_t at = text.size();
-      text += value.dump();
+      const Member& m = members[k++];
       if (key == "savingsPlan") {
-        cut = {static_cast<uint32_t>(begin), static_cast<uint32_t>(text.size())};
-        plan_first = members == 1;
+        // With its comma: the one before it, or, when it comes first, the one after it.
+        const bool first = k == 1, alone = members.size() == 1;
+        cut = {static_cast<uint32_t>(first ? m.begin : m.begin - 1),
+               static_cast<uint32_t>(first && !alone ? m.value_end + 1 : m.value_end)};
       }
-      if (value.is_string()) NoteField(key, value.get_ref<const std::string&>(), at, text, mine);
+      if (value.is_string()) {
+        NoteField(key, value.get_ref<const std::string&>(), m.value_begin,
+                  m.value_end - m.value_begin, mine);
+      }
     }
-    if (plan_first && members > 1) ++cut.second;  // its comma follows it instead
-    text.push_back('}');
     return text;
   }
 
-  void NoteField(std::string_view key, const std::string& value, size_t at,
-                 const std::string& text, FieldSlot* mine) {
+  // `at` and `dumped` locate the value's JSON string (quotes included) in the item's text.
+  void NoteField(std::string_view key, const std::string& value, size_t at, size_t dumped,
+                 FieldSlot* mine) {
     for (size_t f = 0; f < fields.size(); ++f) {
       if (fields[f] != key) continue;
       // Escaping only lengthens: the same length means the text holds the value verbatim.
-      if (text.size() - at == value.size() + 2) {
+      if (dumped == value.size() + 2) {
         mine[f] = {static_cast<uint32_t>(at + 1), static_cast<uint32_t>(value.size())};
       } else {
         mine[f] = {static_cast<uint32_t>(unescaped.size()), kUnescaped};

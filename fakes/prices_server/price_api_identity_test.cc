@@ -27,6 +27,8 @@ constexpr const char* kOddItems[] = {
     R"({"serviceName":"A","serviceName":"Odd","type":"Consumption","type":"Reservation"})",
     R"(  { "serviceName" : "Odd" , "meterId" : "odd-00001" , "skuName":"" }  )",
     R"({})",
+    R"({"a{,:\"":"}],:\\\"{","serviceName":"Odd","savingsPlan":[{"x":"]},\"{"}],"meterId":"m,}{"})",
+    R"({"serviceName":"Odd","nested":[[],{},[{}],"x"],"savingsPlan":"s","meterName":"{\"]"})",
 };
 
 std::string CatalogText() {
@@ -50,6 +52,7 @@ std::vector<std::string> Targets() {
       "'eastus'",
       "&$filter=serviceName eq 'Odd \"quoted\" \\ name%01%09'",
       "&$filter=contains(meterId,'00001')",
+      "&$filter=contains(meterId,'}{') or contains(meterName,'\"]')",
       "&$filter=contains(meterName,'ürich') or serviceName eq 'Nothing'",
       "&$filter=meterId eq 'odd-00001' and serviceName eq 'Odd'",
       "&$filter=skuName eq '' and serviceName eq 'Odd'",
@@ -114,6 +117,13 @@ TEST(PriceApiIdentityTest, EveryAnswerIsTheOraclesByteForByte) {
     }
   }
   EXPECT_GT(pages, 200);  // the comparisons are not all of empty pages or errors
+  // The odd items' values are found where the texts hold them.
+  const std::string odd = HandlePrices(fast,
+                                       "/api/retail/prices?$filter=contains(meterId,'}{') or "
+                                       "contains(meterName,'\"]')")
+                              .body;
+  EXPECT_NE(odd.find(R"("meterId":"m,}{")"), std::string::npos) << odd;
+  EXPECT_NE(odd.find(R"("Count":2})"), std::string::npos) << odd;
 }
 
 TEST(PriceApiIdentityTest, ItemsThatAreNotObjectsAnswerAsBefore) {
