@@ -326,7 +326,12 @@ double PeakRssMiB(pid_t pid) {
   return 0;
 }
 
-double Round(double v, double unit) { return std::round(v / unit) * unit; }
+// Rounded to `unit` (0.1, 0.01, ...) and printed as such: dividing by 1/unit, not multiplying by
+// unit, keeps 8.7 from printing as 8.700000000000001.
+double Round(double v, double unit) {
+  const double scale = std::round(1 / unit);
+  return std::round(v * scale) / scale;
+}
 
 // 1000000 as "1,000,000", as the issue writes it.
 std::string Grouped(int64_t n) {
