@@ -104,6 +104,17 @@ double MsPerRequest(const C& catalog, const char* target, Handle handle, double 
 
 double Round(double v) { return std::round(v * 1000) / 1000; }
 
+// 1000000 as "1,000,000", as the issue writes it.
+std::string Grouped(size_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
 void PrintRows() {
   const char* baseline =
       "the handler before this change (price_api_oracle: nlohmann items copied, edited and "
@@ -120,7 +131,7 @@ void PrintRows() {
     const double fast = MsPerRequest(Fast(), c.target, HandleFast, 2);
     const double before = MsPerRequest(Before(), c.target, HandleBefore, 2);
     const nlohmann::ordered_json row = {
-        {"measure", std::string(c.measure) + ", " + std::to_string(Fast().size()) + " items"},
+        {"measure", std::string(c.measure) + ", " + Grouped(Fast().size()) + " items"},
         {"figure", Round(fast)}, {"unit", "ms"}, {"baseline", baseline},
         {"baseline_figure", Round(before)}, {"ratio", std::round(before / fast * 100) / 100},
         {"ratio_meaning", "baseline / figure"},
