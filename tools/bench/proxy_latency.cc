@@ -105,7 +105,7 @@ size_t Get(int port, int proxy_port, const std::string& ca_pem) {
 }
 
 struct Options {
-  int requests = 300;
+  int requests = 1000;
   bool rows = false;
 };
 
@@ -321,7 +321,7 @@ void PrintRows(const Latency& l, const std::optional<Memory>& m) {
 int main(int argc, char** argv) {
   const std::optional<Options> options = ParseArgs(argc, argv);
   if (!options) {
-    std::fprintf(stderr, "usage: proxy_latency [REQUESTS] [--rows]   (1 to 1000000, default 300)\n");
+    std::fprintf(stderr, "usage: proxy_latency [REQUESTS] [--rows]   (1 to 1000000, default 1000)\n");
     return 64;
   }
   if (options->rows) g_out = stderr;
