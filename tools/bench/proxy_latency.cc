@@ -316,31 +316,94 @@ void PrintRows(const Latency& l, const std::optional<Memory>& m) {
   std::printf("%s\n", row.dump().c_str());
 }
 
+// Direct and proxied GETs, alternating, through an in-process proxy; nullopt (after a line on
+// stderr) when one fails.
+std::optional<Latency> MeasureLatency(int up_port, const std::string& ca_file,
+                                      const std::string& ca_pem, int requests, size_t body) {
+  azure_pricing::egress::ProxyOptions proxy_options;
+  proxy_options.upstream_host = "127.0.0.1";
+  proxy_options.upstream_port = up_port;
+  proxy_options.upstream_ca_file = ca_file;
+  proxy_options.log = [](const std::string&) {};
+  std::atomic<int> resumed = 0;
+  proxy_options.observe = [&resumed](const azure_pricing::egress::ForwardedExchange& e) {
+    resumed += e.upstream_resumed;
+  };
+  azure_pricing::egress::EgressProxy proxy(proxy_options);
+  if (!proxy.Start()) return std::nullopt;
+  Latency l;
+  for (int i = 0; i < requests; ++i) {
+    auto t0 = Clock::now();
+    const size_t a = Get(up_port, 0, ca_pem);
+    auto t1 = Clock::now();
+    const size_t b = Get(up_port, proxy.port(), proxy.egress_ca_pem());
+    auto t2 = Clock::now();
+    if (a < body || b < body) {
+      std::fprintf(stderr, "request %d failed (%zu, %zu bytes)\n", i, a, b);
+      return std::nullopt;
+    }
+    l.direct.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    l.proxied.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+  }
+  proxy.Stop();
+  l.resumed = resumed.load();
+  return l;
+}
+
+void PrintHuman(const Latency& l, const std::optional<Memory>& m) {
+  const double d = Percentile(l.direct, 0.5), p = Percentile(l.proxied, 0.5);
+  std::fprintf(g_out,
+               "%zu requests each, new connection per request, 20 KB body; %d of the proxy's "
+               "upstream connections resumed a TLS session\n",
+               l.direct.size(), l.resumed);
+  std::fprintf(g_out, "direct TLS:        p50 %.2f ms, p99 %.2f ms\n", d,
+               Percentile(l.direct, 0.99));
+  std::fprintf(g_out,
+               "through the proxy: p50 %.2f ms (+%.2f ms, %.2fx the direct request), p99 %.2f ms "
+               "(%.2fx)\n",
+               p, p - d, p / d, Percentile(l.proxied, 0.99),
+               Percentile(l.proxied, 0.99) / Percentile(l.direct, 0.99));
+  if (!m) {
+    std::fprintf(stderr, "proxy_latency: the egress_proxy program did not start\n");
+    return;
+  }
+  std::fprintf(g_out,
+               "egress_proxy process with %d tunnels open: VmHWM %.1f MiB while held, %.1f MiB "
+               "after %zu answers of 256 KB (idle: %.1f MiB)\n",
+               m->held, m->held_mib, m->peak_mib, m->answered, m->idle_mib);
+}
+
+// The upstream's CA, and its leaf for prices.azure.com, written to `dir`; false on failure.
+bool WriteCertificates(const std::string& dir, std::string& ca_pem) {
+  auto ca = azure_pricing::tls::MakeCa("bench upstream CA");
+  auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com"}, {"127.0.0.1"})
+                 : std::nullopt;
+  if (!leaf) return false;
+  ca_pem = ca->cert_pem;
+  return base::WriteFileAtomically(dir + "/cert.pem", leaf->cert_pem).ok() &&
+         base::WriteFileAtomically(dir + "/key.pem", leaf->key_pem).ok() &&
+         base::WriteFileAtomically(dir + "/ca.pem", ca->cert_pem).ok();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::optional<Options> options = ParseArgs(argc, argv);
   if (!options) {
-    std::fprintf(stderr, "usage: proxy_latency [REQUESTS] [--rows]   (1 to 1000000, default 1000)\n");
+    std::fprintf(stderr,
+                 "usage: proxy_latency [REQUESTS] [--rows]   (1 to 1000000, default 1000)\n");
     return 64;
   }
   if (options->rows) g_out = stderr;
-  const int requests = options->requests;
-  auto ca = azure_pricing::tls::MakeCa("bench upstream CA");
-  auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com"}, {"127.0.0.1"})
-                 : std::nullopt;
-  if (!leaf) return 1;
-  char dir[] = "/tmp/proxy-bench-XXXXXX";
-  if (mkdtemp(dir) == nullptr) return 1;
-  const std::string cert = std::string(dir) + "/cert.pem", key = std::string(dir) + "/key.pem",
-                    ca_file = std::string(dir) + "/ca.pem";
-  if (!base::WriteFileAtomically(cert, leaf->cert_pem).ok() ||
-      !base::WriteFileAtomically(key, leaf->key_pem).ok() ||
-      !base::WriteFileAtomically(ca_file, ca->cert_pem).ok()) {
-    std::fprintf(stderr, "proxy_latency: cannot write the test certificates to %s\n", dir);
+  char dir_template[] = "/tmp/proxy-bench-XXXXXX";
+  if (mkdtemp(dir_template) == nullptr) return 1;
+  const std::string dir = dir_template;
+  std::string ca_pem;
+  if (!WriteCertificates(dir, ca_pem)) {
+    std::fprintf(stderr, "proxy_latency: cannot make the test certificates in %s\n", dir.c_str());
     return 1;
   }
-  httplib::SSLServer upstream(cert.c_str(), key.c_str());
+  httplib::SSLServer upstream((dir + "/cert.pem").c_str(), (dir + "/key.pem").c_str());
   // Every held tunnel occupies one upstream worker until released.
   upstream.new_task_queue = [] { return new httplib::ThreadPool(kTunnels + 8); };
   const std::string body(20000, 'x');  // about a 20-row page
@@ -355,62 +418,18 @@ int main(int argc, char** argv) {
   });
   const int up_port = upstream.bind_to_any_port("127.0.0.1");
   std::thread server([&] { upstream.listen_after_bind(); });
-
-  azure_pricing::egress::ProxyOptions proxy_options;
-  proxy_options.upstream_host = "127.0.0.1";
-  proxy_options.upstream_port = up_port;
-  proxy_options.upstream_ca_file = ca_file;
-  proxy_options.log = [](const std::string&) {};
-  std::atomic<int> resumed = 0;
-  proxy_options.observe = [&resumed](const azure_pricing::egress::ForwardedExchange& e) {
-    resumed += e.upstream_resumed;
-  };
-  azure_pricing::egress::EgressProxy proxy(proxy_options);
-  if (!proxy.Start()) return 1;
-
-  Latency l;
-  for (int i = 0; i < requests; ++i) {
-    auto t0 = Clock::now();
-    const size_t a = Get(up_port, 0, ca->cert_pem);
-    auto t1 = Clock::now();
-    const size_t b = Get(up_port, proxy.port(), proxy.egress_ca_pem());
-    auto t2 = Clock::now();
-    if (a < body.size() || b < body.size()) {
-      std::fprintf(stderr, "request %d failed (%zu, %zu bytes)\n", i, a, b);
-      return 1;
-    }
-    l.direct.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    l.proxied.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
-  }
-  proxy.Stop();
-  l.resumed = resumed.load();
-  const double d = Percentile(l.direct, 0.5), p = Percentile(l.proxied, 0.5);
-  std::fprintf(g_out,
-               "%d requests each, new connection per request, 20 KB body; %d of the proxy's "
-               "upstream connections resumed a TLS session\n",
-               requests, resumed.load());
-  std::fprintf(g_out, "direct TLS:        p50 %.2f ms, p99 %.2f ms\n", d,
-               Percentile(l.direct, 0.99));
-  std::fprintf(g_out,
-               "through the proxy: p50 %.2f ms (+%.2f ms, %.2fx the direct request), p99 %.2f ms "
-               "(%.2fx)\n",
-               p, p - d, p / d, Percentile(l.proxied, 0.99),
-               Percentile(l.proxied, 0.99) / Percentile(l.direct, 0.99));
-  const std::optional<Memory> m = MeasureTunnels(up_port, ca_file, dir, hold);
-  if (m) {
-    std::fprintf(g_out,
-                 "egress_proxy process with %d tunnels open: VmHWM %.1f MiB while held, %.1f MiB "
-                 "after %zu answers of 256 KB (idle: %.1f MiB)\n",
-                 m->held, m->held_mib, m->peak_mib, m->answered, m->idle_mib);
-  } else {
-    std::fprintf(stderr, "proxy_latency: the egress_proxy program did not start\n");
-  }
-  if (options->rows) PrintRows(l, m);
+  const std::optional<Latency> l =
+      MeasureLatency(up_port, dir + "/ca.pem", ca_pem, options->requests, body.size());
+  const std::optional<Memory> m =
+      l ? MeasureTunnels(up_port, dir + "/ca.pem", dir, hold) : std::nullopt;
+  if (l) PrintHuman(*l, m);
+  if (l && options->rows) PrintRows(*l, m);
+  hold.Release();
   upstream.stop();
   server.join();
   for (const char* file : {"cert.pem", "key.pem", "ca.pem", "egress-ca.pem", "egress_proxy.log"}) {
-    std::remove((std::string(dir) + "/" + file).c_str());
+    std::remove((dir + "/" + file).c_str());
   }
-  rmdir(dir);
+  rmdir(dir.c_str());
   return m && m->held == kTunnels ? 0 : 1;
 }
