@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "fakes/prices_server/page_cache.h"
 #include "fakes/prices_server/price_api.h"
 #include "fakes/prices_server/replay.h"
 #include "ref/base/address.h"
@@ -32,7 +33,7 @@ using Json = nlohmann::ordered_json;
 constexpr char kUsage[] =
     "usage: prices_server [--catalog FILE]... | --replay FILE\n"
     "                     [--listen HOST:PORT] [--tls-listen HOST:PORT] [--ca-dir DIR]\n"
-    "                     [--faults FILE]\n"
+    "                     [--faults FILE] [--page-cache-mib N]\n"
     "The fake prices.azure.com: GET /api/retail/prices as the real API answers it, from\n"
     "catalogs loaded at start, or from recorded exchanges. Listens on loopback only.\n"
     "  --catalog FILE     a page ({\"Items\": [...]}) or JSON Lines of items; repeatable\n"
@@ -47,6 +48,9 @@ constexpr char kUsage[] =
     "                     signed by a CA made at start and written to DIR/ca.pem\n"
     "  --ca-dir DIR       where ca.pem goes (required with --tls-listen)\n"
     "  --faults FILE      a JSON array of faults to serve first (same shape as the admin API)\n"
+    "  --page-cache-mib N keep up to N MiB of whole answers by request target (default 64,\n"
+    "                     0 keeps none); a catalog is fixed once loaded, so a kept answer is\n"
+    "                     the answer, byte for byte\n"
     "Each bound address is printed as one line: `http http://127.0.0.1:PORT` or\n"
     "`https https://127.0.0.1:PORT DIR/ca.pem`, then `ready`.\n"
     "Admin (same listeners): GET /_admin/requests lists every request received as JSON\n"
@@ -72,6 +76,7 @@ struct Fault {
 
 struct State {
   Catalog catalog;
+  std::unique_ptr<PageCache> cache;
   std::optional<Replay> replay;  // set: answers come from it, never from the catalog
   std::mutex mu;
   std::deque<Fault> faults;
@@ -221,6 +226,20 @@ void SendCut(const Json& fault, const HttpResponse& answer, httplib::Response& r
                            });
 }
 
+// The answer before any fault: recorded (with --replay), or the catalog's through the page cache.
+std::shared_ptr<const HttpResponse> Answer(State& state, const httplib::Request& req,
+                                           const std::optional<Json>& fault) {
+  if (state.replay) {
+    bool matched = false;
+    auto answer = std::make_shared<const HttpResponse>(ReplayAnswer(state, req.target, matched));
+    RecordRequest(state, req, matched ? "matched" : "unmatched");
+    return answer;
+  }
+  RecordRequest(state, req, std::nullopt);
+  return state.cache->Answer(state.catalog, req.target,
+                             fault ? fault->value("page_size", kPageSize) : kPageSize);
+}
+
 void ServeApi(State& state, const httplib::Request& req, httplib::Response& res) {
   if (req.method != "GET") {
     RecordRequest(state, req, std::nullopt);
@@ -228,28 +247,26 @@ void ServeApi(State& state, const httplib::Request& req, httplib::Response& res)
     return;
   }
   std::optional<Json> fault = NextFault(state);
-  HttpResponse answer;
-  if (state.replay) {
-    bool matched = false;
-    answer = ReplayAnswer(state, req.target, matched);
-    RecordRequest(state, req, matched ? "matched" : "unmatched");
-  } else {
-    RecordRequest(state, req, std::nullopt);
-    answer = HandlePrices(state.catalog, req.target,
-                          fault ? fault->value("page_size", kPageSize) : kPageSize);
+  const std::shared_ptr<const HttpResponse> shared = Answer(state, req, fault);
+  if (!fault) {
+    res.status = shared->status;
+    res.set_content(shared->body, shared->content_type);
+    return;
   }
-  if (fault) {
-    ApplyFault(state, *fault, req.target, answer, res);
-    if (fault->value("reset", false) || fault->contains("truncate")) {
-      SendCut(*fault, answer, res);
-      return;
-    }
+  HttpResponse answer = *shared;  // the cached answer stays as it is
+  ApplyFault(state, *fault, req.target, answer, res);
+  if (fault->value("reset", false) || fault->contains("truncate")) {
+    SendCut(*fault, answer, res);
+    return;
   }
   res.status = answer.status;
   res.set_content(answer.body, answer.content_type);
 }
 
 void Install(httplib::Server& server, State& state) {
+  // httplib writes the head and the body apart: with Nagle's algorithm a small body waited for
+  // the client's delayed ACK, 40 ms a page (the bytes sent do not change).
+  server.set_tcp_nodelay(true);
   server.Get("/api/retail/prices",
              [&](const httplib::Request& q, httplib::Response& r) { ServeApi(state, q, r); });
   server.Post("/api/retail/prices",
@@ -278,6 +295,7 @@ constexpr char kNotLoopback[] = "address_not_loopback";
 constexpr char kNoListener[] = "no_listener";
 constexpr char kTlsWithoutCaDir[] = "tls_without_ca_dir";
 constexpr char kReplayWithCatalog[] = "replay_with_catalog";
+constexpr char kBadCacheSize[] = "bad_page_cache_size";
 
 struct Options {
   bool help = false;
@@ -285,6 +303,7 @@ struct Options {
   std::optional<std::string> listen, tls_listen;  // as given, for messages
   base::HostPort listen_address, tls_address;
   std::optional<std::string> ca_dir, faults_file, replay_file;
+  size_t page_cache_mib = 64;
 };
 
 int Usage(const std::string& problem) {
@@ -318,7 +337,8 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
                                    {"--listen", base::FlagKind::kValue},
                                    {"--tls-listen", base::FlagKind::kValue},
                                    {"--ca-dir", base::FlagKind::kValue},
-                                   {"--faults", base::FlagKind::kValue}},
+                                   {"--faults", base::FlagKind::kValue},
+                                   {"--page-cache-mib", base::FlagKind::kValue}},
                                   problem);
   if (!flags.ok()) return flags.status();
   Options o;
@@ -330,6 +350,13 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   o.ca_dir = flags->Value("--ca-dir");
   o.faults_file = flags->Value("--faults");
   o.replay_file = flags->Value("--replay");
+  if (const std::optional<std::string> mib = flags->Value("--page-cache-mib")) {
+    if (mib->empty() || mib->size() > 6 || mib->find_first_not_of("0123456789") != std::string::npos) {
+      *problem = "--page-cache-mib must be a whole number of MiB (0 keeps none)";
+      return Status(Outcome::kRefused, kBadCacheSize, "--page-cache-mib is not a number");
+    }
+    o.page_cache_mib = std::stoul(*mib);
+  }
   if (o.replay_file && !o.catalogs.empty()) {
     *problem = "--replay excludes --catalog (recorded answers or a catalog, not both)";
     return Status(Outcome::kRefused, kReplayWithCatalog, "--replay excludes --catalog");
@@ -446,6 +473,7 @@ int Main(int argc, char** argv) {
     return 0;
   }
   State state;
+  state.cache = std::make_unique<PageCache>(options->page_cache_mib << 20);
   if (!Load(*options, state)) return 1;
   std::vector<std::thread> threads;
   std::unique_ptr<httplib::Server> http;

@@ -262,8 +262,16 @@ void Print(const Expr& e, std::string& out) {
   }
 }
 
+// Without lower-cased copies: a full page re-checks a thousand candidates or more.
 bool Equal(std::string_view a, std::string_view b, bool case_sensitive) {
-  return case_sensitive ? a == b : Lower(a) == Lower(b);
+  if (case_sensitive || a.size() != b.size()) return a == b;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -274,6 +282,12 @@ std::optional<std::string> ItemFieldFor(std::string_view filter_field) {
     if (name == key) return std::string(item);
   }
   return std::nullopt;
+}
+
+std::vector<std::string_view> FilterableItemFields() {
+  std::vector<std::string_view> out;
+  for (const auto& [name, item] : kFields) out.push_back(item);
+  return out;
 }
 
 ParsedFilter ParseFilter(std::string_view text) { return Parser(text).Parse(); }

@@ -26,6 +26,9 @@ namespace azure_pricing::fakes::prices {
 // (Microsoft's reference prints both `Location` and `productid`); priceType reads `type`.
 std::optional<std::string> ItemFieldFor(std::string_view filter_field);
 
+// Every item field ItemFieldFor can name, so a catalog can keep exactly the values filters read.
+std::vector<std::string_view> FilterableItemFields();
+
 struct Expr {
   enum class Kind { kEq, kContains, kAnd, kOr };
   Kind kind = Kind::kEq;

@@ -4,8 +4,10 @@
 // savingsPlan only on the 2023 preview,
 // primary meters only before it, meterRegion='primary', pages of 1,000 with an absolute
 // NextPageLink (`:443`, the original query, `$skip`) and a per-page Count, the OData subset of
-// odata.h, and the recorded 400/404 bodies. Equality on the common fields is answered from
-// indexes, so a 1,000,000-item catalog answers an indexed query in milliseconds.
+// odata.h, and the recorded 400/404 bodies. Each item is kept as the text a page shows, made
+// once at load, and equality on the common fields is answered from indexes, so a
+// 1,000,000-item catalog answers an indexed query's full page in under a millisecond
+// (page_cache.h keeps whole answers for a server).
 #ifndef FAKES_PRICES_SERVER_PRICE_API_H_
 #define FAKES_PRICES_SERVER_PRICE_API_H_
 

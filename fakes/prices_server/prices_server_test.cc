@@ -107,6 +107,24 @@ TEST(PricesServerTest, PageSizeFaultServesOversizedAndUndersizedPages) {
   }
 }
 
+// Answers are kept whole by target (the page cache): a fault edits the answer it applies to,
+// never the kept page the next request gets.
+TEST(PricesServerTest, AFaultEditsOneAnswerNotTheKeptPage) {
+  fakes::test_support::PricesServerProcess server(kCatalog);
+  std::unique_ptr<httplib::SSLClient> client = server.Client();
+  auto before = client->Get("/api/retail/prices");
+  ASSERT_TRUE(before);
+  ASSERT_TRUE(server.AddFaults(R"([{"next_page_link":"https://evil.example/x"},{"truncate":3}])"));
+  auto edited = client->Get("/api/retail/prices");
+  ASSERT_TRUE(edited);
+  EXPECT_EQ(Json::parse(edited->body)["NextPageLink"], "https://evil.example/x");
+  auto cut = client->Get("/api/retail/prices");
+  EXPECT_FALSE(cut && cut->body == before->body);
+  auto after = client->Get("/api/retail/prices");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->body, before->body);
+}
+
 // Replay mode through a real HTTPS listener: recorded answers by exact target, in recorded order
 // with the last repeating, and everything else a 404 in the API's error shape, marked in the log.
 TEST(PricesServerTest, ReplayServesRecordedExchangesAndMarksTheUnmatched) {
@@ -191,6 +209,8 @@ TEST(PricesServerTest, CommandLineProblemsAreOneLineAndANonZeroExit) {
        "prices_server: --listen must be a loopback HOST:PORT (the port is not a number from 0 "
        "to 65535)"},
       {{"--tls-listen", "127.0.0.1:0"}, 64, "prices_server: --tls-listen needs --ca-dir"},
+      {{"--listen", "127.0.0.1:0", "--page-cache-mib", "-1"}, 64,
+       "prices_server: --page-cache-mib must be a whole number of MiB (0 keeps none)"},
       {{"--listen", "127.0.0.1:0", "--replay", "/nonexistent/r.jsonl", "--catalog",
         "/nonexistent/c.jsonl"},
        64, "prices_server: --replay excludes --catalog (recorded answers or a catalog, not both)"},

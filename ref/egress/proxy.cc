@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -71,6 +72,14 @@ void LingerAndClose(int fd) {
     drained += static_cast<size_t>(n);
   }
   close(fd);
+}
+
+// Each stage ends with a small write the peer waits for (the 200, a handshake flight, the
+// request); Nagle's algorithm would hold it back for an ACK. Harmless on a Unix socket, where
+// the option does not apply.
+void SetNoDelay(int fd) {
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
 bool WriteAll(int fd, const std::string& data) {
@@ -194,6 +203,23 @@ std::string UpstreamRequest(const RequestHead& h) {
 struct EgressProxy::Tls {
   base::SslCtxPtr server;
   base::SslCtxPtr client;
+  // The newest session of a verified upstream handshake, offered by the next tunnel: a full
+  // handshake per tunnel (chain verification, the upstream's signature) was most of what the
+  // proxy added to a request. Only the upstream that issued the ticket can accept it, so an
+  // impostor still meets a full handshake and the verification that fails it.
+  std::mutex mu;
+  SSL_SESSION* upstream_session = nullptr;
+
+  ~Tls() { SSL_SESSION_free(upstream_session); }
+  void Keep(SSL_SESSION* session) {  // takes the caller's reference
+    std::lock_guard<std::mutex> lock(mu);
+    SSL_SESSION_free(upstream_session);
+    upstream_session = session;
+  }
+  void Offer(SSL* ssl) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (upstream_session != nullptr) SSL_set_session(ssl, upstream_session);
+  }
 };
 
 EgressProxy::EgressProxy(ProxyOptions options) : options_(std::move(options)) {}
@@ -238,6 +264,13 @@ bool EgressProxy::Start() {
           ? SSL_CTX_set_default_verify_paths(client) == 1
           : SSL_CTX_load_verify_locations(client, options_.upstream_ca_file.c_str(), nullptr) == 1;
   if (!trust) return false;
+  SSL_CTX_set_session_cache_mode(client, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+  SSL_CTX_set_app_data(client, tls_.get());
+  SSL_CTX_sess_set_new_cb(client, [](SSL* ssl, SSL_SESSION* session) {
+    if (SSL_get_verify_result(ssl) != X509_V_OK) return 0;  // a verified peer's sessions only
+    static_cast<Tls*>(SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)))->Keep(session);
+    return 1;
+  });
   return Listen();
 }
 
@@ -412,7 +445,9 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& time
   bool up_ok = false;
   if (up_ssl != nullptr) {
     setsockopt(up, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    SetNoDelay(up);
     SSL_set_fd(up_ssl.get(), up);
+    tls_->Offer(up_ssl.get());
     SSL_set_tlsext_host_name(up_ssl.get(), options_.allowed_host.c_str());
     SSL_set1_host(up_ssl.get(), options_.allowed_host.c_str());
     up_ok = SSL_connect(up_ssl.get()) == 1;
@@ -427,7 +462,8 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& time
   ForwardedExchange seen{.method = head.method,
                          .target = OriginForm(head.target),
                          .user_agent = HeaderValue(head, "user-agent"),
-                         .forwarded = std::chrono::steady_clock::now()};
+                         .forwarded = std::chrono::steady_clock::now(),
+                         .upstream_resumed = SSL_session_reused(up_ssl.get()) == 1};
   if (SslWriteAll(up_ssl.get(), UpstreamRequest(head))) {
     char buf[16384];
     bool first = true;
@@ -453,6 +489,7 @@ void EgressProxy::Serve(int fd) {
   const timeval timeout{options_.idle_timeout_ms / 1000, (options_.idle_timeout_ms % 1000) * 1000};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  SetNoDelay(fd);
   if (!OpenTunnel(fd)) return;
   std::string sni;
   const base::SslPtr ssl = AcceptTls(fd, sni);

@@ -48,6 +48,8 @@ struct ForwardedExchange {
   // When the request was forwarded and when its response ended: a recorder measures how many
   // requests were in flight at once from these.
   std::chrono::steady_clock::time_point forwarded, ended;
+  // Whether the upstream TLS connection resumed an earlier verified session (no full handshake).
+  bool upstream_resumed = false;
 };
 
 struct ProxyOptions {

@@ -13,12 +13,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <mutex>
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "conformance/citations/cites.h"
@@ -507,6 +510,137 @@ TEST(ProxyUpstreamTest, UpstreamVerificationIsNeverOff) {
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_THAT(log.back(), HasSubstr(DecisionOf(kUpstreamTlsFailed)));
   EXPECT_EQ(Json::parse(upstream.RequestLog()).size(), 0u);
+}
+
+// A TCP relay whose target can be switched between connections: an upstream address that an
+// impostor takes over. One connection at a time; it stops with its owner.
+class SwitchableRelay {
+ public:
+  explicit SwitchableRelay(int target) : target_(target) {
+    listener_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    listen(listener_, 8);
+    socklen_t len = sizeof addr;
+    getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~SwitchableRelay() {
+    stop_ = true;
+    thread_.join();
+    close(listener_);
+  }
+  void Switch(int target) { target_ = target; }
+  int port() const { return port_; }
+
+ private:
+  void Loop() {
+    while (!stop_) {
+      pollfd p{listener_, POLLIN, 0};
+      if (poll(&p, 1, 100) != 1) continue;
+      const int in = accept(listener_, nullptr, nullptr);
+      if (in < 0) continue;
+      const int out = DialLoopback(target_, 5);
+      if (out >= 0) Pump(in, out);
+      close(in);
+      if (out >= 0) close(out);
+    }
+  }
+  // Copies both ways until either side closes or 5 s pass without a byte.
+  static void Pump(int a, int b) {
+    char buf[16384];
+    for (;;) {
+      pollfd p[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
+      if (poll(p, 2, 5000) <= 0) return;
+      for (int i = 0; i < 2; ++i) {
+        if ((p[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+        const ssize_t n = read(p[i].fd, buf, sizeof buf);
+        if (n <= 0 || send(p[1 - i].fd, buf, static_cast<size_t>(n), MSG_NOSIGNAL) != n) return;
+      }
+    }
+  }
+
+  std::atomic<int> target_;
+  std::atomic<bool> stop_ = false;
+  int listener_ = -1, port_ = 0;
+  std::thread thread_;
+};
+
+// The first line of the answer to one allowed GET through `proxy`.
+std::string StatusLineThrough(const EgressProxy& proxy) {
+  const int fd = DialLoopback(proxy.port(), 5);
+  const std::string connect = "CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n";
+  send(fd, connect.data(), connect.size(), MSG_NOSIGNAL);
+  std::string answer = ReadHead(fd);
+  if (answer.rfind("HTTP/1.1 200", 0) == 0) {
+    const base::SslCtxPtr ctx(SSL_CTX_new(TLS_client_method()));
+    const base::X509Ptr ca = base::ReadPemCert(proxy.egress_ca_pem());
+    X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx.get()), ca.get());
+    SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+    const base::SslPtr ssl(SSL_new(ctx.get()));
+    SSL_set_fd(ssl.get(), fd);
+    SSL_set_tlsext_host_name(ssl.get(), "prices.azure.com");
+    answer.clear();
+    if (SSL_connect(ssl.get()) == 1) {
+      SSL_write(ssl.get(), kGet.data(), static_cast<int>(kGet.size()));
+      char buf[4096];
+      int n;
+      while ((n = SSL_read(ssl.get(), buf, sizeof buf)) > 0) answer.append(buf, n);
+    }
+  }
+  close(fd);
+  return answer.substr(0, answer.find("\r\n"));
+}
+
+// Tunnels after the first resume the upstream's verified session (the proxy's added latency was
+// mostly a full upstream handshake per tunnel), and only with the upstream that issued it: an
+// impostor at the same address cannot resume, meets full verification and is refused.
+TEST(ProxyUpstreamTest, ASessionIsResumedOnlyWithTheUpstreamThatIssuedIt) {
+  fakes::test_support::PricesServerProcess upstream(kCatalog);
+  // Each fake writes its CA to the same file: keep the upstream's before the impostor starts.
+  const std::string trusted = std::string(std::getenv("TEST_TMPDIR")) + "/upstream-ca.pem";
+  const StatusOr<std::string> upstream_ca = base::ReadFile(upstream.ca_file());
+  ASSERT_TRUE(upstream_ca.ok());
+  ASSERT_THAT(base::WriteFileAtomically(trusted, *upstream_ca), IsOk());
+  fakes::test_support::PricesServerProcess impostor(kCatalog);
+  SwitchableRelay relay(upstream.port());
+  std::mutex mu;
+  std::vector<std::string> log;
+  std::vector<ForwardedExchange> seen;
+  ProxyOptions options;
+  options.upstream_host = "127.0.0.1";
+  options.upstream_port = relay.port();
+  options.upstream_ca_file = trusted;
+  options.log = [&](const std::string& l) {
+    std::lock_guard<std::mutex> lock(mu);
+    log.push_back(l);
+  };
+  options.observe = [&](const ForwardedExchange& e) {
+    std::lock_guard<std::mutex> lock(mu);
+    seen.push_back(e);
+  };
+  EgressProxy proxy(options);
+  ASSERT_TRUE(proxy.Start());
+  EXPECT_EQ(StatusLineThrough(proxy), "HTTP/1.1 200 OK");
+  EXPECT_EQ(StatusLineThrough(proxy), "HTTP/1.1 200 OK");
+  relay.Switch(impostor.port());
+  EXPECT_EQ(StatusLineThrough(proxy), "HTTP/1.1 502 Bad Gateway");
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_THAT(log.back(), HasSubstr(DecisionOf(kUpstreamTlsFailed)));
+  }
+  relay.Switch(upstream.port());
+  EXPECT_EQ(StatusLineThrough(proxy), "HTTP/1.1 200 OK");
+  proxy.Stop();
+  EXPECT_EQ(Json::parse(impostor.RequestLog()).size(), 0u);  // its CA is now the shared file's
+  std::lock_guard<std::mutex> lock(mu);
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_FALSE(seen[0].upstream_resumed);
+  EXPECT_TRUE(seen[1].upstream_resumed);
+  EXPECT_TRUE(seen[2].upstream_resumed);
 }
 
 // A loopback port whose accept queue is full: the kernel drops further SYNs, so a connect to it
