@@ -20,8 +20,8 @@ import time
 BENCHMARKS = [
     ("envelope", "tools/bench/envelope_benchmark", ["--rows", "--benchmark_min_time=1"]),
     ("fake_api", "tools/bench/prices_server_load", ["--rows"]),
+    ("fake_api_in_process", "tools/bench/price_api_benchmark", ["--rows"]),
     ("proxy", "tools/bench/proxy_latency", ["--rows"]),
-    ("proxy_memory", "tools/bench/proxy_memory", ["--rows"]),
     ("sandbox", "tools/bench/sandbox_overhead", ["--rows"]),
     ("stack", "tools/bench/stack_overhead", ["--rows"]),
 ]
