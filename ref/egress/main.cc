@@ -27,7 +27,7 @@ constexpr char kUsage[] =
     "certificate verification to NAME:443 or --upstream (verified for NAME against\n"
     "--upstream-ca, or the system store). Redirects are passed back, never followed.\n"
     "Prints `proxy http://HOST:PORT` and `ready`; every decision is one line on stderr:\n"
-    "`decision=<reason> stage=<connect|tls|request|upstream> status=<code>`.\n";
+    "`decision=<reason> stage=<accept|connect|tls|request|upstream> status=<code|none>`.\n";
 
 struct Options {
   azure_pricing::egress::ProxyOptions proxy;

@@ -351,7 +351,7 @@ void EgressProxy::AcceptLoop() {
     }
     if (tunnels_.fetch_add(1) >= options_.max_tunnels) {
       tunnels_.fetch_sub(1);
-      LogDecision(kTooManyTunnels, nullptr, 503);
+      LogDecision(kTooManyTunnels, "accept", 503);
       WriteAll(fd, Refusal(503));
       LingerAndClose(fd);
       continue;
@@ -371,9 +371,10 @@ void EgressProxy::AcceptLoop() {
 
 void EgressProxy::LogDecision(std::string_view reason, const char* stage,
                               std::optional<int> status) {
-  std::string line = "decision=" + std::string(reason);
-  if (stage != nullptr) line += std::string(" stage=") + stage;
-  if (status) line += " status=" + std::to_string(*status);
+  // Every line has all three fields, so a log reader never guesses; `none`: nothing was sent
+  // back (the client went away, or its TLS handshake failed).
+  std::string line = "decision=" + std::string(reason) + " stage=" + stage;
+  line += " status=" + (status ? std::to_string(*status) : std::string("none"));
   Log(line);
 }
 
@@ -383,13 +384,14 @@ bool EgressProxy::OpenTunnel(int fd) {
       [fd](char* b, int n) { return static_cast<int>(recv(fd, b, static_cast<size_t>(n), 0)); });
   if (head.find("\r\n\r\n") == std::string::npos) {
     const bool too_large = head.size() > kMaxHeadBytes;
-    LogDecision(too_large ? kHeadTooLarge : kClientTimeoutOrClosed, "connect", std::nullopt);
+    LogDecision(too_large ? kHeadTooLarge : kClientTimeoutOrClosed, "connect",
+                too_large ? std::optional<int>(431) : std::nullopt);
     if (too_large) WriteAll(fd, Refusal(431));
     return false;
   }
   const std::optional<std::string> authority = ConnectAuthority(head);
   if (!authority) {
-    LogDecision(kNotConnect, nullptr, 405);
+    LogDecision(kNotConnect, "connect", 405);
     WriteAll(fd, Refusal(405));
     return false;
   }

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -60,6 +61,15 @@ using fakes::test_support::ReadHead;
 
 // The last decision line logged contains `decision=<reason> `.
 std::string DecisionOf(std::string_view reason) { return "decision=" + std::string(reason) + " "; }
+
+// Every decision line has its reason, its stage and its status, as the README documents.
+void ExpectEveryLineComplete(const std::vector<std::string>& log) {
+  static const std::regex kLine(
+      "decision=[a-z_]+ stage=(accept|connect|tls|request|upstream) status=([0-9]{1,3}|none)");
+  for (const std::string& line : log) {
+    EXPECT_TRUE(std::regex_match(line, kLine)) << line;
+  }
+}
 
 class ProxyTest : public ::testing::Test {
  protected:
@@ -387,6 +397,7 @@ TEST_F(ProxyTest, AttackTableNothingButAllowedGetsReachTheUpstream) {
     EXPECT_THAT(log.back(), HasSubstr(DecisionOf(c.reason)));
     if (!c.forwarded_target.empty()) allowed_targets.push_back(c.forwarded_target);
   }
+  ExpectEveryLineComplete(Log());
   const Json requests = Json::parse(upstream_.RequestLog());
   ASSERT_EQ(requests.size(), allowed_targets.size());
   for (size_t i = 0; i < requests.size(); ++i) {

@@ -1,5 +1,5 @@
 // The egress proxy's decision reasons: the stable codes of its decision log
-// (`decision=<reason> stage=<stage> status=<code>`). Declared once here; policy, proxy and tests
+// (`decision=<reason> stage=<stage> status=<code|none>`). Declared once here; policy, proxy and tests
 // use them by name.
 #ifndef REF_EGRESS_REASONS_H_
 #define REF_EGRESS_REASONS_H_
