@@ -474,9 +474,7 @@ void RunStackSuite(Run& run) {
 void RunLiveDryRunSuite(Run& run) {
   const auto start = std::chrono::steady_clock::now();
   std::printf("\nlive (dry run)\n");
-  const StatusOr<std::string> text = live::BundledChecksJson();
-  StatusOr<std::vector<live::LiveCheck>> checks =
-      text.ok() ? live::LoadChecks(*text) : StatusOr<std::vector<live::LiveCheck>>(text.status());
+  StatusOr<std::vector<live::LiveCheck>> checks = live::LoadBundledChecks();
   live::LiveRunOptions options{.mode = live::LiveMode::kDryRun, .cli = stack::DefaultCli(),
                                .pause_ms = 0, .bwrap = run.options.backend_options.bwrap};
   StatusOr<live::LiveReport> report =
@@ -494,10 +492,7 @@ void RunLiveDryRunSuite(Run& run) {
   for (const live::CheckResult& r : report->results) {
     const std::string id = "live." + r.check.id;
     if (!run.options.Selected("live", id)) continue;
-    std::string failed;
-    for (const live::Finding& f : r.findings) {
-      if (!f.passed) failed += (failed.empty() ? "" : "; ") + f.name + ": " + f.detail;
-    }
+    const std::string failed = live::FailedFindings(r.findings);
     std::printf("  %s %s: %s\n", r.passed ? "ok  " : "FAIL", id.c_str(),
                 r.passed ? r.outcome.c_str() : failed.c_str());
     run.Add({.suite = "live", .id = id, .requirements = r.check.requirements,

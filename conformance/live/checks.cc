@@ -72,4 +72,10 @@ StatusOr<std::vector<LiveCheck>> LoadChecks(const std::string& checks_json) {
   return checks;
 }
 
+StatusOr<std::vector<LiveCheck>> LoadBundledChecks() {
+  const StatusOr<std::string> text = BundledChecksJson();
+  if (!text.ok()) return text.status();
+  return LoadChecks(*text);
+}
+
 }  // namespace azure_pricing::conformance::live

@@ -45,6 +45,9 @@ StatusOr<std::string> BundledChecksJson();
 // The list, checked against the bundled schema; ids are unique.
 StatusOr<std::vector<LiveCheck>> LoadChecks(const std::string& checks_json);
 
+// BundledChecksJson, loaded.
+StatusOr<std::vector<LiveCheck>> LoadBundledChecks();
+
 }  // namespace azure_pricing::conformance::live
 
 #endif  // CONFORMANCE_LIVE_CHECKS_H_

@@ -315,13 +315,6 @@ const Json& ReportRows(const Parsed& p) {
   return kNoRows;
 }
 
-std::string OutcomeText(const host::CallReport& r) {
-  const char* names[] = {"completed", "refused", "failed", "blocked"};
-  std::string out = names[static_cast<int>(r.outcome)];
-  if (!r.reason.empty()) out += " (" + r.reason + ")";
-  return out;
-}
-
 Finding JudgeOutcome(const Parsed& p) {
   const Expectation& x = p.check.expect;
   const std::string got = OutcomeText(p.seen.report);
@@ -530,11 +523,25 @@ void JudgeUpstream(const Parsed& p, std::vector<Finding>& out) {
 
 }  // namespace
 
-std::vector<Finding> JudgeCheck(const LiveCheck& check, const Seen& seen) {
+std::string OutcomeText(const host::CallReport& report) {
+  std::string out(OutcomeName(report.outcome));
+  return report.reason.empty() ? out : out + " (" + report.reason + ")";
+}
+
+std::string FailedFindings(const std::vector<Finding>& findings) {
+  std::string out;
+  for (const Finding& f : findings) {
+    if (!f.passed) out += (out.empty() ? "" : "; ") + f.name + ": " + f.detail;
+  }
+  return out;
+}
+
+std::vector<Finding> JudgeCheck(const LiveCheck& check, const Seen& seen, RowCounts* counts) {
   Parsed p{.check = check, .seen = seen};
   const Json args = Json::parse(check.arguments, nullptr, false);
   p.region = args.is_object() ? args.value("region", "") : "";
   if (seen.report.output.has_value()) p.report = Json::parse(*seen.report.output, nullptr, false);
+  if (counts != nullptr) counts->report = static_cast<int>(ReportRows(p).size());
   std::vector<Finding> out{JudgeOutcome(p)};
   if (seen.execs.size() != 1) {
     out.push_back(Fail("cli_ran_once", std::to_string(seen.execs.size()) + " CLI executions"));
@@ -544,6 +551,7 @@ std::vector<Finding> JudgeCheck(const LiveCheck& check, const Seen& seen) {
   if (cli.result.ok()) p.envelope = Json::parse(cli.result->stdout_bytes, nullptr, false);
   out.push_back(JudgeEnvelope(cli, p.envelope));
   p.rows = CliRows(p.envelope);
+  if (counts != nullptr && p.rows != nullptr) counts->cli = static_cast<int>(p.rows->size());
   if (p.rows != nullptr) out.push_back(JudgeRows(*p.rows));
   JudgeUpstream(p, out);
   JudgeRowExpectations(p, out);

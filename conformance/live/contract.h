@@ -38,7 +38,20 @@ struct Seen {
   std::vector<UpstreamExchange> upstream;
 };
 
-std::vector<Finding> JudgeCheck(const LiveCheck& check, const Seen& seen);
+// Rows in the tool's report and in the CLI's output, counted while judging.
+struct RowCounts {
+  int report = 0;
+  int cli = 0;
+};
+
+std::vector<Finding> JudgeCheck(const LiveCheck& check, const Seen& seen,
+                                RowCounts* counts = nullptr);
+
+// "completed", or "failed (upstream_filter_rejected)": the tool's outcome and reason.
+std::string OutcomeText(const host::CallReport& report);
+
+// "name: detail; ..." of the findings that failed; empty when all passed.
+std::string FailedFindings(const std::vector<Finding>& findings);
 
 // The CLI version in a User-Agent such as "Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (.NET ...)";
 // empty when the header names none.

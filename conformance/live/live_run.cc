@@ -101,12 +101,6 @@ StatusOr<stack::LocalStackOptions> StackOptions(const LiveRunOptions& options, E
   return s;
 }
 
-std::string OutcomeText(const host::CallReport& r) {
-  const char* names[] = {"completed", "refused", "failed", "blocked"};
-  std::string out = names[static_cast<int>(r.outcome)];
-  return r.reason.empty() ? out : out + " (" + r.reason + ")";
-}
-
 CheckResult RunOne(stack::LocalStack& stack, const LiveCheck& check, ExchangeLog& log) {
   CheckResult result{.check = check, .ran = true};
   const auto began = Clock::now();
@@ -123,18 +117,13 @@ CheckResult RunOne(stack::LocalStack& stack, const LiveCheck& check, ExchangeLog
   }
   result.seen.report = std::move(*report);
   result.outcome = OutcomeText(result.seen.report);
-  result.findings = JudgeCheck(check, result.seen);
+  RowCounts counts;
+  result.findings = JudgeCheck(check, result.seen, &counts);
+  result.rows = counts.report;
+  result.cli_rows = counts.cli;
   result.passed = std::all_of(result.findings.begin(), result.findings.end(),
                               [](const Finding& f) { return f.passed; });
   return result;
-}
-
-std::string FindingsLine(const CheckResult& r) {
-  std::string failed;
-  for (const Finding& f : r.findings) {
-    if (!f.passed) failed += (failed.empty() ? "" : "; ") + f.name + ": " + f.detail;
-  }
-  return failed;
 }
 
 }  // namespace
@@ -172,7 +161,7 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
     (r.passed ? report.passed : report.failed)++;
     if (options.progress) {
       options.progress((r.passed ? "  ok   " : "  FAIL ") + check.id + ": " + r.outcome +
-                       (r.passed ? "" : "; " + FindingsLine(r)));
+                       (r.passed ? "" : "; " + FailedFindings(r.findings)));
     }
     report.results.push_back(std::move(r));
   }
@@ -188,23 +177,6 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
 
 
 namespace {
-
-int ReportRowCount(const CheckResult& r) {
-  if (!r.seen.report.output.has_value()) return 0;
-  const Json report = Json::parse(*r.seen.report.output, nullptr, false);
-  return report.is_object() && report.contains("prices") ? static_cast<int>(report["prices"].size())
-                                                          : 0;
-}
-
-int CliRowCount(const CheckResult& r) {
-  if (r.seen.execs.empty() || !r.seen.execs.front().result.ok()) return 0;
-  const Json out = Json::parse(r.seen.execs.front().result->stdout_bytes, nullptr, false);
-  if (!out.is_object() || !out.contains("results") || !out["results"].is_object() ||
-      !out["results"].contains("prices")) {
-    return 0;
-  }
-  return static_cast<int>(out["results"]["prices"].size());
-}
 
 std::string Pad(std::string s, size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
@@ -225,8 +197,8 @@ std::string FormatLiveTable(const LiveReport& report) {
          PadLeft("requests", 10) + "  result\n";
   for (const CheckResult& r : report.results) {
     out += Pad(r.check.id, 22) + Pad(r.ran ? r.outcome : "-", 36) +
-           PadLeft(std::to_string(ReportRowCount(r)), 6) +
-           PadLeft(std::to_string(CliRowCount(r)), 10) +
+           PadLeft(std::to_string(r.rows), 6) +
+           PadLeft(std::to_string(r.cli_rows), 10) +
            PadLeft(std::to_string(r.seen.upstream.size()), 10) + "  " +
            (!r.ran ? "skipped (" + r.skipped_because + ")" : r.passed ? "ok" : "FAIL") + "\n";
   }
@@ -258,8 +230,8 @@ std::string LiveReportJson(const LiveReport& report) {
               {"requirements", r.check.requirements},
               {"ran", r.ran}};
     if (!r.ran) c["skipped_because"] = r.skipped_because;
-    c.update(Json{{"passed", r.passed}, {"outcome", r.outcome}, {"rows", ReportRowCount(r)},
-                  {"cli_rows", CliRowCount(r)}, {"seconds", r.seconds},
+    c.update(Json{{"passed", r.passed}, {"outcome", r.outcome}, {"rows", r.rows},
+                  {"cli_rows", r.cli_rows}, {"seconds", r.seconds},
                   {"findings", findings}, {"upstream", upstream}});
     checks.push_back(std::move(c));
   }

@@ -39,6 +39,8 @@ struct CheckResult {
   bool passed = false;    // every finding passed
   std::string outcome;    // the tool's outcome and reason
   std::vector<Finding> findings;
+  int rows = 0;      // in the tool's report
+  int cli_rows = 0;  // in the CLI's output
   Seen seen;              // what the query did: the CLI's execution, the report, the upstream
   double seconds = 0;
 };

@@ -139,12 +139,6 @@ int Record(const live::LiveReport& report, const std::string& dir, const std::st
   return kExitPassed;
 }
 
-StatusOr<std::vector<live::LiveCheck>> LoadBundled() {
-  const StatusOr<std::string> text = live::BundledChecksJson();
-  if (!text.ok()) return text.status();
-  return live::LoadChecks(*text);
-}
-
 // Writes what was asked for (the JSON report, a recording) and says how the run ended.
 int Finish(const live::LiveReport& report, const base::Flags& flags,
            const std::optional<std::string>& out, LiveTool tool, const std::string& command) {
@@ -196,7 +190,7 @@ int LiveToolMain(int argc, char** argv, LiveTool tool) {
   if (!pause || !cap) return Usage(tool, "--pause-ms and --max-requests take a whole number");
   if (*mode == Mode::kNotOptedIn) return NotOptedIn(tool);
 
-  const StatusOr<std::vector<live::LiveCheck>> checks = LoadBundled();
+  const StatusOr<std::vector<live::LiveCheck>> checks = live::LoadBundledChecks();
   if (!checks.ok()) {
     std::cerr << name << ": " << checks.status().message() << "\n";
     return kExitUnavailable;
