@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "fakes/prices_server/catalog_generator.h"
+#include "tools/bench/rows.h"
 
 namespace {
 
@@ -316,15 +317,7 @@ Server StartServer(const std::string& catalog_path, const std::string& cache_mib
   return server;
 }
 
-// The process's peak resident set (VmHWM) in MiB, or 0.
-double PeakRssMiB(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024;
-  }
-  return 0;
-}
+using azure_pricing::bench::PeakRssMiB;
 
 // Rounded to `unit` (0.1, 0.01, ...) and printed as such: dividing by 1/unit, not multiplying by
 // unit, keeps 8.7 from printing as 8.700000000000001.

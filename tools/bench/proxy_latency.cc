@@ -38,6 +38,7 @@
 #include "ref/base/openssl.h"
 #include "ref/egress/proxy.h"
 #include "ref/tls/runtime_ca.h"
+#include "tools/bench/rows.h"
 
 namespace {
 
@@ -160,15 +161,7 @@ struct Hold {
   }
 };
 
-// The process's peak resident set (VmHWM) in MiB, or 0.
-double PeakRssMiB(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024;
-  }
-  return 0;
-}
+using azure_pricing::bench::PeakRssMiB;
 
 struct Child {
   pid_t pid = -1;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace azure_pricing::bench {
@@ -15,6 +17,15 @@ void PrintRow(const Row& row) {
       {"verdict", row.verdict},         {"note", row.note}};
   std::printf("%s\n", j.dump().c_str());
   std::fflush(stdout);
+}
+
+double PeakRssMiB(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024;
+  }
+  return 0;
 }
 
 double Percentile(std::vector<double> samples, double p) {

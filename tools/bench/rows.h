@@ -24,6 +24,9 @@ struct Row {
 // The row as one line of JSON on stdout.
 void PrintRow(const Row& row);
 
+// The peak resident set (VmHWM of /proc/PID/status) of a process in MiB; 0 when unreadable.
+double PeakRssMiB(int pid);
+
 // The p-quantile (0..1) of samples, nearest rank.
 double Percentile(std::vector<double> samples, double p);
 
