@@ -20,6 +20,7 @@
 #include "conformance/backend/backend_gate.h"
 #include "conformance/backend/suite.h"
 #include "conformance/case_runner.h"
+#include "conformance/check_line.h"
 #include "conformance/catalog.h"
 #include "conformance/gate_record.h"
 #include "conformance/gate_report.h"
@@ -493,8 +494,7 @@ void RunLiveDryRunSuite(Run& run) {
     const std::string id = "live." + r.check.id;
     if (!run.options.Selected("live", id)) continue;
     const std::string failed = live::FailedFindings(r.findings);
-    std::printf("  %s %s: %s\n", r.passed ? "ok  " : "FAIL", id.c_str(),
-                r.passed ? r.outcome.c_str() : failed.c_str());
+    std::printf("%s\n", CheckLine(r.passed, id, r.passed ? r.outcome : failed).c_str());
     run.Add({.suite = "live", .id = id, .requirements = r.check.requirements,
              .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
              .expected = r.passed ? "" : r.check.what, .actual = r.passed ? "" : r.outcome,

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "conformance/backend/suite_internal.h"
+#include "conformance/check_line.h"
 #include "ref/pricing/host.h"
 #include "ref/sandbox/bwrap/command_line.h"
 
@@ -244,8 +245,9 @@ std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteO
       results.push_back({p.info.id, p.info.requirements, seen.passed, seen.detail,
                          p.info.diagnosis});
       if (options.progress) {
-        options.progress(std::string(seen.passed ? "  ok   " : "  FAIL ") + p.info.id + ": " +
-                         (seen.passed ? seen.detail : seen.detail + " -- " + p.info.diagnosis));
+        options.progress(CheckLine(seen.passed, p.info.id,
+                                   seen.passed ? seen.detail
+                                               : seen.detail + " -- " + p.info.diagnosis));
       }
     }
   }

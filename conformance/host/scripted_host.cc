@@ -33,6 +33,18 @@ Status Invalid(const std::string& what) {
   return Status(Outcome::kRefused, kInvalidConfiguration, what);
 }
 
+// Every name of an enum whose enumerators run from 0 to `last`, for telling a person what a
+// configuration value may be ("trusted, untrusted").
+template <typename Enum>
+std::string NamesOf(Enum last) {
+  std::string out;
+  for (int i = 0; i <= static_cast<int>(last); ++i) {
+    if (i > 0) out += ", ";
+    out += Name(static_cast<Enum>(i));
+  }
+  return out;
+}
+
 class Config {
  public:
   static StatusOr<Config> Parse(const std::string& part, const std::string& text) {
@@ -97,13 +109,13 @@ class Config {
   }
   // A list of names replacing `out` when present; every name must parse.
   template <typename T, typename Parse>
-  Status EnumSet(std::string_view key, Parse parse, std::set<T>& out) const {
+  Status EnumSet(std::string_view key, Parse parse, T last, std::set<T>& out) const {
     std::optional<std::vector<std::string>> names;
     if (Status s = Strings(key, names); !s.ok() || !names) return s;
     out.clear();
     for (const std::string& name : *names) {
       const std::optional<T> value = parse(name);
-      if (!value) return WrongType(key);
+      if (!value) return NotOneOf(key, NamesOf(last), "each of ");
       out.insert(*value);
     }
     return azure_pricing::OkStatus();
@@ -111,6 +123,12 @@ class Config {
   Status WrongType(std::string_view key) const {
     return Invalid("the " + part_ + " configuration's " + std::string(key) +
                    " has the wrong type or value");
+  }
+  // A name outside its enum: the message lists the names it may be.
+  Status NotOneOf(std::string_view key, const std::string& names,
+                  std::string_view each = "") const {
+    return Invalid(std::string(each) + "the " + part_ + " configuration's " + std::string(key) +
+                   " must be one of: " + names);
   }
   StatusOr<Config> Child(std::string_view key) const {
     const json::Value* v = Get(key);
@@ -141,12 +159,12 @@ StatusOr<labels::ContentLabel> ParseLabel(const Config& c) {
   labels::ContentLabel label;
   if (integrity) {
     auto i = labels::ParseIntegrity(*integrity);
-    if (!i) return c.WrongType("integrity");
+    if (!i) return c.NotOneOf("integrity", NamesOf(labels::Integrity::kUntrusted));
     label.integrity = *i;
   }
   if (confidentiality) {
     auto k = labels::ParseConfidentiality(*confidentiality);
-    if (!k) return c.WrongType("confidentiality");
+    if (!k) return c.NotOneOf("confidentiality", NamesOf(labels::Confidentiality::kUserIdentity));
     label.confidentiality = *k;
   }
   return label;
@@ -184,12 +202,16 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   RETURN_IF_ERROR(c->String("egress_integrity", egress));
   if (egress) {
     h.options.egress_integrity = labels::ParseIntegrity(*egress);
-    if (!h.options.egress_integrity) return c->WrongType("egress_integrity");
+    if (!h.options.egress_integrity) {
+      return c->NotOneOf("egress_integrity", NamesOf(labels::Integrity::kUntrusted));
+    }
   }
   RETURN_IF_ERROR(c->String("confidentiality", conf));
   if (conf) {
     h.options.confidentiality = labels::ParseConfidentiality(*conf);
-    if (!h.options.confidentiality) return c->WrongType("confidentiality");
+    if (!h.options.confidentiality) {
+      return c->NotOneOf("confidentiality", NamesOf(labels::Confidentiality::kUserIdentity));
+    }
   }
   StatusOr<Config> r = c->Child("router");
   if (!r.ok()) return r.status();
@@ -199,12 +221,13 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   RETURN_IF_ERROR(r->Bool("enabled", h.router.enabled));
   RETURN_IF_ERROR(r->Bool("has_backend", h.router_has_backend));
   RETURN_IF_ERROR(r->EnumSet("denied_capabilities", ::azure_pricing::sandbox::ParseCapability,
+                             ::azure_pricing::sandbox::Capability::kEgressMethods,
                              h.router.denied_capabilities));
   std::optional<std::string> floor;
   RETURN_IF_ERROR(r->String("min_isolation", floor));
   if (floor) {
     auto iso = ::azure_pricing::sandbox::ParseIsolation(*floor);
-    if (!iso) return r->WrongType("min_isolation");
+    if (!iso) return r->NotOneOf("min_isolation", NamesOf(::azure_pricing::sandbox::Isolation::kVm));
     h.router.min_isolation = *iso;
   }
   return h;
@@ -225,15 +248,18 @@ StatusOr<BackendSetup> ParseBackendSetup(const std::string& text) {
   RETURN_IF_ERROR(c->String("isolation", isolation));
   if (isolation) {
     auto iso = ::azure_pricing::sandbox::ParseIsolation(*isolation);
-    if (!iso) return c->WrongType("isolation");
+    if (!iso) return c->NotOneOf("isolation", NamesOf(::azure_pricing::sandbox::Isolation::kVm));
     d.isolation = *iso;
   }
   RETURN_IF_ERROR(
-      c->EnumSet("os_families", ::azure_pricing::sandbox::ParseOsFamily, d.os_families));
+      c->EnumSet("os_families", ::azure_pricing::sandbox::ParseOsFamily,
+                 ::azure_pricing::sandbox::OsFamily::kWindows, d.os_families));
   RETURN_IF_ERROR(
-      c->EnumSet("capabilities", ::azure_pricing::sandbox::ParseCapability, d.capabilities));
+      c->EnumSet("capabilities", ::azure_pricing::sandbox::ParseCapability,
+                 ::azure_pricing::sandbox::Capability::kEgressMethods, d.capabilities));
   RETURN_IF_ERROR(
-      c->EnumSet("egress_modes", ::azure_pricing::sandbox::ParseEgress, d.egress_modes));
+      c->EnumSet("egress_modes", ::azure_pricing::sandbox::ParseEgress,
+                 ::azure_pricing::sandbox::Egress::kUnrestricted, d.egress_modes));
   std::optional<std::vector<std::string>> list;
   if (const json::Value* v = c->value().Find("egress_method_tokens")) {
     if (v->is_null()) {
@@ -558,6 +584,18 @@ std::string CallReportToJson(const CallReport& r) {
   out += ",\"sandbox_disposals\":" + std::to_string(r.sandbox_disposals);
   out += "}";
   return out;
+}
+
+std::string ConfigurationValuesHelp() {
+  namespace sb = ::azure_pricing::sandbox;
+  return "Values in --host-json, --backend-json and --labels-json:\n"
+         "  integrity, egress_integrity: " + NamesOf(labels::Integrity::kUntrusted) + "\n" +
+         "  confidentiality, outbound_max_confidentiality: " +
+         NamesOf(labels::Confidentiality::kUserIdentity) + "\n" +
+         "  isolation, min_isolation (weakest first): " + NamesOf(sb::Isolation::kVm) + "\n" +
+         "  capabilities, denied_capabilities: " + NamesOf(sb::Capability::kEgressMethods) +
+         "\n" + "  os_families: " + NamesOf(sb::OsFamily::kWindows) + "\n" +
+         "  egress_modes: " + NamesOf(sb::Egress::kUnrestricted) + "\n";
 }
 
 }  // namespace azure_pricing::conformance::host

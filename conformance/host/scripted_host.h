@@ -158,6 +158,10 @@ azure_pricing::StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call);
 //  "violations", "sandbox_acquisitions", "sandbox_disposals", "tools"}
 std::string CallReportToJson(const CallReport& report);
 
+// The names each enumerated configuration value may take, one key per line, for --help; made
+// from the same names the parser accepts.
+std::string ConfigurationValuesHelp();
+
 }  // namespace azure_pricing::conformance::host
 
 #endif  // CONFORMANCE_HOST_SCRIPTED_HOST_H_

@@ -50,6 +50,26 @@ TEST(ScriptedHostTest, ConfigurationErrorsNameThePart) {
   }
 }
 
+// A name outside its enum is answered with the names it may be, whichever enum it is.
+TEST(ScriptedHostTest, EnumeratedValuesListWhatTheyMayBe) {
+  ScriptedCall call;
+  call.arguments = kArgs;
+  call.backend_json = R"({"egress_modes":["allowlist","open"]})";
+  EXPECT_THAT(RunScriptedCall(call),
+              StatusIs(Outcome::kRefused, kInvalidConfiguration,
+                       testing::EndsWith("egress_modes must be one of: closed, allowlist, "
+                                         "unrestricted")));
+  call.backend_json = "{}";
+  call.host_json = R"({"router":{"min_isolation":"vmm"}})";
+  EXPECT_THAT(RunScriptedCall(call),
+              StatusIs(Outcome::kRefused, kInvalidConfiguration,
+                       testing::EndsWith("min_isolation must be one of: none, runtime, "
+                                         "os_process, container, hardened_container, microvm, "
+                                         "vm")));
+  EXPECT_THAT(ConfigurationValuesHelp(),
+              testing::HasSubstr("os_families: posix, windows\n"));
+}
+
 TEST(ScriptedHostTest, BlockedCallsReportViolationsAndNoAcquisition) {
   ScriptedCall call;
   call.arguments = kArgs;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "conformance/check_line.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
 #include "ref/egress/proxy.h"
@@ -160,8 +161,8 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
     CheckResult r = RunOne(**stack, check, log);
     (r.passed ? report.passed : report.failed)++;
     if (options.progress) {
-      options.progress((r.passed ? "  ok   " : "  FAIL ") + check.id + ": " + r.outcome +
-                       (r.passed ? "" : "; " + FailedFindings(r.findings)));
+      options.progress(CheckLine(r.passed, check.id,
+                                 r.outcome + (r.passed ? "" : "; " + FailedFindings(r.findings))));
     }
     report.results.push_back(std::move(r));
   }

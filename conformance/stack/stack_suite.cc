@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "conformance/backend/price_api_process.h"
+#include "conformance/check_line.h"
 #include "fakes/prices_server/catalog_generator.h"
 #include "ref/pricing/reasons.h"
 
@@ -355,7 +356,7 @@ StackSuiteResult RunStackSuite(const StackSuiteOptions& options) {
 }
 
 std::string FormatStackCase(const StackCaseResult& r) {
-  if (r.passed) return "  ok   " + r.id + ": " + r.detail;
+  if (r.passed) return CheckLine(true, r.id, r.detail);
   std::string ids;
   for (const std::string& id : r.requirements) ids += (ids.empty() ? "" : ", ") + id;
   return "  FAIL " + r.id + " [" + ids + "]: expected " + r.expected + "; got " + r.actual +

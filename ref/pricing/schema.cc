@@ -124,8 +124,10 @@ json::Value Properties() {
   }
   {
     json::Value p = StringProperty(
-        "Raw OData filter, passed in parentheses and ANDed with the typed filters; not "
-        "checked by the host, the price API decides. Fields that work: armRegionName, "
+        "Raw OData filter, passed in parentheses and ANDed with the typed filters. The host "
+        "checks only that its parentheses balance and its quoted strings close, so that it "
+        "stays ANDed; fields, operators and values are not checked, the price API decides. "
+        "Fields that work: armRegionName, "
         "location, meterId, meterName, productId, skuId, productName, skuName, "
         "serviceName, serviceId, serviceFamily, priceType, armSkuName; reservationTerm "
         "also works. Operators: eq, and, or, parentheses; contains(meterName, 'Spot') "

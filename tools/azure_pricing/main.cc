@@ -71,16 +71,22 @@ constexpr char kUsage[] =
     "  --replay-stdout   run the tool in a host whose fake sandbox returns this recorded stdout\n"
     "  --replay-stderr   the recorded stderr (default: empty)\n"
     "  --replay-exit     the recorded exit code (default: 0)\n"
-    "  --host-json       {image, exec_timeout_seconds, max_output_bytes, max_rows,\n"
+    "  --host-json       {image, agent_id, exec_timeout_seconds, max_output_bytes, max_rows,\n"
     "                    outbound_max_confidentiality, egress_integrity, confidentiality,\n"
-    "                    router: {present, enabled, min_isolation}}\n"
+    "                    router: {present, enabled, has_backend, min_isolation,\n"
+    "                    denied_capabilities}}\n"
     "  --backend-json    {name, os_families, isolation, capabilities, egress_modes,\n"
     "                    egress_method_tokens, bounded_exec, withhold_bounded_exec}\n"
-    "  --labels-json     {conversation: {integrity, confidentiality}, arguments: [label...]}\n"
+    "  --labels-json     {conversation: {integrity, confidentiality},\n"
+    "                    arguments: [{integrity, confidentiality}...]}\n"
     "  --middleware      comma-separated chain: tracker, policy (blocks), policy-log (logs)\n"
     "  --version         the package, its version and stability, and the CLI contract\n"
-    "  --json            one JSON object: outcome, reason, message, report, result_label,\n"
-    "                    trusted_messages, sandbox_acquisitions, sandbox_disposals\n"
+    "  --json            one JSON object: outcome, reason, message, report (when the call\n"
+    "                    completed), result_label, trusted_messages, violations (when policy\n"
+    "                    logged any), tools (how many tools the host made), sandbox_acquisitions,\n"
+    "                    sandbox_disposals, and stack {cli, cli_description, upstream, backend,\n"
+    "                    router_floor} for the whole stack; with --print-argv: outcome, reason,\n"
+    "                    message, argv, env\n"
     "Exit status: 0 completed, 1 the local stack did not start, 2 refused, 3 failed,\n"
     "4 blocked, 64 usage error.\n";
 
@@ -551,7 +557,7 @@ int Main(int argc, char** argv) {
   const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
   if (!options.ok()) return Usage(problem);
   if (options->help) {
-    std::cout << kUsage;
+    std::cout << kUsage << conformance::host::ConfigurationValuesHelp();
     return 0;
   }
   if (options->schema) {

@@ -70,6 +70,18 @@ check "usage: bad host json" 64 "the host configuration has an unknown key: imag
   "${basic[@]}" --host-json '{"imag":"x"}'
 check "usage: host flags without replay" 64 "the host flags need --replay-stdout" -- \
   --args-json '{"sku":"x"}' --print-argv --middleware tracker
+check "usage: bad integrity lists the values" 64 "the host configuration's egress_integrity must be one of: trusted, untrusted" -- \
+  "${basic[@]}" --host-json '{"egress_integrity":"bogus"}'
+check "usage: bad label lists the values" 64 "the labels.conversation configuration's confidentiality must be one of: public, private, user_identity" -- \
+  "${basic[@]}" --labels-json '{"conversation":{"confidentiality":"secret"}}'
+check "usage: bad isolation lists the values" 64 "the backend configuration's isolation must be one of: none, runtime, os_process," -- \
+  "${basic[@]}" --backend-json '{"isolation":"vmm"}'
+check "usage: bad capability lists the values" 64 "each of the backend configuration's capabilities must be one of: EXEC, RUN_CODE," -- \
+  "${basic[@]}" --backend-json '{"capabilities":["EXEC","exec"]}'
+check "usage: bad router floor lists the values" 64 "the host.router configuration's min_isolation must be one of: none," -- \
+  "${basic[@]}" --host-json '{"router":{"min_isolation":"strong"}}'
+check "help lists the configuration values" 0 "egress_modes: closed, allowlist, unrestricted" -- --help
+check "help lists every --json key" 0 "tools (how many tools the host made)" -- --help
 check "usage: bad middleware" 64 "unknown middleware" -- "${basic[@]}" --middleware tracker,polcy
 check "schema" 0 '"additionalProperties":false' -- --schema
 check "version names the package" 0 "maf-sandbox-azure-pricing 0.0.0.dev0 (experimental)" -- --version

@@ -12,8 +12,12 @@ check "explain case-insensitive" 0 "estimate: the nearest region in the publishe
 check "explain edge" 0 "real billing follows the serving edge location" -- --region japaneast
 check "explain sovereign" 0 '{"region":"chinaeast","network":null,"edge":null,"dns":null}' -- --region chinaeast --json
 check "unknown region" 1 "omit region and name the locations in filter" -- --region marsnorth
+check "unknown region is named" 1 "unknown region 'marsnorth': not in the bundled mapping" -- --region marsnorth
+check "unknown region is named in JSON" 1 '{"region":"marsnorth","selection":"unknown_region"' -- --json --region marsnorth
+check "a control character is shown, not sent" 1 "unknown region 'mars\\x1b[2Jnorth'" -- --region "$(printf 'mars\033[2Jnorth')"
 check "unknown region as JSON" 1 '"selection":"unknown_region"' -- --region marsnorth --json
-check "Global keeps the CLI's behaviour" 0 "not expanded" -- --region Global
+check "Global keeps the CLI's behaviour" 0 "'Global' is a price-list location value, not an ARM region: the CLI gets it as --region exactly as given" -- --region Global
+check "Global does not talk of expansion" 0 '"explanation":"'"'"'Global'"'"' is a price-list location value' -- --region Global --json
 check "DE Zone 1 keeps the CLI's behaviour" 0 '"selection":"exact_cli_behaviour"' -- --region "DE Zone 1" --json
 check "a case variant is refused" 1 "write 'Global'" -- --region global
 check "a spacing variant is refused" 1 "write 'Zone 1'" -- --region "Zone  1"

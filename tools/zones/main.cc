@@ -83,14 +83,32 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   return Options{flags->Has("--help"), flags->Has("--json"), flags->Value("--region")};
 }
 
-// Prints one explanation, as a line or as {"region": R, "selection": KIND, "explanation": TEXT}.
-// Only constants and the mapping's own names are printed, never the argument.
-void PrintExplanation(std::string_view kind, const std::string& text, bool as_json) {
+// The region as the person typed it, for naming it back: printable ASCII as is, any other byte
+// as \xHH, so that a control character cannot rewrite the terminal.
+std::string Printable(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+// Prints one explanation, as a line or as
+// {"region": R, "selection": KIND, "explanation": TEXT}.
+void PrintExplanation(const std::string& region, std::string_view kind, const std::string& text,
+                      bool as_json) {
   if (!as_json) {
     std::printf("%s\n", text.c_str());
     return;
   }
   json::Value v = json::Value::Object();
+  v.Add("region", json::Value::String(Printable(region)));
   v.Add("selection", json::Value::String(std::string(kind)));
   v.Add("explanation", json::Value::String(text));
   std::printf("%s\n", json::Serialize(v).c_str());
@@ -100,27 +118,28 @@ void PrintExplanation(std::string_view kind, const std::string& text, bool as_js
 // one, or an unknown name. Returns the exit status, or nullopt when `region` is a known region.
 std::optional<int> ExplainNonMapped(const ZoneTable& table, const std::string& region,
                                     bool as_json) {
+  const std::string named = "'" + Printable(region) + "'";
   if (IsLocationValue(region)) {
-    PrintExplanation("exact_cli_behaviour",
-                     "a price-list location value, not an ARM region: the query is not "
-                     "expanded, the CLI's --region is used as given and the report keeps its "
-                     "original shape (no matched_by, no selection).",
+    PrintExplanation(region, "exact_cli_behaviour",
+                     named + " is a price-list location value, not an ARM region: the CLI "
+                     "gets it as --region exactly as given, and the report keeps the CLI's own "
+                     "rows and shape (no matched_by, no selection).",
                      as_json);
     return 0;
   }
   std::optional<std::string_view> meant = LocationValueDifferingInCase(region);
   if (!meant) meant = LocationValueDifferingInSpacing(region);
   if (meant) {
-    PrintExplanation("refused",
-                     "refused before any sandbox: location values are exact; write '" +
-                         std::string(*meant) + "'.",
+    PrintExplanation(region, "refused",
+                     named + " is refused before any sandbox: location values are exact; "
+                     "write '" + std::string(*meant) + "'.",
                      as_json);
     return 1;
   }
   if (table.Find(region) != nullptr) return std::nullopt;
   PrintExplanation(
-      "unknown_region",
-      std::string("unknown region: not in the bundled mapping (checked ") + kMappingCheckDate +
+      region, "unknown_region",
+      "unknown region " + named + ": not in the bundled mapping (checked " + kMappingCheckDate +
           "). An expanded query keeps exact regional and Global rows and omits every zone row "
           "with a note; a newly named region needs a mapping update. To choose zone rows "
           "yourself, omit region and name the locations in filter on armRegionName.",
