@@ -1,6 +1,10 @@
 // The catalog is complete and honest: every implemented requirement is cited by a case or a
 // test, every cited id exists, and no pending requirement is claimed before its issue lands.
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
+
+#include <cstdio>
+#include <set>
 
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
@@ -121,6 +125,47 @@ TEST(CatalogTest, EveryImplementedRequirementIsCitedAndEveryCitationExists) {
   for (const std::string& id : coverage.unknown) ADD_FAILURE() << id << " is not in the catalog";
   for (const std::string& id : coverage.pending_but_cited) {
     ADD_FAILURE() << id << " is cited but still marked pending";
+  }
+}
+
+std::string Sha256Hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr) != 1) return "";
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) {
+    char two[3];
+    std::snprintf(two, sizeof two, "%02x", digest[i]);
+    hex += two;
+  }
+  return hex;
+}
+
+// The repository holds the text its catalog numbers, unchanged since it was imported.
+TEST(CatalogTest, TheSpecificationCopyIsTheOneImported) {
+  const StatusOr<std::string> spec = base::ReadFile("conformance/spec/maf-sandbox-azure-pricing.txt");
+  const StatusOr<std::string> provenance = base::ReadFile("conformance/spec/PROVENANCE.md");
+  ASSERT_THAT(spec, IsOk());
+  ASSERT_THAT(provenance, IsOk());
+  EXPECT_THAT(*provenance, testing::HasSubstr("SHA-256 `" + Sha256Hex(*spec) + "`"));
+}
+
+// Every section the catalog names, other than the project's own rules, is a heading of the
+// specification (the introduction is its untitled opening).
+TEST(CatalogTest, SectionsAreTheSpecificationsHeadings) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  const StatusOr<std::string> spec = base::ReadFile("conformance/spec/maf-sandbox-azure-pricing.txt");
+  ASSERT_TRUE(catalog.has_value());
+  ASSERT_THAT(spec, IsOk());
+  std::set<std::string> sections;
+  for (const Requirement& r : catalog->requirements) {
+    if (r.section != "Introduction" && r.section.rfind("Project rule", 0) != 0) {
+      sections.insert(r.section);
+    }
+  }
+  EXPECT_GE(sections.size(), 5u);
+  for (const std::string& section : sections) {
+    EXPECT_THAT(*spec, testing::HasSubstr("\n\n" + section + "\n\n")) << section;
   }
 }
 

@@ -66,6 +66,20 @@ check "host: disabled router, no tool" 2 '"reason":"no_tool"' -- \
   "${basic[@]}" --json --host-json '{"router":{"enabled":false}}'
 check "host: experimental warning" 0 "warning: MafSandboxAzurePricingExperimentalWarning" -- "${basic[@]}"
 check "plan: the same experimental warning" 0 "warning: MafSandboxAzurePricingExperimentalWarning: maf-sandbox-azure-pricing is experimental" -- --args-json '{"sku":"a"}' --print-argv
+# The README's label sentence, each case of it.
+replay=(--args-json '{"sku":"Standard_BASIC"}' --replay-stdout "${fixtures}/success-basic.json" --json)
+check "labels: trusted egress and the tracker promote" 0 '"result_label":{"integrity":"trusted","confidentiality":"public"}' -- \
+  "${replay[@]}" --middleware tracker,policy --host-json '{"egress_integrity":"trusted"}'
+check "labels: without egress_integrity, untrusted" 0 '"result_label":{"integrity":"untrusted","confidentiality":"public"}' -- \
+  "${replay[@]}" --middleware tracker,policy
+check "labels: without the tracker, untrusted" 0 '"result_label":{"integrity":"untrusted","confidentiality":"public"}' -- \
+  "${replay[@]}" --middleware policy --host-json '{"egress_integrity":"trusted"}'
+check "labels: untrusted argument with the policy is blocked" 4 '"violations":["untrusted_arguments"]' -- \
+  "${replay[@]}" --middleware tracker,policy --host-json '{"egress_integrity":"trusted"}' \
+  --labels-json '{"arguments":[{"integrity":"untrusted"}]}'
+check "labels: untrusted argument with the tracker alone, untrusted" 0 '"result_label":{"integrity":"untrusted","confidentiality":"public"}' -- \
+  "${replay[@]}" --middleware tracker --host-json '{"egress_integrity":"trusted"}' \
+  --labels-json '{"arguments":[{"integrity":"untrusted"}]}'
 check "usage: bad host json" 64 "the host configuration has an unknown key: imag" -- \
   "${basic[@]}" --host-json '{"imag":"x"}'
 check "usage: host flags without replay" 64 "the host flags need --replay-stdout" -- \
