@@ -23,6 +23,7 @@
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/report.h"
 #include "ref/pricing/selection.h"
+#include "tools/bench/console_reporter.h"
 #include "tools/bench/rows.h"
 
 namespace {
@@ -100,18 +101,18 @@ void BM_SimdjsonDomParse(benchmark::State& state) {
 }
 BENCHMARK(BM_SimdjsonDomParse)->Unit(benchmark::kMillisecond);
 
-class RecordingReporter : public benchmark::ConsoleReporter {
+class RecordingReporter : public ap::bench::ConsoleReporter {
  public:
   explicit RecordingReporter(bool quiet) : quiet_(quiet) {}
   bool ReportContext(const Context& context) override {
-    return quiet_ ? true : ConsoleReporter::ReportContext(context);
+    return quiet_ ? true : ap::bench::ConsoleReporter::ReportContext(context);
   }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       const auto it = run.counters.find("bytes_per_second");
       if (it != run.counters.end()) mb_per_s[run.benchmark_name()] = it->second.value / 1e6;
     }
-    if (!quiet_) ConsoleReporter::ReportRuns(runs);
+    if (!quiet_) ap::bench::ConsoleReporter::ReportRuns(runs);
   }
   std::map<std::string, double> mb_per_s;
 

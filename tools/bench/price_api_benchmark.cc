@@ -17,6 +17,7 @@
 #include "fakes/prices_server/catalog_generator.h"
 #include "fakes/prices_server/price_api.h"
 #include "fakes/prices_server/price_api_oracle.h"
+#include "tools/bench/console_reporter.h"
 
 namespace {
 
@@ -165,7 +166,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   Fast();
   Before();
-  benchmark::RunSpecifiedBenchmarks();
+  azure_pricing::bench::ConsoleReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;
 }
