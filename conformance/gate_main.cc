@@ -30,6 +30,7 @@
 #include "conformance/live/live_run.h"
 #include "conformance/stack/stack_suite.h"
 #include "conformance/testee/runner.h"
+#include "ref/base/files.h"
 #include "ref/base/flags.h"
 #include "ref/base/paths.h"
 #include "ref/pricing/package.h"
@@ -191,6 +192,39 @@ void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& p
       base::CallerPath(flags.Value("--azmcp").value_or(cached != nullptr ? cached : ""));
 }
 
+// Every path the run will read, write or execute, checked before any suite runs: a bad one is a
+// usage error named at once, not a failure found after minutes of work.
+void CheckPaths(const base::Flags& flags, const Options& o, std::string& problem) {
+  using Check = Status (*)(const std::string&);
+  const std::pair<const char*, Check> checks[] = {
+      {"--json", base::CheckWritableFile},
+      {"--junit", base::CheckWritableFile},
+      {"--write-known-failures", base::CheckWritableFile},
+      {"--known-failures", base::CheckReadableFile},
+      {"--azmcp", base::CheckExecutableFile},
+      {"--bwrap", base::CheckExecutableFile},
+  };
+  for (const auto& [flag, check] : checks) {
+    const std::optional<std::string> path = flags.Value(flag);
+    if (!path || !problem.empty()) continue;
+    if (const Status s = check(base::CallerPath(*path)); !s.ok()) {
+      problem = base::PathProblem(flag, *path, s);
+    }
+  }
+  // The testee's and the adapter's programs, found as they will be started.
+  const std::pair<const char*, const std::vector<std::string>*> programs[] = {
+      {"--testee", &o.testee}, {"--backend-adapter", &o.backend_options.adapter}};
+  for (const auto& [flag, argv] : programs) {
+    if (argv->empty() || !problem.empty()) continue;
+    const std::string program = base::ResolveProgram(argv->front());
+    if (program.find('/') == std::string::npos) {
+      problem = std::string(flag) + " " + program + ": no program of that name on PATH";
+    } else if (const Status s = base::CheckExecutableFile(base::CallerPath(program)); !s.ok()) {
+      problem = base::PathProblem(flag, argv->front(), s);
+    }
+  }
+}
+
 // nullopt (after saying why) for a command line that does not read.
 std::optional<Options> ParseOptions(int argc, char** argv) {
   std::string problem;
@@ -208,6 +242,7 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     o.help = flags->Has("--help");
     ParseSelection(*flags, o, problem);
     ParseProcessesAndFiles(*flags, o, problem);
+    CheckPaths(*flags, o, problem);
   }
   if (!problem.empty()) {
     std::fprintf(stderr, "gate: %s\n%s", problem.c_str(), kUsage);

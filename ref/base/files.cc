@@ -80,4 +80,76 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
   return OkStatus();
 }
 
+namespace {
+
+// The directory a path would be created in ("." for a bare name).
+std::string ParentOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+Status CheckParentWritable(const std::string& path) {
+  struct stat st {};
+  const std::string parent = ParentOf(path);
+  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return Fail(kFileNoDirectory, "the directory it would go in does not exist");
+  }
+  if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+    return Fail(kFileNotWritten, "the directory it would go in is not writable");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status CheckReadableFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return Fail(kFileNotFound, "no such file");
+    return Fail(kFileUnreadable, "the file cannot be examined");
+  }
+  if (S_ISDIR(st.st_mode)) return Fail(kFileIsDirectory, "it is a directory, not a file");
+  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0) return Fail(kFileUnreadable, "the file cannot be opened for reading");
+  return OkStatus();
+}
+
+Status CheckWritableFile(const std::string& path) {
+  struct stat st {};
+  if (path.empty()) return Fail(kFileNotFound, "the path is empty");
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return Fail(kFileIsDirectory, "it is a directory, not a file");
+  }
+  return CheckParentWritable(path);
+}
+
+Status CheckNewDirectory(const std::string& path) {
+  struct stat st {};
+  if (path.empty()) return Fail(kFileNotFound, "the path is empty");
+  if (::lstat(path.c_str(), &st) == 0) return Fail(kFileExists, "it exists already");
+  return CheckParentWritable(path);
+}
+
+Status CheckExistingDirectory(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Fail(kFileNotFound, "no such directory");
+  if (!S_ISDIR(st.st_mode)) return Fail(kFileNotDirectory, "it is not a directory");
+  return OkStatus();
+}
+
+Status CheckExecutableFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Fail(kFileNotFound, "no such file");
+  if (S_ISDIR(st.st_mode)) return Fail(kFileIsDirectory, "it is a directory, not a file");
+  if (::access(path.c_str(), X_OK) != 0) {
+    return Fail(kFileNotExecutable, "it is not executable");
+  }
+  return OkStatus();
+}
+
+std::string PathProblem(std::string_view flag, std::string_view path, const Status& status) {
+  return std::string(flag) + " " + std::string(path) + ": " + status.message();
+}
+
 }  // namespace azure_pricing::base

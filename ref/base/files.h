@@ -17,6 +17,10 @@ inline constexpr char kFileIsDirectory[] = "file_is_directory";
 inline constexpr char kFileUnreadable[] = "file_unreadable";
 inline constexpr char kFileTooLarge[] = "file_too_large";
 inline constexpr char kFileNotWritten[] = "file_not_written";
+inline constexpr char kFileNoDirectory[] = "file_no_directory";
+inline constexpr char kFileExists[] = "file_exists";
+inline constexpr char kFileNotExecutable[] = "file_not_executable";
+inline constexpr char kFileNotDirectory[] = "file_not_directory";
 
 // The default cap: far above any fixture, catalog chunk or recording the project reads.
 inline constexpr size_t kDefaultMaxFileBytes = size_t{4} << 30;
@@ -27,6 +31,22 @@ StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes = kDefa
 // Writes `content` to `path`, replacing it; the write goes to a temporary file beside it that is
 // renamed into place, so a reader never sees half a file.
 Status WriteFileAtomically(const std::string& path, std::string_view content);
+
+// Checks a program makes at start, so that a bad path is named before any work is done rather
+// than after it. Each gives the reason codes above.
+// A file to read: it exists, is not a directory, and opens for reading.
+Status CheckReadableFile(const std::string& path);
+// A file to write later: not a directory, and the directory it goes in exists and is writable.
+Status CheckWritableFile(const std::string& path);
+// A directory to create later: nothing is there yet, and its parent exists and is writable.
+Status CheckNewDirectory(const std::string& path);
+// A directory to read: it exists and is a directory.
+Status CheckExistingDirectory(const std::string& path);
+// A program to run: a file (not a directory) with execute permission.
+Status CheckExecutableFile(const std::string& path);
+
+// The line for a person: "--json out/: it is a directory, not a file".
+std::string PathProblem(std::string_view flag, std::string_view path, const Status& status);
 
 }  // namespace azure_pricing::base
 

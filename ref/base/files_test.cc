@@ -37,6 +37,39 @@ TEST(FilesTest, NamesEachFailure) {
               StatusIs(Outcome::kFailed, kFileNotWritten));
 }
 
+// The start-up checks name each kind of bad path before any work is done.
+TEST(FilesTest, StartUpChecksNameEachBadPath) {
+  const std::string dir = TempDir();
+  const std::string file = dir + "/files_test_checks";
+  ASSERT_THAT(WriteFileAtomically(file, "x"), IsOk());
+  ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+  EXPECT_THAT(CheckReadableFile(file), IsOk());
+  EXPECT_THAT(CheckReadableFile(dir + "/nope"), StatusIs(Outcome::kFailed, kFileNotFound));
+  EXPECT_THAT(CheckReadableFile(dir), StatusIs(Outcome::kFailed, kFileIsDirectory));
+
+  EXPECT_THAT(CheckWritableFile(file), IsOk());
+  EXPECT_THAT(CheckWritableFile(dir + "/new-file"), IsOk());
+  EXPECT_THAT(CheckWritableFile(dir), StatusIs(Outcome::kFailed, kFileIsDirectory));
+  EXPECT_THAT(CheckWritableFile(dir + "/no/such/file"),
+              StatusIs(Outcome::kFailed, kFileNoDirectory));
+  EXPECT_THAT(CheckWritableFile(""), StatusIs(Outcome::kFailed, kFileNotFound));
+
+  EXPECT_THAT(CheckNewDirectory(dir + "/new-dir"), IsOk());
+  EXPECT_THAT(CheckNewDirectory(file), StatusIs(Outcome::kFailed, kFileExists));
+  EXPECT_THAT(CheckNewDirectory(dir + "/no/such/dir"),
+              StatusIs(Outcome::kFailed, kFileNoDirectory));
+
+  EXPECT_THAT(CheckExistingDirectory(dir), IsOk());
+  EXPECT_THAT(CheckExistingDirectory(file), StatusIs(Outcome::kFailed, kFileNotDirectory));
+  EXPECT_THAT(CheckExistingDirectory(dir + "/nope"), StatusIs(Outcome::kFailed, kFileNotFound));
+
+  EXPECT_THAT(CheckExecutableFile(file), StatusIs(Outcome::kFailed, kFileNotExecutable));
+  ASSERT_EQ(::chmod(file.c_str(), 0755), 0);
+  EXPECT_THAT(CheckExecutableFile(file), IsOk());
+  EXPECT_THAT(CheckExecutableFile(dir), StatusIs(Outcome::kFailed, kFileIsDirectory));
+  EXPECT_THAT(CheckExecutableFile(dir + "/nope"), StatusIs(Outcome::kFailed, kFileNotFound));
+}
+
 TEST(FilesTest, MessagesNeverContainThePath) {
   const std::string path = TempDir() + "/secret-name-not-in-message";
   const StatusOr<std::string> read = ReadFile(path);

@@ -144,8 +144,9 @@ int Finish(const live::LiveReport& report, const base::Flags& flags,
            const std::optional<std::string>& out, LiveTool tool, const std::string& command) {
   const std::string name = tool == LiveTool::kRecord ? "record" : "live_check";
   if (const auto json = flags.Value("--json")) {
-    if (!base::WriteFileAtomically(base::CallerPath(*json), live::LiveReportJson(report)).ok()) {
-      std::cerr << name << ": cannot write the JSON report\n";
+    const Status written = base::WriteFileAtomically(base::CallerPath(*json), live::LiveReportJson(report));
+    if (!written.ok()) {
+      std::cerr << name << ": " << base::PathProblem("--json", *json, written) << "\n";
       return kExitFailed;
     }
   }
@@ -155,6 +156,24 @@ int Finish(const live::LiveReport& report, const base::Flags& flags,
     if (tool == LiveTool::kRecord || recorded != kExitPassed) status = recorded;
   }
   return status;
+}
+
+// The files the run will write, checked before any query: a run of minutes must not end in "cannot
+// write". The recording's directory is created with its parents, so only one already there is
+// refused.
+std::string OutputProblem(const base::Flags& flags, const std::optional<std::string>& out,
+                          LiveTool tool) {
+  if (const auto json = flags.Value("--json")) {
+    if (const Status s = base::CheckWritableFile(base::CallerPath(*json)); !s.ok()) {
+      return base::PathProblem("--json", *json, s);
+    }
+  }
+  const char* out_name = tool == LiveTool::kRecord ? "--out" : "--record";
+  if (out && base::CheckNewDirectory(base::CallerPath(*out)).reason() == base::kFileExists) {
+    return std::string(out_name) + " " + *out +
+           ": it exists already; a recording is written whole, into a new directory";
+  }
+  return "";
 }
 
 }  // namespace
@@ -189,6 +208,7 @@ int LiveToolMain(int argc, char** argv, LiveTool tool) {
   const std::optional<int> cap = NonNegative(flags->Value("--max-requests"), 40);
   if (!pause || !cap) return Usage(tool, "--pause-ms and --max-requests take a whole number");
   if (*mode == Mode::kNotOptedIn) return NotOptedIn(tool);
+  if (problem = OutputProblem(*flags, out_flag, tool); !problem.empty()) return Usage(tool, problem);
 
   const StatusOr<std::vector<live::LiveCheck>> checks = live::LoadBundledChecks();
   if (!checks.ok()) {

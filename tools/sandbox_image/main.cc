@@ -139,6 +139,25 @@ bool ChooseCli(const base::Flags& flags, const std::string& out, bwrap::ImageSou
   return true;
 }
 
+// The paths, checked before anything is unpacked or assembled: each bad one is named with its
+// flag and the reason.
+std::string PathProblem(const base::Flags& flags) {
+  using Check = azure_pricing::Status (*)(const std::string&);
+  const std::pair<const char*, Check> checks[] = {
+      {"--out", base::CheckNewDirectory},
+      {"--azmcp-tarball", base::CheckReadableFile},
+      {"--azmcp-binary", base::CheckExecutableFile},
+  };
+  for (const auto& [flag, check] : checks) {
+    const std::optional<std::string> path = flags.Value(flag);
+    if (!path) continue;
+    if (const azure_pricing::Status s = check(base::CallerPath(*path)); !s.ok()) {
+      return base::PathProblem(flag, *path, s);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,6 +181,7 @@ int main(int argc, char** argv) {
   if (flags->Value("--sha256") && !flags->Value("--azmcp-tarball")) {
     return Usage("--sha256 checks a tarball: give it with --azmcp-tarball");
   }
+  if (problem = PathProblem(*flags); !problem.empty()) return Usage(problem);
   const std::string out = base::CallerPath(*flags->Value("--out"));
   bwrap::ImageSources image{.sandbox_init = Runfile("ref/sandbox/bwrap/sandbox_init"),
                             .probe = flags->Has("--no-probe")

@@ -19,6 +19,9 @@ check "both modes" 64 "give --live or --dry-run, not both" -- --live prices.azur
 AZURE_PRICING_LIVE_CHECK=yes check "variable not naming the host" 64 "AZURE_PRICING_LIVE_CHECK must be prices.azure.com" --
 check "bad number" 64 "--pause-ms and --max-requests take a whole number" -- --dry-run --pause-ms x
 check "unknown check" 64 "--only names a check the list lacks" -- --dry-run --only no-such-check
+check "json into a directory, refused before any query" 64 "live_check: --json ${out}: it is a directory, not a file" -- --dry-run --json "${out}"
+check "json where no directory is" 64 "live_check: --json ${out}/no/such/report.json: the directory it would go in does not exist" -- --dry-run --json "${out}/no/such/report.json"
+check "record over an existing directory, refused before any query" 64 "live_check: --record ${out}: it exists already" -- --dry-run --record "${out}"
 check "help" 0 "Exit: 0 every check passed, 1 a check failed, 2 not opted in" -- --help
 check "dry run" 0 "13 checks: 13 passed, 0 failed, 0 skipped; 17 upstream requests, at most 1 in flight" -- \
   --dry-run --json "${out}/report.json"
@@ -33,7 +36,7 @@ rm -rf "${out}/recording"
 check "record: not opted in" 2 "not opted in" -- --out "${out}/recording"
 check "record: needs --out" 64 "--out DIR is required" -- --dry-run
 check "record: dry run" 0 "recorded 2 queries into ${out}/recording" -- --dry-run --only dns,unknown-filter-field --out "${out}/recording"
-check "record: never over a recording" 1 "recording_exists" -- --dry-run --only dns --out "${out}/recording"
+check "record: never over a recording" 64 "--out ${out}/recording: it exists already; a recording is written whole" -- --dry-run --only dns --out "${out}/recording"
 for f in PROVENANCE.md recording.json cli/dns.json upstream/dns-1.body upstream/unknown-filter-field-1.body; do
   [[ -s "${out}/recording/${f}" ]] || { echo "FAIL record: ${f} missing"; failures=$((failures + 1)); }
 done

@@ -26,11 +26,12 @@ check "no usable rows as JSON" 2 '{"needs_update":false,"judged":false' -- --rec
 # --dry-run reads the live check's recorded dry run (fixtures/live-check-dry-run) from the runfiles.
 check "dry run" 0 "the mapping is up to date for what was seen" -- --dry-run
 check "dry run: the recorded network listing" 0 "ARM regions in zone-family rows: 62" -- --dry-run
-TEST_SRCDIR="${TEST_TMPDIR:-/tmp}/no-such-runfiles" check "dry run without its data" 64 "live-check-dry-run: The recording is not a directory." -- --dry-run
+TEST_SRCDIR="${TEST_TMPDIR:-/tmp}/no-such-runfiles" check "dry run without its data" 64 "zone_drift: --dry-run's recording ${TEST_TMPDIR:-/tmp}/no-such-runfiles/" -- --dry-run
 
-check "missing file" 64 "zone_drift: no/such.json: no such file" -- --cli-output no/such.json
-check "missing recording" 64 "zone_drift: no/such: The recording is not a directory." -- --recording no/such
-check "recording without cli outputs" 64 "zone_drift: ${data}: The recording has no cli/*.json files." -- --recording "${data}"
+check "missing file" 64 "zone_drift: --cli-output no/such.json: no such file" -- --cli-output no/such.json
+check "missing recording" 64 "zone_drift: --recording no/such: The recording is not a directory." -- --recording no/such
+check "recording without cli outputs" 64 "zone_drift: --recording ${data}: The recording has no cli/*.json files." -- --recording "${data}"
+check "a directory as a CLI output" 64 "zone_drift: --cli-output ${data}: it is a directory, not a file" -- --cli-output "${data}"
 check "usage: no input" 64 "give exactly one of --cli-output, --recording and --dry-run" --
 check "usage: two inputs" 64 "give exactly one of" -- --dry-run --recording "${data}/drift"
 check "usage: unknown option" 64 "zone_drift: unknown option --bogus" -- --bogus

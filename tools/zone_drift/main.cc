@@ -67,11 +67,12 @@ std::optional<Options> ParseOptions(int argc, char** argv, std::string* problem)
 }
 
 // One recording's files, named as the recorder lays them out (cli/NAME.json).
-std::optional<std::vector<CliOutput>> ListRecording(const std::string& dir,
+std::optional<std::vector<CliOutput>> ListRecording(const std::string& flag,
+                                                    const std::string& dir,
                                                     std::string* problem) {
   const StatusOr<std::vector<std::string>> files = RecordingCliFiles(dir);
   if (!files.ok()) {
-    *problem = dir + ": " + files.status().message();
+    *problem = flag + " " + dir + ": " + files.status().message();
     return std::nullopt;
   }
   std::vector<CliOutput> outputs;
@@ -83,8 +84,10 @@ std::optional<std::vector<CliOutput>> ListRecording(const std::string& dir,
 
 // The outputs to read, each with its name and still without its text.
 std::optional<std::vector<CliOutput>> Inputs(const Options& o, std::string* problem) {
-  if (o.dry_run) return ListRecording(base::Runfile(kDryRunRecording), problem);
-  if (o.recording) return ListRecording(*o.recording, problem);
+  if (o.dry_run) {
+    return ListRecording("--dry-run's recording", base::Runfile(kDryRunRecording), problem);
+  }
+  if (o.recording) return ListRecording("--recording", *o.recording, problem);
   std::vector<CliOutput> outputs;
   for (const std::string& path : o.cli_outputs) outputs.push_back({path, ""});
   return outputs;
@@ -95,7 +98,8 @@ bool ReadAll(const Options& o, std::vector<CliOutput>* outputs, std::string* pro
   for (CliOutput& output : *outputs) {
     StatusOr<std::string> text = base::ReadFile(output.name);
     if (!text.ok()) {
-      *problem = output.name + ": " + text.status().message();
+      *problem = (o.cli_outputs.empty() ? "" : "--cli-output ") + output.name + ": " +
+                 text.status().message();
       return false;
     }
     output.text = std::move(text).value();
