@@ -5,9 +5,30 @@
 #include <iostream>
 
 #include "conformance/backend/protocol/server.h"
+#include "ref/base/files.h"
+#include "ref/base/paths.h"
 #include "ref/pricing/package.h"
 
 namespace azure_pricing::conformance::backend {
+namespace {
+
+// The image and the bubblewrap program, checked before the protocol starts: a backend
+// implementer's typo is named at once, not as a failed first acquire.
+std::string PathProblem(const base::Flags& flags) {
+  if (const auto image = flags.Value("--image")) {
+    if (const Status s = base::CheckExistingDirectory(base::CallerPath(*image)); !s.ok()) {
+      return base::PathProblem("--image", *image, s);
+    }
+  }
+  if (const auto bwrap = flags.Value("--bwrap")) {
+    if (const Status s = base::CheckExecutableFile(base::CallerPath(*bwrap)); !s.ok()) {
+      return base::PathProblem("--bwrap", *bwrap, s);
+    }
+  }
+  return "";
+}
+
+}  // namespace
 
 int RunBwrapAdapter(int argc, char** argv, const std::string& program,
                     const std::vector<base::FlagSpec>& extra_flags, const std::string& extra_usage,
@@ -33,10 +54,15 @@ int RunBwrapAdapter(int argc, char** argv, const std::string& program,
     std::cout << usage;
     return 0;
   }
+  if (const std::string bad = PathProblem(*flags); !bad.empty()) {
+    std::cerr << program << ": " << bad << "\n" << usage;
+    return 64;
+  }
   signal(SIGPIPE, SIG_IGN);
   sandbox::bwrap::BwrapOptions options;
-  options.image_dir = *flags->Value("--image");
-  options.bwrap_path = flags->Value("--bwrap").value_or("");
+  // Under `bazel run` a relative path means the caller's directory, as the checks above read it.
+  options.image_dir = base::CallerPath(*flags->Value("--image"));
+  options.bwrap_path = base::CallerPath(flags->Value("--bwrap").value_or(""));
   // stdout carries the protocol; the proxy's decisions go to stderr only when asked for.
   if (!flags->Has("--egress-log")) options.egress_log = [](const std::string&) {};
   StatusOr<std::unique_ptr<sandbox::bwrap::BwrapBackend>> backend =

@@ -6,9 +6,11 @@
 //   reference_testee    (no flags; reads the gate's lines on stdin until stop or EOF)
 #include <unistd.h>
 
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "conformance/backend/protocol/line_io.h"
@@ -195,4 +197,21 @@ int Main() {
 }  // namespace
 }  // namespace azure_pricing::testee
 
-int main() { return azure_pricing::testee::Main(); }
+// It takes no arguments: the gate starts it as `--testee "reference_testee"`. Anything on its
+// command line is a mistake worth naming, not something to ignore.
+int main(int argc, char** argv) {
+  constexpr char kUsage[] =
+      "usage: reference_testee\n"
+      "Serves the C++ reference over the testee protocol on stdin/stdout\n"
+      "(conformance/testee/PROTOCOL.md); the gate starts it with --testee. It takes no options.\n";
+  if (argc == 2 && std::string_view(argv[1]) == "--help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (argc > 1) {
+    std::fprintf(stderr, "reference_testee: %s %s\n%s",
+                 argv[1][0] == '-' ? "unknown option" : "unexpected argument", argv[1], kUsage);
+    return 64;
+  }
+  return azure_pricing::testee::Main();
+}
