@@ -20,18 +20,19 @@
 #include "conformance/backend/backend_gate.h"
 #include "conformance/backend/suite.h"
 #include "conformance/case_runner.h"
-#include "conformance/check_line.h"
 #include "conformance/catalog.h"
+#include "conformance/check_line.h"
 #include "conformance/gate_record.h"
 #include "conformance/gate_report.h"
 #include "conformance/known_failures.h"
-#include "conformance/properties/gate_properties.h"
 #include "conformance/live/checks.h"
 #include "conformance/live/live_run.h"
+#include "conformance/properties/gate_properties.h"
 #include "conformance/stack/stack_suite.h"
 #include "conformance/testee/runner.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/paths.h"
 #include "ref/pricing/package.h"
 #include "ref/pricing/reasons.h"
@@ -713,4 +714,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing::conformance
 
-int main(int argc, char** argv) { return azure_pricing::conformance::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("gate", [&] { return azure_pricing::conformance::Main(argc, argv); });
+}

@@ -1,10 +1,15 @@
 // bwrap_adapter: the bubblewrap backend behind the backend protocol.
 #include "conformance/backend/bwrap_adapter.h"
+#include "ref/base/main_guard.h"
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   return azure_pricing::conformance::backend::RunBwrapAdapter(
       argc, argv, "bwrap_adapter", {}, "",
       [](azure_pricing::sandbox::bwrap::BwrapBackend&, const azure_pricing::base::Flags&) {
         return azure_pricing::OkStatus();
       });
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("bwrap_adapter", [&] { return UnguardedMain(argc, argv); });
 }

@@ -33,6 +33,7 @@ def wrong_testee(mutant, src):
             "//conformance/backend/protocol:line_io",
             "//conformance/host:scripted_host",
             "//conformance/testee:protocol",
+            "//ref/base:main_guard",
             "//ref/pricing:package",
         ],
     )

@@ -1,3 +1,4 @@
+#include "ref/base/main_guard.h"
 // gtest main for property suites: fixes a RapidCheck seed before any property runs and prints
 // it, so every run (and every failure) can be reproduced with RC_PARAMS="seed=N".
 #include <gtest/gtest.h>
@@ -7,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   const char* params = std::getenv("RC_PARAMS");
   std::string value = params != nullptr ? params : "";
   if (value.find("seed=") == std::string::npos && value.find("reproduce=") == std::string::npos) {
@@ -21,4 +22,8 @@ int main(int argc, char** argv) {
   const int rc = RUN_ALL_TESTS();
   if (rc != 0) std::printf("rapidcheck: failed with RC_PARAMS=\"%s\"\n", value.c_str());
   return rc;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("properties_seed", [&] { return UnguardedMain(argc, argv); });
 }

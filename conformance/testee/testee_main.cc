@@ -17,6 +17,7 @@
 #include "conformance/backend/protocol/protocol.h"
 #include "conformance/host/scripted_host.h"
 #include "conformance/testee/protocol.h"
+#include "ref/base/main_guard.h"
 #include "ref/pricing/package.h"
 
 namespace azure_pricing::testee {
@@ -199,7 +200,7 @@ int Main() {
 
 // It takes no arguments: the gate starts it as `--testee "reference_testee"`. Anything on its
 // command line is a mistake worth naming, not something to ignore.
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   constexpr char kUsage[] =
       "usage: reference_testee\n"
       "Serves the C++ reference over the testee protocol on stdin/stdout\n"
@@ -214,4 +215,8 @@ int main(int argc, char** argv) {
     return 64;
   }
   return azure_pricing::testee::Main();
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("reference_testee", [&] { return UnguardedMain(argc, argv); });
 }

@@ -16,6 +16,7 @@
 
 #include "conformance/backend/protocol/child.h"
 #include "conformance/testee/runner.h"
+#include "ref/base/main_guard.h"
 
 namespace azure_pricing::testee {
 namespace {
@@ -138,4 +139,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing::testee
 
-int main(int argc, char** argv) { return azure_pricing::testee::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("print_transcript", [&] { return azure_pricing::testee::Main(argc, argv); });
+}

@@ -32,6 +32,7 @@
 #include "conformance/stack/local_stack.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/paths.h"
 #include "ref/json/json.h"
 #include "ref/labels/labels.h"
@@ -577,4 +578,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing
 
-int main(int argc, char** argv) { return azure_pricing::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("azure_pricing", [&] { return azure_pricing::Main(argc, argv); });
+}

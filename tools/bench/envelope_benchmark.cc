@@ -19,6 +19,7 @@
 #include <string>
 
 #include "ref/base/files.h"
+#include "ref/base/main_guard.h"
 #include "ref/pricing/envelope.h"
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/report.h"
@@ -211,7 +212,7 @@ void PrintRows(const Figures& f) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   bool rows = false;
   for (int i = 1; i < argc; ++i) rows = rows || std::strcmp(argv[i], "--rows") == 0;
   std::vector<char*> args;
@@ -248,4 +249,8 @@ int main(int argc, char** argv) {
   std::printf("peak memory, %.1f MiB envelope       %8.1f MiB    ratio %.2fx (floor <= 4x)\n",
               f.input_mib, f.peak_mib, f.peak_mib / f.input_mib);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("envelope_benchmark", [&] { return UnguardedMain(argc, argv); });
 }

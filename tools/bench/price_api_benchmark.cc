@@ -17,6 +17,7 @@
 #include "fakes/prices_server/catalog_generator.h"
 #include "fakes/prices_server/price_api.h"
 #include "fakes/prices_server/price_api_oracle.h"
+#include "ref/base/main_guard.h"
 #include "tools/bench/console_reporter.h"
 
 namespace {
@@ -146,7 +147,7 @@ void PrintRows() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   bool rows = false;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
@@ -170,4 +171,8 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("price_api_benchmark", [&] { return UnguardedMain(argc, argv); });
 }

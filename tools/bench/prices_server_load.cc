@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "fakes/prices_server/catalog_generator.h"
+#include "ref/base/main_guard.h"
 #include "tools/bench/rows.h"
 
 namespace {
@@ -397,7 +398,7 @@ void PrintHuman(const Measured& m) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   const std::optional<Options> options = ParseFlags(argc, argv);
   if (!options) return Usage();
   if (options->rows) g_out = stderr;
@@ -443,4 +444,8 @@ int main(int argc, char** argv) {
   if (options->rows) PrintRows(m);
   const size_t failed = m.cached.failures + m.uncached.failures + m.unindexed.failures;
   return failed == 0 && same ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("prices_server_load", [&] { return UnguardedMain(argc, argv); });
 }

@@ -35,6 +35,7 @@
 
 #include "fakes/testing/loopback_socket.h"
 #include "ref/base/files.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/openssl.h"
 #include "ref/egress/proxy.h"
 #include "ref/tls/runtime_ca.h"
@@ -380,7 +381,7 @@ bool WriteCertificates(const std::string& dir, std::string& ca_pem) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   const std::optional<Options> options = ParseArgs(argc, argv);
   if (!options) {
     std::fprintf(stderr,
@@ -425,4 +426,8 @@ int main(int argc, char** argv) {
   }
   rmdir(dir.c_str());
   return m && m->held == kTunnels ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("proxy_latency", [&] { return UnguardedMain(argc, argv); });
 }

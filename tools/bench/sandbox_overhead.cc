@@ -19,6 +19,7 @@
 #include "conformance/backend/price_api_process.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/runfiles.h"
 #include "ref/egress/proxy.h"
 #include "ref/pricing/command.h"
@@ -229,7 +230,7 @@ std::string SetUp(Run& run, const std::string& azmcp) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   std::string problem;
   const StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(
       argc, argv,
@@ -257,4 +258,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   return MeasureTrue(*run.backend, calls) && MeasureCli(*run.backend, run.cli, runs) ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("sandbox_overhead", [&] { return UnguardedMain(argc, argv); });
 }

@@ -23,6 +23,7 @@
 #include "conformance/stack/local_stack.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/sandbox/bwrap/bounded_process.h"
 #include "tools/bench/rows.h"
 
@@ -168,7 +169,7 @@ void Report(const std::vector<double>& boxed, const std::vector<double>& bare, b
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   std::string problem;
   const ap::StatusOr<ap::base::Flags> flags = ap::base::Flags::ParseOrExplain(
       argc, argv, {{"--calls", ap::base::FlagKind::kValue}, {"--rows", ap::base::FlagKind::kSwitch}},
@@ -204,4 +205,8 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(dir);
   Report(boxed, direct, flags->Has("--rows"));
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("stack_overhead", [&] { return UnguardedMain(argc, argv); });
 }

@@ -1,7 +1,12 @@
 // live_check: the opt-in check of the pinned CLI contract against the real prices.azure.com
 // (usage: live_tool.cc, or --help).
+#include "ref/base/main_guard.h"
 #include "tools/live_check/live_tool.h"
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   return azure_pricing::tools::LiveToolMain(argc, argv, azure_pricing::tools::LiveTool::kLiveCheck);
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("live_check", [&] { return UnguardedMain(argc, argv); });
 }

@@ -16,10 +16,11 @@
 
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/paths.h"
 #include "ref/base/runfiles.h"
-#include "ref/sandbox/bwrap/bounded_process.h"
 #include "ref/json/json.h"
+#include "ref/sandbox/bwrap/bounded_process.h"
 #include "ref/sandbox/bwrap/image.h"
 #include "tools/image/pins.h"
 
@@ -160,7 +161,7 @@ std::string PathProblem(const base::Flags& flags) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int UnguardedMain(int argc, char** argv) {
   std::string problem;
   const azure_pricing::StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(
       argc, argv,
@@ -198,4 +199,8 @@ int main(int argc, char** argv) {
   }
   std::cout << out << "\n";
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("sandbox_image", [&] { return UnguardedMain(argc, argv); });
 }

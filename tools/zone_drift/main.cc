@@ -14,6 +14,7 @@
 #include "conformance/live/zone_drift.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/runfiles.h"
 #include "ref/status/status.h"
 #include "ref/zones/zones.h"
@@ -135,4 +136,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing::live
 
-int main(int argc, char** argv) { return azure_pricing::live::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("zone_drift", [&] { return azure_pricing::live::Main(argc, argv); });
+}

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/json/json.h"
 #include "ref/status/status.h"
 #include "ref/zones/location_values.h"
@@ -235,4 +236,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing::zones
 
-int main(int argc, char** argv) { return azure_pricing::zones::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("zones", [&] { return azure_pricing::zones::Main(argc, argv); });
+}

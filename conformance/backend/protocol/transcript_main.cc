@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "conformance/backend/protocol/client.h"
+#include "ref/base/main_guard.h"
 
 namespace azure_pricing::backend_protocol {
 namespace {
@@ -133,4 +134,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing::backend_protocol
 
-int main(int argc, char** argv) { return azure_pricing::backend_protocol::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("print_transcript", [&] { return azure_pricing::backend_protocol::Main(argc, argv); });
+}
