@@ -221,6 +221,8 @@ static int UnguardedMain(int argc, char** argv) {
   }
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
+  // Google Benchmark keeps the arguments it does not know; they are ours to refuse.
+  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 64;
   RecordingReporter reporter(rows);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   Figures f{.ours = reporter.mb_per_s["BM_ValidateSelectProject"],

@@ -165,6 +165,8 @@ static int UnguardedMain(int argc, char** argv) {
     return 0;
   }
   benchmark::Initialize(&argc, argv);
+  // Google Benchmark keeps the arguments it does not know; they are ours to refuse.
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 64;
   Fast();
   Before();
   azure_pricing::bench::ConsoleReporter reporter;

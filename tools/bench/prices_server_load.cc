@@ -203,7 +203,7 @@ void Report(const char* what, const Load& l, int connections) {
 int Usage() {
   std::fprintf(stderr,
                "usage: prices_server_load [--items=N] [--seconds=S] [--connections=C] [--rows]\n");
-  return 2;
+  return 64;
 }
 
 struct Options {

@@ -111,23 +111,32 @@ struct Options {
   bool rows = false;
 };
 
-// [REQUESTS] (digits only, 1 to 1,000,000) and --rows, each at most once.
-std::optional<Options> ParseArgs(int argc, char** argv) {
+// [REQUESTS] (digits only, 1 to 1,000,000) and --rows, each at most once; nullopt with the
+// line for a person in `problem`.
+std::optional<Options> ParseArgs(int argc, char** argv, std::string& problem) {
   Options o;
   bool have_requests = false;
   for (int i = 1; i < argc; ++i) {
     const std::string text = argv[i];
-    if (text == "--rows" && !o.rows) {
+    if (text == "--rows") {
+      if (o.rows) problem = "--rows is given more than once";
       o.rows = true;
+      if (!problem.empty()) return std::nullopt;
       continue;
     }
-    if (have_requests || text.empty() || text.size() > 7 ||
-        text.find_first_not_of("0123456789") != std::string::npos) {
-      return std::nullopt;
+    if (!text.empty() && text[0] == '-') problem = "unknown option " + text;
+    if (problem.empty() && have_requests) problem = "REQUESTS is given more than once";
+    if (problem.empty() && (text.empty() || text.size() > 7 ||
+                            text.find_first_not_of("0123456789") != std::string::npos)) {
+      problem = "REQUESTS is a whole number from 1 to 1000000";
     }
+    if (!problem.empty()) return std::nullopt;
     o.requests = std::stoi(text);
     have_requests = true;
-    if (o.requests < 1 || o.requests > 1'000'000) return std::nullopt;
+    if (o.requests < 1 || o.requests > 1'000'000) {
+      problem = "REQUESTS is a whole number from 1 to 1000000";
+      return std::nullopt;
+    }
   }
   return o;
 }
@@ -382,10 +391,13 @@ bool WriteCertificates(const std::string& dir, std::string& ca_pem) {
 }  // namespace
 
 static int UnguardedMain(int argc, char** argv) {
-  const std::optional<Options> options = ParseArgs(argc, argv);
+  std::string problem;
+  const std::optional<Options> options = ParseArgs(argc, argv, problem);
   if (!options) {
     std::fprintf(stderr,
-                 "usage: proxy_latency [REQUESTS] [--rows]   (1 to 1000000, default 1000)\n");
+                 "proxy_latency: %s\nusage: proxy_latency [REQUESTS] [--rows]   (1 to 1000000, "
+                 "default 1000)\n",
+                 problem.c_str());
     return 64;
   }
   if (options->rows) g_out = stderr;
