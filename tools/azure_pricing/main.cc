@@ -260,6 +260,11 @@ Status ReadNumbers(const base::Flags& flags, Options& o, std::string* problem) {
     *n.out = *value;
     if (n.given != nullptr) *n.given = true;
   }
+  // A process's exit status is one byte; anything else cannot have been recorded.
+  if (replay_exit < 0 || replay_exit > 255) {
+    *problem = "--replay-exit is an exit status from 0 to 255";
+    return Status(Outcome::kRefused, kNotAnInteger, "the option is outside its range");
+  }
   o.replay_exit = static_cast<int>(replay_exit);
   return OkStatus();
 }

@@ -126,6 +126,8 @@ check "usage: missing stderr file" 64 "cannot read --replay-stderr file /nonexis
 check "usage: missing value" 64 "--args-json needs a value" -- --print-argv --args-json
 check "usage: repeated flag" 64 "--args-json is given more than once" -- \
   --args-json '{"sku":"x"}' --args-json '{"sku":"y"}' --print-argv
+check "usage: exit status out of range" 64 "--replay-exit is an exit status from 0 to 255" -- \
+  --args-json '{"sku":"x"}' --replay-stdout "${fixtures}/success-basic.json" --replay-exit 300
 check "usage: bad number" 64 "--max-rows needs an integer" -- --args-json '{"sku":"x"}' --print-argv --max-rows ten
 
 # A refusal never echoes the value it refused.
