@@ -124,4 +124,12 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing::fakes::prices
 
-int main(int argc, char** argv) { return azure_pricing::fakes::prices::Main(argc, argv); }
+int main(int argc, char** argv) {
+  // The last line of defence: a slip shows as one line and exit 70, never `terminate called`.
+  try {
+    return azure_pricing::fakes::prices::Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "generate_catalog: internal error: " << e.what() << "\n";
+    return 70;
+  }
+}

@@ -160,9 +160,7 @@ bool CheckInputs(const Options& options) {
   return true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   std::string problem;
   const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
   if (!options.ok()) return Usage(problem);
@@ -190,4 +188,17 @@ int main(int argc, char** argv) {
   std::cout << "proxy http://" << options->proxy.listen_host << ":" << proxy.port() << std::endl;
   std::cout << "ready" << std::endl;
   for (;;) std::this_thread::sleep_for(std::chrono::hours(24));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Every input is checked before use; this is the last line of defence, so that a slip shows
+  // as one line and exit 70 (EX_SOFTWARE), never as `terminate called`.
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "egress_proxy: internal error: " << e.what() << "\n";
+    return 70;
+  }
 }
