@@ -108,10 +108,11 @@ int Main(int argc, char** argv) {
     return 1;
   }
   bool written = true;
-  GenerateCatalog(options->seed, static_cast<int64_t>(options->items), [&](const std::string& line) {
+  const auto write = [&](const std::string& line) {
     written = written && std::fwrite(line.data(), 1, line.size(), file.get()) == line.size() &&
               std::fputc('\n', file.get()) != EOF;
-  });
+  };
+  GenerateCatalog(options->seed, static_cast<int64_t>(options->items), write);
   if (!written || std::fflush(file.get()) != 0) {
     std::cerr << "generate_catalog: cannot write --out " << options->out
               << ": writing failed (is the disk full?)\n";

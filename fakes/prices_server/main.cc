@@ -167,7 +167,8 @@ std::optional<Json> ParseJson(const std::string& text, std::string& problem) {
     return Json::parse(text);
   } catch (const Json::parse_error& e) {
     const size_t end = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(end), '\n');
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(end), '\n');
     problem = "malformed JSON at line " + std::to_string(line);
     return std::nullopt;
   }

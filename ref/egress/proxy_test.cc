@@ -16,8 +16,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <functional>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <regex>
