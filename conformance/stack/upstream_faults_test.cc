@@ -127,6 +127,10 @@ std::vector<FaultCase> Cases() {
        .reason = reasons::kTimeout},
       {.name = "reset", .faults = R"([{"reset":true,"times":10}])", .arguments = kPostgres,
        .reason = reasons::kCliFailed},
+      // A reset before any byte is retried by the real CLI's HTTP stack as well as by its
+      // retry policy (16 GETs where `reset` takes 4): queued well past that.
+      {.name = "drop", .faults = R"([{"drop":true,"times":100}])", .arguments = kPostgres,
+       .reason = reasons::kCliFailed},
       {.name = "truncate", .faults = R"([{"truncate":100,"times":10}])", .arguments = kPostgres,
        .reason = reasons::kCliFailed},
       {.name = "bad_body", .faults = R"([{"body":"{\"Items\": [tru","times":10}])",

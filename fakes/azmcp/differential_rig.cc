@@ -292,7 +292,7 @@ DifferentialRig::DifferentialRig(const ScenarioFile& file) : parts_(std::make_un
   options.upstream_ca_file = parts_->upstream->ca_file();
   options.log = [](const std::string&) {};
   parts_->proxy = std::make_unique<egress::EgressProxy>(options);
-  if (!parts_->proxy->Start()) return;
+  if (!parts_->proxy->Start().ok()) return;
   const char* tmp = std::getenv("TEST_TMPDIR");
   if (tmp == nullptr) return;  // only runs under bazel test
   parts_->dir = tmp;

@@ -4,6 +4,14 @@
 #define CPPHTTPLIB_LISTEN_BACKLOG 128
 #include <httplib.h>
 
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <netinet/in.h>
+#include <openssl/ssl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -24,6 +32,7 @@
 #include "ref/base/address.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/openssl.h"
 #include "ref/status/status.h"
 #include "ref/tls/runtime_ca.h"
@@ -51,18 +60,25 @@ constexpr char kUsage[] =
     "                     signed by a CA made at start and written to DIR/ca.pem\n"
     "  --ca-dir DIR       where ca.pem goes (required with --tls-listen)\n"
     "  --faults FILE      a JSON array of faults to serve first (same shape as the admin API)\n"
-    "  --page-cache-mib N keep up to N MiB of whole answers by request target (default 64,\n"
-    "                     0 keeps none); a catalog is fixed once loaded, so a kept answer is\n"
-    "                     the answer, byte for byte\n"
-    "Each bound address is printed as one line: `http http://127.0.0.1:PORT` or\n"
-    "`https https://127.0.0.1:PORT DIR/ca.pem`, then `ready`.\n"
+    "  --page-cache-mib N keep up to N MiB (0 to 65536, default 64, 0 keeps none) of whole\n"
+    "                     answers by request target; a catalog is fixed once loaded, so a\n"
+    "                     kept answer is the answer, byte for byte\n"
+    "Once the files are loaded, DIR/ca.pem is written and every address is bound, each bound\n"
+    "address is printed as one line: `http http://127.0.0.1:PORT` or\n"
+    "`https https://127.0.0.1:PORT DIR/ca.pem`, then `ready`. Otherwise one line on stderr\n"
+    "names the flag, the path or address and the reason, and the exit status is 1 (64 for\n"
+    "the command line), with nothing on stdout.\n"
     "Admin (same listeners): GET /_admin/requests lists every request received as JSON\n"
     "(with --replay each API request has \"replay\": \"matched\" or \"unmatched\");\n"
-    "POST /_admin/faults appends faults; POST /_admin/reset clears requests and faults.\n"
+    "POST /_admin/faults appends faults (a list with a bad one is refused whole, 400 with the\n"
+    "reason); POST /_admin/reset (any body or none) clears requests and faults.\n"
     "A fault applies to the next API request, in order, `times` times (default 1):\n"
     "  {\"status\": 429, \"retry_after\": 2}   any status with the API's error body\n"
     "  {\"latency_ms\": 500}                 answer late\n"
-    "  {\"reset\": true}                     close the connection without an answer\n"
+    "  {\"reset\": true}                     the status line and head (Content-Length of the\n"
+    "                                     whole body), then close before any body byte\n"
+    "  {\"drop\": true}                      no answer at all: the connection ends with a TCP\n"
+    "                                     reset before any byte\n"
     "  {\"truncate\": 100}                   send only the first N bytes of the body\n"
     "  {\"body\": \"...\"}                     send this body instead (invalid UTF-8 as \\u "
     "escapes\n"
@@ -86,35 +102,77 @@ struct State {
   Json requests = Json::array();
 };
 
+// What a fault key's value must be: an integer in [min, max], true/false, or a string.
+struct FaultKey {
+  const char* name;
+  enum { kInteger, kBoolean, kString } kind;
+  int64_t min = 0, max = 0;
+};
+
+constexpr FaultKey kFaultKeys[] = {
+    {"status", FaultKey::kInteger, 100, 599},
+    {"retry_after", FaultKey::kInteger, 0, 86'400},
+    {"latency_ms", FaultKey::kInteger, 0, 600'000},
+    {"reset", FaultKey::kBoolean},
+    {"drop", FaultKey::kBoolean},
+    {"truncate", FaultKey::kInteger, 0, int64_t{1} << 40},
+    {"body", FaultKey::kString},
+    {"body_hex", FaultKey::kString},
+    {"next_page_link", FaultKey::kString},
+    {"endless_empty_pages", FaultKey::kBoolean},
+    {"page_size", FaultKey::kInteger, 1, 1'000'000},
+    {"times", FaultKey::kInteger, 1, 1'000'000'000},
+};
+
+// Why `f` is not a fault ("unknown fault key: K", "K must be ..."); empty when it is one. Checked
+// whole before any is queued, so that serving one never meets a value of the wrong type.
+std::string FaultProblem(const Json& f) {
+  if (!f.is_object()) return "each fault must be an object";
+  for (const auto& [key, value] : f.items()) {
+    const FaultKey* spec = nullptr;
+    for (const FaultKey& k : kFaultKeys) {
+      if (key == k.name) spec = &k;
+    }
+    if (spec == nullptr) return "unknown fault key: " + key;
+    if (spec->kind == FaultKey::kBoolean && !value.is_boolean()) {
+      return key + " must be true or false";
+    }
+    if (spec->kind == FaultKey::kString && !value.is_string()) return key + " must be a string";
+    if (spec->kind == FaultKey::kInteger &&
+        (!value.is_number_integer() || value.get<int64_t>() < spec->min ||
+         value.get<int64_t>() > spec->max)) {
+      return key + " must be an integer from " + std::to_string(spec->min) + " to " +
+             std::to_string(spec->max);
+    }
+  }
+  return "";
+}
+
 bool AddFaults(State& state, const Json& list, std::string& error) {
   if (!list.is_array()) {
     error = "faults must be a JSON array";
     return false;
   }
-  std::lock_guard<std::mutex> lock(state.mu);
   for (const Json& f : list) {
-    if (!f.is_object()) {
-      error = "each fault must be an object";
-      return false;
-    }
-    static const std::set<std::string> kKeys = {
-        "status",   "retry_after",    "latency_ms",          "reset",     "truncate", "body",
-        "body_hex", "next_page_link", "endless_empty_pages", "page_size", "times"};
-    for (const auto& [key, value] : f.items()) {
-      if (!kKeys.count(key)) {
-        error = "unknown fault key: " + key;
-        return false;
-      }
-    }
-    if (f.contains("page_size") &&
-        (!f["page_size"].is_number_integer() || f["page_size"].get<int64_t>() < 1 ||
-         f["page_size"].get<int64_t>() > 1000000)) {
-      error = "page_size must be an integer from 1 to 1000000";
-      return false;
-    }
-    state.faults.push_back({f, f.value("times", 1)});
+    error = FaultProblem(f);
+    if (!error.empty()) return false;
   }
+  std::lock_guard<std::mutex> lock(state.mu);
+  for (const Json& f : list) state.faults.push_back({f, f.value("times", 1)});
   return true;
+}
+
+// `text` as JSON; nullopt with `problem` ("malformed JSON at line N") when it does not parse.
+std::optional<Json> ParseJson(const std::string& text, std::string& problem) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    const size_t end = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(end), '\n');
+    problem = "malformed JSON at line " + std::to_string(line);
+    return std::nullopt;
+  }
 }
 
 std::optional<Json> NextFault(State& state) {
@@ -215,7 +273,49 @@ void ApplyFault(State& state, const Json& fault, const std::string& target, Http
   }
 }
 
-// A reset or truncate fault: the body stops after `keep` bytes and the connection closes.
+// The socket under `req`'s connection: the TLS one's, or, for plain HTTP (httplib does not hand
+// it to a handler), the open socket whose two ends are the request's local and remote ports.
+int ConnectionSocket(const httplib::Request& req) {
+  if (req.ssl != nullptr) return SSL_get_fd(req.ssl);
+  const auto port_of = [](const sockaddr_storage& a) {
+    if (a.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in&>(a).sin_port);
+    if (a.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6&>(a).sin6_port);
+    return uint16_t{0};
+  };
+  DIR* dir = opendir("/proc/self/fd");
+  if (dir == nullptr) return -1;
+  int found = -1;
+  while (const dirent* entry = readdir(dir)) {
+    const int fd = std::atoi(entry->d_name);
+    sockaddr_storage local{}, peer{};
+    socklen_t local_len = sizeof local, peer_len = sizeof peer;
+    if (entry->d_name[0] < '0' || entry->d_name[0] > '9' ||
+        getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_len) != 0 ||
+        getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0) {
+      continue;
+    }
+    if (port_of(local) == req.local_port && port_of(peer) == req.remote_port) found = fd;
+  }
+  closedir(dir);
+  return found;
+}
+
+// The drop fault: the connection ends with a TCP reset before any byte of the answer. Connecting
+// a TCP socket to AF_UNSPEC disconnects it (a reset to the peer) while httplib keeps the
+// descriptor, so its own write fails and its own close stays the only one.
+void DropConnection(const httplib::Request& req) {
+  const int fd = ConnectionSocket(req);
+  if (fd < 0) return;
+  const linger abort_on_close{1, 0};
+  setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
+  sockaddr unspecified{};
+  unspecified.sa_family = AF_UNSPEC;
+  connect(fd, &unspecified, sizeof unspecified);
+}
+
+// The reset and truncate faults: the status line and the head (with the whole body's
+// Content-Length) go out, then the body stops after `keep` bytes (none for reset) and the
+// connection closes. Recorded azmcp runs depend on reset being exactly this.
 void SendCut(const Json& fault, const HttpResponse& answer, httplib::Response& res) {
   const size_t keep = fault.value("reset", false)
                           ? 0
@@ -258,6 +358,10 @@ void ServeApi(State& state, const httplib::Request& req, httplib::Response& res)
   }
   HttpResponse answer = *shared;  // the cached answer stays as it is
   ApplyFault(state, *fault, req.target, answer, res);
+  if (fault->value("drop", false)) {
+    DropConnection(req);
+    return;
+  }
   if (fault->value("reset", false) || fault->contains("truncate")) {
     SendCut(*fault, answer, res);
     return;
@@ -266,10 +370,26 @@ void ServeApi(State& state, const httplib::Request& req, httplib::Response& res)
   res.set_content(answer.body, answer.content_type);
 }
 
+// POST /_admin/reset: no faults queued and an empty request log; any body is ignored.
+void Reset(State& state, httplib::Response& res) {
+  {
+    std::lock_guard<std::mutex> lock(state.mu);
+    state.faults.clear();
+    state.requests = Json::array();
+  }
+  res.set_content("reset: no faults queued, no requests logged\n", "text/plain");
+}
+
 void Install(httplib::Server& server, State& state) {
   // httplib writes the head and the body apart: with Nagle's algorithm a small body waited for
   // the client's delayed ACK, 40 ms a page (the bytes sent do not change).
   server.set_tcp_nodelay(true);
+  // httplib's default adds SO_REUSEPORT, with which a second server bound a busy port and took
+  // a share of the first one's connections; SO_REUSEADDR alone lets a restart reuse the port.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   server.Get("/api/retail/prices",
              [&](const httplib::Request& q, httplib::Response& r) { ServeApi(state, q, r); });
   server.Post("/api/retail/prices",
@@ -280,17 +400,27 @@ void Install(httplib::Server& server, State& state) {
   });
   server.Post("/_admin/faults", [&](const httplib::Request& q, httplib::Response& r) {
     std::string error;
-    Json list = Json::parse(q.body, nullptr, false);
-    if (list.is_discarded() || !AddFaults(state, list, error)) {
+    const std::optional<Json> list = ParseJson(q.body, error);
+    if (!list || !AddFaults(state, *list, error)) {
       r.status = 400;
-      r.set_content(error.empty() ? "faults must be JSON" : error, "text/plain");
+      r.set_content(error, "text/plain");
     }
   });
-  server.Post("/_admin/reset", [&](const httplib::Request&, httplib::Response&) {
-    std::lock_guard<std::mutex> lock(state.mu);
-    state.faults.clear();
-    state.requests = Json::array();
+  // A POST without a body and without Content-Length is refused by httplib with a bare 400
+  // before any route; a reset needs no body, so a body-less one is taken here, ahead of that
+  // check, and one with a body goes to the route (which reads it).
+  server.set_pre_routing_handler([&](const httplib::Request& q, httplib::Response& r) {
+    const bool bodyless =
+        (!q.has_header("Content-Length") || q.get_header_value("Content-Length") == "0") &&
+        !q.has_header("Transfer-Encoding");
+    if (q.method != "POST" || q.path != "/_admin/reset" || !bodyless) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    Reset(state, r);
+    return httplib::Server::HandlerResponse::Handled;
   });
+  server.Post("/_admin/reset",
+              [&](const httplib::Request&, httplib::Response& r) { Reset(state, r); });
 }
 
 // Reason codes of command-line problems this program adds to base::Flags' and ParseHostPort's.
@@ -299,6 +429,9 @@ constexpr char kNoListener[] = "no_listener";
 constexpr char kTlsWithoutCaDir[] = "tls_without_ca_dir";
 constexpr char kReplayWithCatalog[] = "replay_with_catalog";
 constexpr char kBadCacheSize[] = "bad_page_cache_size";
+
+// 64 GiB: more than any machine here has, so a larger figure is a typo, not a wish.
+constexpr size_t kMaxPageCacheMib = 65536;
 
 struct Options {
   bool help = false;
@@ -354,9 +487,12 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   o.faults_file = flags->Value("--faults");
   o.replay_file = flags->Value("--replay");
   if (const std::optional<std::string> mib = flags->Value("--page-cache-mib")) {
-    if (mib->empty() || mib->size() > 6 || mib->find_first_not_of("0123456789") != std::string::npos) {
-      *problem = "--page-cache-mib must be a whole number of MiB (0 keeps none)";
-      return Status(Outcome::kRefused, kBadCacheSize, "--page-cache-mib is not a number");
+    if (mib->empty() || mib->size() > 6 ||
+        mib->find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(*mib) > kMaxPageCacheMib) {
+      *problem = "--page-cache-mib must be a whole number from 0 to " +
+                 std::to_string(kMaxPageCacheMib) + " (MiB; 0 keeps none)";
+      return Status(Outcome::kRefused, kBadCacheSize, "--page-cache-mib is out of range");
     }
     o.page_cache_mib = std::stoul(*mib);
   }
@@ -404,7 +540,43 @@ bool LoadReplay(const std::string& path, State& state) {
   return true;
 }
 
-// Catalogs (or the replay) and faults from the files given; false after one line on stderr.
+// The --faults file queued; false after one line on stderr naming the file and the problem.
+bool LoadFaults(const std::string& path, State& state) {
+  StatusOr<std::string> text = base::ReadFile(path);
+  if (!text.ok()) {
+    std::cerr << "prices_server: cannot read --faults " << path << ": " << text.status().message()
+              << "\n";
+    return false;
+  }
+  std::string error;
+  const std::optional<Json> list = ParseJson(*text, error);
+  if (!list || !AddFaults(state, *list, error)) {
+    std::cerr << "prices_server: bad --faults " << path << ": " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+// --ca-dir must be a directory this process can write ca.pem into; checked before anything
+// listens, so `ready` is never printed for a CA that was not written.
+bool CheckCaDir(const std::string& dir) {
+  struct stat st {};
+  const char* problem = nullptr;
+  if (stat(dir.c_str(), &st) != 0) {
+    problem = errno == ENOENT || errno == ENOTDIR ? "no such directory" : "it cannot be examined";
+  } else if (!S_ISDIR(st.st_mode)) {
+    problem = "it is not a directory";
+  } else if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    problem = "the directory is not writable";
+  }
+  if (problem != nullptr) {
+    std::cerr << "prices_server: cannot write ca.pem into --ca-dir " << dir << ": " << problem
+              << "\n";
+  }
+  return problem == nullptr;
+}
+
+// Catalogs (or the replay), faults and the CA directory; false after one line on stderr.
 bool Load(const Options& options, State& state) {
   if (options.replay_file && !LoadReplay(*options.replay_file, state)) return false;
   for (const std::string& path : options.catalogs) {
@@ -416,24 +588,12 @@ bool Load(const Options& options, State& state) {
       return false;
     }
     if (!state.catalog.Add(*text, &error)) {
-      std::cerr << "prices_server: cannot load catalog " << path << ": " << error << "\n";
+      std::cerr << "prices_server: bad --catalog " << path << ": " << error << "\n";
       return false;
     }
   }
-  if (!options.faults_file) return true;
-  StatusOr<std::string> text = base::ReadFile(*options.faults_file);
-  if (!text.ok()) {
-    std::cerr << "prices_server: cannot read --faults " << *options.faults_file << ": "
-              << text.status().message() << "\n";
-    return false;
-  }
-  std::string error;
-  Json list = Json::parse(*text, nullptr, false);
-  if (list.is_discarded() || !AddFaults(state, list, error)) {
-    std::cerr << "prices_server: bad --faults file\n";
-    return false;
-  }
-  return true;
+  if (options.faults_file && !LoadFaults(*options.faults_file, state)) return false;
+  return !options.tls_listen || CheckCaDir(*options.ca_dir);
 }
 
 // Binds `server` (port 0 picks one); the bound port, or -1.
@@ -443,15 +603,20 @@ int Bind(Server& server, const base::HostPort& address) {
   return server.bind_to_port(address.host, address.port) ? address.port : -1;
 }
 
-// The HTTPS server with a fresh CA (written to DIR/ca.pem) and a leaf signed by it.
+// The HTTPS server with a fresh CA (written to DIR/ca.pem) and a leaf signed by it; nullptr
+// after one line on stderr.
 std::unique_ptr<httplib::SSLServer> MakeHttpsServer(const std::string& ca_path) {
   auto ca = azure_pricing::tls::MakeCa("azure-pricing-conformance fake prices.azure.com CA");
   auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com", "localhost"},
                                                  {"127.0.0.1", "::1"})
                  : std::nullopt;
-  std::ofstream(ca_path) << (ca ? ca->cert_pem : "");
   if (!leaf) {
     std::cerr << "prices_server: cannot make the test certificates\n";
+    return nullptr;
+  }
+  if (const Status written = base::WriteFileAtomically(ca_path, ca->cert_pem); !written.ok()) {
+    std::cerr << "prices_server: cannot write " << ca_path << " (--ca-dir): " << written.message()
+              << "\n";
     return nullptr;
   }
   const base::EvpPkeyPtr key = base::ReadPemKey(leaf->key_pem);
@@ -462,6 +627,56 @@ std::unique_ptr<httplib::SSLServer> MakeHttpsServer(const std::string& ca_path) 
     return nullptr;
   }
   return https;
+}
+
+// Binds `server` to `address` (port 0 picks one); the line announcing it, or nullopt after one
+// line on stderr naming the flag and the address.
+template <typename Server>
+std::optional<std::string> BindOrExplain(Server& server, const char* flag,
+                                         const std::string& given,
+                                         const base::HostPort& address) {
+  const int bound = Bind(server, address);
+  if (bound < 0) {
+    std::cerr << "prices_server: cannot listen on " << flag << " " << given
+              << ": the address cannot be bound (in use, or not this machine's)\n";
+    return std::nullopt;
+  }
+  return address.host + ":" + std::to_string(bound);
+}
+
+// Everything a run promises (files read, CA written, sockets bound) before any line is printed,
+// then the bound addresses and `ready`; a failure is one line on stderr and exit 1.
+int Serve(const Options& options) {
+  State state;
+  state.cache = std::make_unique<PageCache>(options.page_cache_mib << 20);
+  if (!Load(options, state)) return 1;
+  std::unique_ptr<httplib::Server> http;
+  std::unique_ptr<httplib::SSLServer> https;
+  std::vector<std::string> lines;
+  if (options.listen) {
+    http = std::make_unique<httplib::Server>();
+    Install(*http, state);
+    const auto bound = BindOrExplain(*http, "--listen", *options.listen, options.listen_address);
+    if (!bound) return 1;
+    lines.push_back("http http://" + *bound);
+  }
+  if (options.tls_listen) {
+    const std::string ca_path = *options.ca_dir + "/ca.pem";
+    https = MakeHttpsServer(ca_path);
+    if (https == nullptr) return 1;
+    Install(*https, state);
+    const auto bound =
+        BindOrExplain(*https, "--tls-listen", *options.tls_listen, options.tls_address);
+    if (!bound) return 1;
+    lines.push_back("https https://" + *bound + " " + ca_path);
+  }
+  std::vector<std::thread> threads;
+  if (http) threads.emplace_back([&] { http->listen_after_bind(); });
+  if (https) threads.emplace_back([&] { https->listen_after_bind(); });
+  for (const std::string& line : lines) std::cout << line << "\n";
+  std::cout << "ready" << std::endl;
+  for (std::thread& t : threads) t.join();
+  return 0;
 }
 
 int Main(int argc, char** argv) {
@@ -475,43 +690,12 @@ int Main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  State state;
-  state.cache = std::make_unique<PageCache>(options->page_cache_mib << 20);
-  if (!Load(*options, state)) return 1;
-  std::vector<std::thread> threads;
-  std::unique_ptr<httplib::Server> http;
-  std::unique_ptr<httplib::SSLServer> https;
-  if (options->listen) {
-    http = std::make_unique<httplib::Server>();
-    Install(*http, state);
-    const int bound = Bind(*http, options->listen_address);
-    if (bound < 0) {
-      std::cerr << "prices_server: cannot bind " << *options->listen << "\n";
-      return 1;
-    }
-    std::cout << "http http://" << options->listen_address.host << ":" << bound << std::endl;
-    threads.emplace_back([&] { http->listen_after_bind(); });
-  }
-  if (options->tls_listen) {
-    const std::string ca_path = *options->ca_dir + "/ca.pem";
-    https = MakeHttpsServer(ca_path);
-    if (https == nullptr) return 1;
-    Install(*https, state);
-    const int bound = Bind(*https, options->tls_address);
-    if (bound < 0) {
-      std::cerr << "prices_server: cannot bind " << *options->tls_listen << "\n";
-      return 1;
-    }
-    std::cout << "https https://" << options->tls_address.host << ":" << bound << " " << ca_path
-              << std::endl;
-    threads.emplace_back([&] { https->listen_after_bind(); });
-  }
-  std::cout << "ready" << std::endl;
-  for (std::thread& t : threads) t.join();
-  return 0;
+  return Serve(*options);
 }
 
 }  // namespace
 }  // namespace azure_pricing::fakes::prices
 
-int main(int argc, char** argv) { return azure_pricing::fakes::prices::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("prices_server", [&] { return azure_pricing::fakes::prices::Main(argc, argv); });
+}

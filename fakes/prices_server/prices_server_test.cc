@@ -1,17 +1,18 @@
 // The fake price API as a real HTTPS server: started as a process, queried with certificate
 // verification against the CA it wrote, with faults set through its admin API.
 #include <httplib.h>
+#include <openssl/ssl.h>
+#include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "fakes/testing/run_program.h"
+#include "fakes/testing/loopback_socket.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
+#include "ref/base/openssl.h"
 
 namespace azure_pricing::fakes::prices {
 namespace {
@@ -173,63 +174,76 @@ TEST(PricesServerTest, ReplayServesRecordedExchangesAndMarksTheUnmatched) {
   EXPECT_EQ(log[4]["target"], unrecorded);
 }
 
-// A command line the server cannot use is one line naming the problem (and, for a file, the
-// flag, the path and the reason) and a non-zero exit, before anything listens.
-TEST(PricesServerTest, CommandLineProblemsAreOneLineAndANonZeroExit) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  ASSERT_NE(tmp, nullptr);
-  const std::string server = "fakes/prices_server/prices_server";
-  const std::string bad_replay = std::string(tmp) + "/bad-replay.jsonl";
-  std::ofstream(bad_replay) << R"({"target":"/api/retail/prices","status":200,"body":""})"
-                            << "\n"
-                            << R"({"target":"/api/retail/prices","status":"200","body":""})"
-                            << "\n";
-  const std::string empty_replay = std::string(tmp) + "/empty-replay.jsonl";
-  std::ofstream(empty_replay) << "\n";
-  const struct {
-    std::vector<std::string> args;
-    int exit_code;
-    std::string first_line;
-  } cases[] = {
-      {{"--listen", "127.0.0.1:0", "--catalog", tmp}, 1,
-       std::string("prices_server: cannot read --catalog ") + tmp +
-           ": it is a directory, not a file"},
-      {{"--listen", "127.0.0.1:0", "--catalog", "/nonexistent/c.jsonl"}, 1,
-       "prices_server: cannot read --catalog /nonexistent/c.jsonl: no such file"},
-      {{"--listen", "127.0.0.1:0", "--faults", "/nonexistent/f.json"}, 1,
-       "prices_server: cannot read --faults /nonexistent/f.json: no such file"},
-      {{"--bogus"}, 64, "prices_server: unknown option --bogus"},
-      {{"--listen"}, 64, "prices_server: --listen needs a value"},
-      {{"--listen", "127.0.0.1:0", "--listen", "127.0.0.1:0"}, 64,
-       "prices_server: --listen is given more than once"},
-      {{"--listen", "10.0.0.1:0"}, 64,
-       "prices_server: --listen must be a loopback HOST:PORT (the host is not a loopback "
-       "address)"},
-      {{"--listen", "127.0.0.1:http"}, 64,
-       "prices_server: --listen must be a loopback HOST:PORT (the port is not a number from 0 "
-       "to 65535)"},
-      {{"--tls-listen", "127.0.0.1:0"}, 64, "prices_server: --tls-listen needs --ca-dir"},
-      {{"--listen", "127.0.0.1:0", "--page-cache-mib", "-1"}, 64,
-       "prices_server: --page-cache-mib must be a whole number of MiB (0 keeps none)"},
-      {{"--listen", "127.0.0.1:0", "--replay", "/nonexistent/r.jsonl", "--catalog",
-        "/nonexistent/c.jsonl"},
-       64, "prices_server: --replay excludes --catalog (recorded answers or a catalog, not both)"},
-      {{"--listen", "127.0.0.1:0", "--replay", "/nonexistent/r.jsonl"}, 1,
-       "prices_server: cannot read --replay /nonexistent/r.jsonl: no such file"},
-      {{"--listen", "127.0.0.1:0", "--replay", bad_replay}, 1,
-       "prices_server: bad --replay " + bad_replay +
-           ": line 2: \"status\" must be an integer from 100 to 599"},
-      {{"--listen", "127.0.0.1:0", "--replay", empty_replay}, 1,
-       "prices_server: bad --replay " + empty_replay + ": the file holds no recorded exchange"},
-  };
-  for (const auto& c : cases) {
-    std::vector<std::string> argv = {server};
-    argv.insert(argv.end(), c.args.begin(), c.args.end());
-    const test_support::ProgramRun run = test_support::RunProgram(argv, {});
-    EXPECT_EQ(run.exit_code, c.exit_code) << c.first_line;
-    EXPECT_EQ(run.err.substr(0, run.err.find('\n')), c.first_line);
-    EXPECT_EQ(run.out, "");
+// The bytes a raw request gets back over TLS verified against the server's CA, to the end of
+// the connection (a reset ends it too): what a fault puts on the wire, not how a client reads it.
+std::string RawExchange(const test_support::PricesServerProcess& server,
+                        const std::string& request) {
+  const int fd = test_support::DialLoopback(server.port(), 10);
+  if (fd < 0) return "(no connection)";
+  const base::SslCtxPtr ctx(SSL_CTX_new(TLS_client_method()));
+  SSL_CTX_load_verify_locations(ctx.get(), server.ca_file().c_str(), nullptr);
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  const base::SslPtr ssl(SSL_new(ctx.get()));
+  SSL_set_fd(ssl.get(), fd);
+  SSL_set_tlsext_host_name(ssl.get(), "localhost");
+  std::string received;
+  if (SSL_connect(ssl.get()) == 1 &&
+      SSL_write(ssl.get(), request.data(), static_cast<int>(request.size())) > 0) {
+    char buffer[4096];
+    for (int n; (n = SSL_read(ssl.get(), buffer, sizeof buffer)) > 0;) received.append(buffer, n);
+  } else {
+    received = "(no TLS session)";
   }
+  close(fd);
+  return received;
+}
+
+constexpr char kGet[] =
+    "GET /api/retail/prices HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+
+// `reset` is what recorded azmcp runs met: the head with the whole body's Content-Length, then
+// the close, no body byte. `drop` is no answer at all.
+TEST(PricesServerTest, ResetSendsTheHeadOnlyAndDropSendsNothing) {
+  test_support::PricesServerProcess server(kCatalog);
+  ASSERT_TRUE(server.AddFaults(R"([{"reset":true},{"drop":true}])"));
+  const std::string reset = RawExchange(server, kGet);
+  EXPECT_EQ(reset.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << reset;
+  EXPECT_NE(reset.find("Content-Length: "), std::string::npos) << reset;
+  EXPECT_EQ(reset.substr(reset.size() - 4), "\r\n\r\n") << reset;
+  EXPECT_EQ(RawExchange(server, kGet), "");
+  EXPECT_EQ(RawExchange(server, kGet).rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
+  EXPECT_EQ(Json::parse(server.RequestLog()).size(), 3u);
+}
+
+// A reset needs no body: one without it (no Content-Length) resets like one with an empty body.
+TEST(PricesServerTest, AdminResetWithoutABodyResets) {
+  test_support::PricesServerProcess server(kCatalog);
+  ASSERT_TRUE(server.AddFaults(R"([{"status":500}])"));
+  const std::string answer = RawExchange(
+      server, "POST /_admin/reset HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(answer.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << answer;
+  EXPECT_NE(answer.find("reset: no faults queued, no requests logged"), std::string::npos);
+  EXPECT_EQ(RawExchange(server, kGet).rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
+  EXPECT_EQ(Json::parse(server.RequestLog()).size(), 1u);
+}
+
+// The admin API says which fault is wrong and why, as the --faults file's errors do.
+TEST(PricesServerTest, BadFaultsAreRefusedWholeWithTheReason) {
+  test_support::PricesServerProcess server(kCatalog);
+  std::unique_ptr<httplib::SSLClient> client = server.Client();
+  for (const auto& [body, reason] : std::vector<std::pair<std::string, std::string>>{
+           {R"([{"status":500},{"bogus":1}])", "unknown fault key: bogus"},
+           {"[\n{\"status\": }]", "malformed JSON at line 2"},
+           {R"([{"times":"2"}])", "times must be an integer from 1 to 1000000000"},
+           {R"([{"drop":1}])", "drop must be true or false"},
+           {R"({"status":500})", "faults must be a JSON array"}}) {
+    auto res = client->Post("/_admin/faults", body, "application/json");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400);
+    EXPECT_NE(res->body.find(reason), std::string::npos) << res->body;
+  }
+  // Nothing of a refused list was queued.
+  EXPECT_EQ(RawExchange(server, kGet).rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "ref/base/address.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
+#include "ref/base/main_guard.h"
 #include "ref/egress/proxy.h"
 
 namespace {
@@ -27,7 +28,12 @@ constexpr char kUsage[] =
     "certificate verification to NAME:443 or --upstream (verified for NAME against\n"
     "--upstream-ca, or the system store). Redirects are passed back, never followed.\n"
     "Prints `proxy http://HOST:PORT` and `ready`; every decision is one line on stderr:\n"
-    "`decision=<reason> stage=<accept|connect|tls|request|upstream> status=<code|none>`.\n";
+    "`decision=<reason> stage=<accept|connect|tls|request|upstream> status=<code|none>`.\n"
+    "  --max-tunnels N      tunnels open at once, 1 to 4096 (default 16); more get 503\n"
+    "  --idle-timeout-ms N  how long a quiet tunnel or upstream is waited for, 1 to 3600000\n"
+    "                       (default 10000)\n"
+    "A path, address or value that cannot work is one line on stderr and a non-zero exit\n"
+    "(64 for the command line) before `ready`.\n";
 
 struct Options {
   azure_pricing::egress::ProxyOptions proxy;
@@ -40,14 +46,26 @@ int Usage(const std::string& problem) {
   return 64;
 }
 
-// Reason code of a flag value that does not read (beyond base::Flags' and ParseHostPort's).
-constexpr char kNotACount[] = "not_a_count";
+// Reason codes of flag values that cannot work (beyond base::Flags' and ParseHostPort's).
+constexpr char kBadCount[] = "bad_count";
+constexpr char kBadAddress[] = "bad_address";
+constexpr char kBadHost[] = "bad_allowed_host";
 
-Status ReadAddress(const base::Flags& flags, const char* flag, std::string& host, int& port,
-                   std::string* problem) {
+// The most tunnels and the longest idle wait a run may ask for: far above any use here, low
+// enough that a typo (a timeout in seconds given as milliseconds times 1000) is caught.
+constexpr int kMaxTunnels = 4096;
+constexpr int kMaxIdleTimeoutMs = 3'600'000;
+
+// `required_port`: the address is dialled, so port 0 (pick one) cannot work.
+Status ReadAddress(const base::Flags& flags, const char* flag, bool required_port,
+                   std::string& host, int& port, std::string* problem) {
   const std::optional<std::string> text = flags.Value(flag);
   if (!text) return azure_pricing::OkStatus();
   StatusOr<base::HostPort> address = base::ParseHostPort(*text);
+  if (address.ok() && required_port && address->port == 0) {
+    address = Status(azure_pricing::Outcome::kRefused, kBadAddress,
+                     "the port must be from 1 to 65535");
+  }
   if (!address.ok()) {
     *problem = std::string("bad value for ") + flag + ": " + address.status().message();
     return address.status();
@@ -57,15 +75,31 @@ Status ReadAddress(const base::Flags& flags, const char* flag, std::string& host
   return azure_pricing::OkStatus();
 }
 
-Status ReadCount(const base::Flags& flags, const char* flag, int& out, std::string* problem) {
+Status ReadCount(const base::Flags& flags, const char* flag, int max, int& out,
+                 std::string* problem) {
   const std::optional<std::string> text = flags.Value(flag);
   if (!text) return azure_pricing::OkStatus();
-  if (text->empty() || text->size() > 9 ||
-      text->find_first_not_of("0123456789") != std::string::npos) {
-    *problem = std::string("bad value for ") + flag + ": not a whole number";
-    return Status(azure_pricing::Outcome::kRefused, kNotACount, "not a whole number");
+  const bool digits = !text->empty() && text->size() <= 9 &&
+                      text->find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoi(*text) < 1 || std::stoi(*text) > max) {
+    *problem = std::string(flag) + " must be a whole number from 1 to " + std::to_string(max);
+    return Status(azure_pricing::Outcome::kRefused, kBadCount, "the count is out of range");
   }
   out = std::stoi(*text);
+  return azure_pricing::OkStatus();
+}
+
+// The allowed host: a DNS name, as the CONNECT check compares it (an IP literal never matches).
+Status ReadAllowedHost(const base::Flags& flags, std::string& out, std::string* problem) {
+  const std::optional<std::string> text = flags.Value("--allowed-host");
+  if (!text) return azure_pricing::OkStatus();
+  if (!azure_pricing::egress::NormalizeHost(*text) ||
+      azure_pricing::egress::LooksLikeIpLiteral(*text)) {
+    *problem = "--allowed-host must be a DNS host name such as prices.azure.com (got '" + *text +
+               "')";
+    return Status(azure_pricing::Outcome::kRefused, kBadHost, "not a DNS host name");
+  }
+  out = *text;
   return azure_pricing::OkStatus();
 }
 
@@ -87,21 +121,47 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   o.ca_out = flags->Value("--ca-out").value_or("");
-  o.proxy.allowed_host = flags->Value("--allowed-host").value_or(o.proxy.allowed_host);
   o.proxy.upstream_ca_file = flags->Value("--upstream-ca").value_or("");
+  auto& p = o.proxy;
   for (const Status& s :
-       {ReadAddress(*flags, "--listen", o.proxy.listen_host, o.proxy.listen_port, problem),
-        ReadAddress(*flags, "--upstream", o.proxy.upstream_host, o.proxy.upstream_port, problem),
-        ReadCount(*flags, "--max-tunnels", o.proxy.max_tunnels, problem),
-        ReadCount(*flags, "--idle-timeout-ms", o.proxy.idle_timeout_ms, problem)}) {
+       {ReadAddress(*flags, "--listen", false, p.listen_host, p.listen_port, problem),
+        ReadAllowedHost(*flags, p.allowed_host, problem),
+        ReadAddress(*flags, "--upstream", true, p.upstream_host, p.upstream_port, problem),
+        ReadCount(*flags, "--max-tunnels", kMaxTunnels, p.max_tunnels, problem),
+        ReadCount(*flags, "--idle-timeout-ms", kMaxIdleTimeoutMs, p.idle_timeout_ms, problem)}) {
     if (!s.ok()) return s;
   }
   return o;
 }
 
-}  // namespace
+// One line naming what could not start: the flag and its path or address, and why.
+std::string StartProblem(const Options& options, const Status& status) {
+  const auto& p = options.proxy;
+  if (status.reason() == azure_pricing::egress::kStartListen) {
+    return "cannot listen on --listen " + p.listen_host + ":" + std::to_string(p.listen_port) +
+           ": " + status.message();
+  }
+  if (status.reason() == azure_pricing::egress::kStartUpstreamCa) {
+    return p.upstream_ca_file.empty()
+               ? "cannot verify upstreams: " + status.message()
+               : "bad --upstream-ca " + p.upstream_ca_file + ": " + status.message();
+  }
+  return "cannot start: " + status.message();
+}
 
-int main(int argc, char** argv) {
+// What the proxy will read, checked first so that the reason names the file's problem.
+bool CheckInputs(const Options& options) {
+  const std::string& ca = options.proxy.upstream_ca_file;
+  if (ca.empty()) return true;
+  if (const StatusOr<std::string> text = base::ReadFile(ca); !text.ok()) {
+    std::cerr << "egress_proxy: cannot read --upstream-ca " << ca << ": "
+              << text.status().message() << "\n";
+    return false;
+  }
+  return true;
+}
+
+int Run(int argc, char** argv) {
   std::string problem;
   const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
   if (!options.ok()) return Usage(problem);
@@ -111,13 +171,13 @@ int main(int argc, char** argv) {
   }
   if (options->ca_out.empty()) return Usage("--ca-out FILE is required");
   if (options->proxy.listen_host != "127.0.0.1") {
-    std::cerr << "egress_proxy: listens on 127.0.0.1 only\n";
-    return 64;
+    return Usage("--listen must be 127.0.0.1:PORT (the proxy listens on loopback only)");
   }
+  if (!CheckInputs(*options)) return 1;
   signal(SIGPIPE, SIG_IGN);
   azure_pricing::egress::EgressProxy proxy(options->proxy);
-  if (!proxy.Start()) {
-    std::cerr << "egress_proxy: cannot start (bind, certificates or --upstream-ca)\n";
+  if (const Status started = proxy.Start(); !started.ok()) {
+    std::cerr << "egress_proxy: " << StartProblem(*options, started) << "\n";
     return 1;
   }
   if (const Status written = base::WriteFileAtomically(options->ca_out, proxy.egress_ca_pem());
@@ -129,4 +189,10 @@ int main(int argc, char** argv) {
   std::cout << "proxy http://" << options->proxy.listen_host << ":" << proxy.port() << std::endl;
   std::cout << "ready" << std::endl;
   for (;;) std::this_thread::sleep_for(std::chrono::hours(24));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("egress_proxy", [&] { return Run(argc, argv); });
 }

@@ -234,14 +234,45 @@ void EgressProxy::Log(const std::string& line) {
   }
 }
 
-bool EgressProxy::Start() {
+namespace {
+
+// Options no tunnel could work with, refused before anything is made or bound.
+Status CheckOptions(const ProxyOptions& options) {
+  if (!NormalizeHost(options.allowed_host) || LooksLikeIpLiteral(options.allowed_host)) {
+    return Status(Outcome::kRefused, kStartBadOptions, "the allowed host is not a DNS host name");
+  }
+  if (options.max_tunnels < 1) {
+    return Status(Outcome::kRefused, kStartBadOptions, "at most 0 tunnels would refuse every one");
+  }
+  if (options.idle_timeout_ms < 1) {
+    return Status(Outcome::kRefused, kStartBadOptions, "the idle timeout must be at least 1 ms");
+  }
+  return OkStatus();
+}
+
+// The store that verifies the upstream: the given bundle, or the system's.
+Status LoadUpstreamTrust(SSL_CTX* client, const std::string& ca_file) {
+  if (ca_file.empty()) {
+    if (SSL_CTX_set_default_verify_paths(client) == 1) return OkStatus();
+    return Status(Outcome::kFailed, kStartUpstreamCa, "the system CA store cannot be loaded");
+  }
+  if (SSL_CTX_load_verify_locations(client, ca_file.c_str(), nullptr) == 1) return OkStatus();
+  return Status(Outcome::kRefused, kStartUpstreamCa,
+                "the upstream CA file holds no PEM certificate that loads");
+}
+
+}  // namespace
+
+Status EgressProxy::Start() {
   // OpenSSL writes to sockets without MSG_NOSIGNAL; a client that hangs up mid-handshake must
   // not kill the process hosting the proxy.
   signal(SIGPIPE, SIG_IGN);
+  if (Status s = CheckOptions(options_); !s.ok()) return s;
   auto ca = tls::MakeCa("azure-pricing-conformance egress CA");
-  if (!ca) return false;
-  auto leaf = tls::IssueLeaf(*ca, {options_.allowed_host}, {});
-  if (!leaf) return false;
+  auto leaf = ca ? tls::IssueLeaf(*ca, {options_.allowed_host}, {}) : std::nullopt;
+  const Status no_certificates(Outcome::kFailed, kStartCertificates,
+                               "the egress CA and its leaf cannot be made");
+  if (!leaf) return no_certificates;
   ca_pem_ = ca->cert_pem;
   tls_ = std::make_unique<Tls>();
   tls_->server.reset(SSL_CTX_new(TLS_server_method()));
@@ -250,7 +281,7 @@ bool EgressProxy::Start() {
   const base::X509Ptr cert = base::ReadPemCert(leaf->cert_pem);
   if (SSL_CTX_use_certificate(tls_->server.get(), cert.get()) != 1 ||
       SSL_CTX_use_PrivateKey(tls_->server.get(), key.get()) != 1) {
-    return false;
+    return no_certificates;
   }
   SSL_CTX_set_tlsext_servername_callback(tls_->server.get(), ServerNameCallback);
 
@@ -259,11 +290,7 @@ bool EgressProxy::Start() {
   SSL_CTX_set_min_proto_version(client, TLS1_2_VERSION);
   SSL_CTX_set_verify(client, weakenings_.unverified_upstream ? SSL_VERIFY_NONE : SSL_VERIFY_PEER,
                      nullptr);
-  const bool trust =
-      options_.upstream_ca_file.empty()
-          ? SSL_CTX_set_default_verify_paths(client) == 1
-          : SSL_CTX_load_verify_locations(client, options_.upstream_ca_file.c_str(), nullptr) == 1;
-  if (!trust) return false;
+  if (Status s = LoadUpstreamTrust(client, options_.upstream_ca_file); !s.ok()) return s;
   SSL_CTX_set_session_cache_mode(client, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
   SSL_CTX_set_app_data(client, tls_.get());
   SSL_CTX_sess_set_new_cb(client, [](SSL* ssl, SSL_SESSION* session) {
@@ -274,43 +301,63 @@ bool EgressProxy::Start() {
   return Listen();
 }
 
-bool EgressProxy::ListenUnix() {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (options_.listen_unix_path.size() >= sizeof addr.sun_path) return false;
-  std::memcpy(addr.sun_path, options_.listen_unix_path.data(), options_.listen_unix_path.size());
-  listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (listen_fd_ < 0) return false;
-  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      listen(listen_fd_, 64) != 0) {
-    close(listen_fd_);
-    listen_fd_ = -1;
-    return false;
-  }
-  acceptor_ = std::thread([this] { AcceptLoop(); });
-  return true;
+namespace {
+
+// Why bind or listen failed, from errno, as fixed text.
+Status ListenFailure(int error) {
+  const char* message = "the listening socket cannot be made";
+  if (error == EADDRINUSE) message = "the address is already in use";
+  if (error == EACCES || error == EPERM) message = "binding the address is not permitted";
+  if (error == EADDRNOTAVAIL) message = "the address is not one of this machine's";
+  return Status(Outcome::kFailed, kStartListen, message);
 }
 
-bool EgressProxy::Listen() {
+}  // namespace
+
+Status EgressProxy::ListenUnix() {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (options_.listen_unix_path.size() >= sizeof addr.sun_path) {
+    return Status(Outcome::kRefused, kStartListen, "the Unix socket path is too long");
+  }
+  std::memcpy(addr.sun_path, options_.listen_unix_path.data(), options_.listen_unix_path.size());
+  listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (listen_fd_ < 0) return ListenFailure(errno);
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(listen_fd_, 64) != 0) {
+    const int error = errno;
+    close(listen_fd_);
+    listen_fd_ = -1;
+    return ListenFailure(error);
+  }
+  acceptor_ = std::thread([this] { AcceptLoop(); });
+  return OkStatus();
+}
+
+Status EgressProxy::Listen() {
   if (!options_.listen_unix_path.empty()) return ListenUnix();
-  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int one = 1;
-  setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(options_.listen_port));
-  if (inet_pton(AF_INET, options_.listen_host.c_str(), &addr.sin_addr) != 1 ||
-      bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+  if (inet_pton(AF_INET, options_.listen_host.c_str(), &addr.sin_addr) != 1) {
+    return Status(Outcome::kRefused, kStartListen, "the listen host is not an IPv4 address");
+  }
+  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (listen_fd_ < 0) return ListenFailure(errno);
+  int one = 1;
+  setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
       listen(listen_fd_, 64) != 0) {
+    const int error = errno;
     close(listen_fd_);
     listen_fd_ = -1;
-    return false;
+    return ListenFailure(error);
   }
   socklen_t len = sizeof addr;
   getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
   port_ = ntohs(addr.sin_port);
   acceptor_ = std::thread([this] { AcceptLoop(); });
-  return true;
+  return OkStatus();
 }
 
 void EgressProxy::Stop() {

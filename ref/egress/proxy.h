@@ -9,7 +9,7 @@
 //   options.upstream_host = "127.0.0.1"; options.upstream_port = fake_port;
 //   options.upstream_ca_file = fake_ca;  // verification stays on
 //   egress::EgressProxy proxy(options);
-//   if (!proxy.Start()) ...;  // proxy.port(), proxy.egress_ca_pem()
+//   if (!proxy.Start().ok()) ...;  // proxy.port(), proxy.egress_ca_pem()
 #ifndef REF_EGRESS_PROXY_H_
 #define REF_EGRESS_PROXY_H_
 
@@ -28,12 +28,20 @@
 
 #include "ref/base/openssl.h"
 #include "ref/egress/policy.h"
+#include "ref/status/status.h"
 
 namespace azure_pricing::egress {
 
 // Defined only by the conformance suite's mutants (conformance/backend/mutants), which need a
 // proxy that is wrong in one known way to prove a probe catches it. Nothing else defines it.
 class ProxyMutator;
+
+// Why Start() failed; the message says which part (fixed text), a program adds its flags and
+// paths. kStartBadOptions: an option that cannot work (no allowed host, no tunnel, no timeout).
+inline constexpr char kStartBadOptions[] = "proxy_bad_options";
+inline constexpr char kStartCertificates[] = "proxy_certificates_failed";
+inline constexpr char kStartUpstreamCa[] = "proxy_upstream_ca_unusable";
+inline constexpr char kStartListen[] = "proxy_listen_failed";
 
 // One forwarded request and the response passed back, as a recorder sees it (the live check's
 // recorder captures upstream pages here, where they cross the proxy, rather than trusting the
@@ -81,7 +89,8 @@ class EgressProxy {
   EgressProxy(const EgressProxy&) = delete;
   EgressProxy& operator=(const EgressProxy&) = delete;
 
-  bool Start();  // binds, makes the egress CA and leaf, starts accepting
+  // Makes the egress CA and leaf, loads the upstream trust, binds, starts accepting.
+  Status Start();
   void Stop();
   int port() const { return port_; }
   const std::string& egress_ca_pem() const { return ca_pem_; }
@@ -94,8 +103,8 @@ class EgressProxy {
     bool unverified_upstream = false;  // accept any upstream certificate
   };
   struct Tls;
-  bool Listen();
-  bool ListenUnix();
+  Status Listen();
+  Status ListenUnix();
   void AcceptLoop();
   // One tunnel, by stage: CONNECT, TLS, the request, the upstream exchange.
   void Serve(int fd);

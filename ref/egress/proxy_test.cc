@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -90,7 +91,7 @@ class ProxyTest : public ::testing::Test {
       observed_.push_back(seen);
     };
     proxy_ = std::make_unique<EgressProxy>(options);
-    ASSERT_TRUE(proxy_->Start());
+    ASSERT_THAT(proxy_->Start(), IsOk());
   }
 
   // CONNECT `authority`; if the tunnel opens, TLS with `sni` trusting `ca_pem`, then `request`.
@@ -198,7 +199,7 @@ TEST(ProxyObserverTest, AResponseOverTheCapIsForwardedWholeAndObservedCut) {
     seen.push_back(e);
   };
   EgressProxy proxy(options);
-  ASSERT_TRUE(proxy.Start());
+  ASSERT_THAT(proxy.Start(), IsOk());
   const int fd = DialLoopback(proxy.port(), 5);
   ASSERT_GE(fd, 0);
   const std::string connect = "CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n";
@@ -421,7 +422,7 @@ TEST_F(ProxyTest, TunnelsAreLimitedAndIdleOnesClosed) {
     log.push_back(l);
   };
   EgressProxy proxy(options);
-  ASSERT_TRUE(proxy.Start());
+  ASSERT_THAT(proxy.Start(), IsOk());
   // Two clients that connect and say nothing hold both tunnels; connections are accepted in
   // order, so the third is the one over the limit.
   const int a = DialLoopback(proxy.port(), 5);
@@ -499,7 +500,7 @@ TEST(ProxyUpstreamTest, UpstreamVerificationIsNeverOff) {
     log.push_back(l);
   };
   EgressProxy proxy(options);
-  ASSERT_TRUE(proxy.Start());
+  ASSERT_THAT(proxy.Start(), IsOk());
   const int fd = DialLoopback(proxy.port(), 5);
   const std::string connect = "CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n";
   send(fd, connect.data(), connect.size(), MSG_NOSIGNAL);
@@ -634,7 +635,7 @@ TEST(ProxyUpstreamTest, ASessionIsResumedOnlyWithTheUpstreamThatIssuedIt) {
     seen.push_back(e);
   };
   EgressProxy proxy(options);
-  ASSERT_TRUE(proxy.Start());
+  ASSERT_THAT(proxy.Start(), IsOk());
   EXPECT_EQ(StatusLineThrough(proxy), "HTTP/1.1 200 OK");
   EXPECT_EQ(StatusLineThrough(proxy), "HTTP/1.1 200 OK");
   relay.Switch(impostor.port());
@@ -704,7 +705,7 @@ TEST(ProxyUpstreamTest, AnUpstreamThatNeverAnswersIsGivenUpOnAtTheIdleTimeout) {
     log.push_back(l);
   };
   EgressProxy proxy(options);
-  ASSERT_TRUE(proxy.Start());
+  ASSERT_THAT(proxy.Start(), IsOk());
   const auto start = std::chrono::steady_clock::now();
   const int fd = DialLoopback(proxy.port(), 5);
   const std::string connect = "CONNECT prices.azure.com:443 HTTP/1.1\r\n\r\n";
@@ -727,6 +728,39 @@ TEST(ProxyUpstreamTest, AnUpstreamThatNeverAnswersIsGivenUpOnAtTheIdleTimeout) {
   proxy.Stop();  // joins the worker: it must not be stuck in connect
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_THAT(log.back(), HasSubstr(DecisionOf(kUpstreamUnreachable)));
+}
+
+// Start says which part failed, so a program can name the flag, path or address behind it.
+TEST(ProxyStartTest, AFailedStartNamesTheOptionsTheCaOrTheListener) {
+  const auto start = [](ProxyOptions options) {
+    options.log = [](const std::string&) {};
+    EgressProxy proxy(std::move(options));
+    return proxy.Start();
+  };
+  for (const auto& bad : std::vector<std::function<void(ProxyOptions&)>>{
+           [](ProxyOptions& o) { o.allowed_host = ""; },
+           [](ProxyOptions& o) { o.allowed_host = "10.0.0.1"; },
+           [](ProxyOptions& o) { o.max_tunnels = 0; },
+           [](ProxyOptions& o) { o.idle_timeout_ms = 0; }}) {
+    ProxyOptions options;
+    bad(options);
+    EXPECT_THAT(start(options), StatusIs(Outcome::kRefused, kStartBadOptions));
+  }
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(tmp, nullptr);
+  const std::string not_pem = std::string(tmp) + "/not-pem.txt";
+  ASSERT_THAT(base::WriteFileAtomically(not_pem, "not a certificate\n"), IsOk());
+  ProxyOptions unloadable;
+  unloadable.upstream_ca_file = not_pem;
+  EXPECT_THAT(start(unloadable), StatusIs(Outcome::kRefused, kStartUpstreamCa));
+
+  ProxyOptions first_options;
+  first_options.log = [](const std::string&) {};
+  EgressProxy first(first_options);
+  ASSERT_THAT(first.Start(), IsOk());
+  ProxyOptions same_port;
+  same_port.listen_port = first.port();
+  EXPECT_THAT(start(same_port), StatusIs(Outcome::kFailed, kStartListen));
 }
 
 }  // namespace

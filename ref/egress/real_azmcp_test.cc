@@ -48,7 +48,7 @@ class RealCliTest : public ::testing::Test {
       log_.push_back(l);
     };
     proxy_ = std::make_unique<EgressProxy>(options);
-    ASSERT_TRUE(proxy_->Start());
+    ASSERT_TRUE(proxy_->Start().ok());
     const std::string dir = std::getenv("TEST_TMPDIR");
     ca_file_ = dir + "/egress-ca.pem";
     std::ofstream(ca_file_) << proxy_->egress_ca_pem();

@@ -333,7 +333,7 @@ std::optional<Latency> MeasureLatency(int up_port, const std::string& ca_file,
     resumed += e.upstream_resumed;
   };
   azure_pricing::egress::EgressProxy proxy(proxy_options);
-  if (!proxy.Start()) return std::nullopt;
+  if (!proxy.Start().ok()) return std::nullopt;
   Latency l;
   for (int i = 0; i < requests; ++i) {
     auto t0 = Clock::now();

@@ -216,7 +216,7 @@ std::string SetUp(Run& run, const std::string& azmcp) {
   run.proxy = std::make_unique<azure_pricing::egress::EgressProxy>(azure_pricing::egress::ProxyOptions{
       .upstream_host = "127.0.0.1", .upstream_port = p.port, .upstream_ca_file = upstream_ca,
       .log = [](const std::string&) {}});
-  if (!run.proxy->Start()) return "the egress proxy did not start";
+  if (!run.proxy->Start().ok()) return "the egress proxy did not start";
   run.cli = {.bundle = image + "/usr/local/lib/azmcp/azmcp",
              .extracted = image + "/usr/local/lib/azmcp/extract",
              .proxy_url = "http://127.0.0.1:" + std::to_string(run.proxy->port()),

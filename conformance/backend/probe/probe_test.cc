@@ -484,7 +484,7 @@ class HttpsGetTest : public ::testing::Test {
     options.upstream_ca_file = upstream_->ca_file();
     options.log = [](const std::string&) {};  // the upstream's request log is what we check
     proxy_ = new egress::EgressProxy(options);
-    ASSERT_TRUE(proxy_->Start());
+    ASSERT_TRUE(proxy_->Start().ok());
     ca_file_ = TmpDir() + "/egress-ca.pem";
     std::ofstream(ca_file_) << proxy_->egress_ca_pem();
     std::ofstream(TmpDir() + "/empty.pem");

@@ -166,7 +166,7 @@ Status BwrapBackend::StartEgress() {
   }
   auto started = std::make_unique<egress::EgressProxy>(std::move(proxy));
   if (weakenings_.weaken_proxy) weakenings_.weaken_proxy(*started);
-  if (!started->Start() || !base::WriteFileAtomically(ca_file_, started->egress_ca_pem()).ok()) {
+  if (!started->Start().ok() || !base::WriteFileAtomically(ca_file_, started->egress_ca_pem()).ok()) {
     return failed;
   }
   proxy_ = std::move(started);
