@@ -240,12 +240,12 @@ StackCaseResult UpstreamRejects(Context& ctx) {
   return v.r;
 }
 
-// The fake API drops every connection without an answer: the CLI's transport error fails the
-// lookup closed and the sandbox is still disposed.
+// The fake API's reset fault: every answer's head goes out and the connection closes before the
+// body. The CLI's transport error fails the lookup closed and the sandbox is still disposed.
 StackCaseResult UpstreamReset(Context& ctx) {
   Verdict v = Begin("stack.upstream_reset", {"BOUND-011", "BOUND-012", "INTRO-007"},
                     "failed (cli_failed) with no rows and the sandbox disposed, while the fake "
-                    "API resets every connection");
+                    "API closes every connection after the answer's head");
   if (!ResetApi(ctx, v)) return v.r;
   const Status faulted = PriceApiCall(ctx, [](const backend::PriceApi& api) {
     return backend::AddFaults(api, R"([{"reset":true,"times":16}])");
@@ -258,7 +258,7 @@ StackCaseResult UpstreamReset(Context& ctx) {
           "not failed as cli_failed");
   v.Check(!call->output.has_value(), "a failed lookup carried a report");
   OneSandboxDisposed(v, *call);
-  if (v.r.passed) v.r.detail = "reset connections failed the lookup closed (cli_failed)";
+  if (v.r.passed) v.r.detail = "answers cut after their head failed the lookup closed (cli_failed)";
   return v.r;
 }
 
