@@ -119,11 +119,13 @@ TEST(CommandLine, ResponseFiles) {
   // Its words go where it stood, so the first is a preceding option's value.
   EXPECT_EQ(Parse({"--sku", "@" + file}).errors,
             "Unrecognized command or argument 'Standard_D8s_v5'.\n\n");
-  EXPECT_EQ(Parse({"@/nonexistent"}).errors, "Response file not found '/nonexistent'.\n\n");
-  EXPECT_EQ(Parse({"@/nonexistent/x"}).errors,
-            "Error reading response file '/nonexistent/x': Could not find a part of the path "
-            "'/nonexistent/x'.\n\n");
-  const std::string nested = TempFile("nested.rsp", "--service X\n@/nonexistent\n");
+  // Under /proc, where nothing can create them: /nonexistent has been seen to exist.
+  EXPECT_EQ(Parse({"@/proc/no-such-response-file"}).errors,
+            "Response file not found '/proc/no-such-response-file'.\n\n");
+  EXPECT_EQ(Parse({"@/proc/no-such-directory/x"}).errors,
+            "Error reading response file '/proc/no-such-directory/x': Could not find a part of the "
+            "path '/proc/no-such-directory/x'.\n\n");
+  const std::string nested = TempFile("nested.rsp", "--service X\n@/proc/no-such-response-file\n");
   EXPECT_EQ(Parse({"@" + nested}).errors, "Response file not found '" + nested + "'.\n\n");
   const ParsedCommandLine dir = Parse({"@/"});
   EXPECT_EQ(dir.action, CommandLineAction::kException);
