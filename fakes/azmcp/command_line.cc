@@ -198,10 +198,12 @@ class Tokenizer {
     return !out_.list.empty() && out_.list.back().type == TokenType::kOption &&
            kOptions[static_cast<size_t>(out_.list.back().option)].kind == Kind::kString;
   }
-  void Argument(std::string value) { out_.list.push_back({TokenType::kArgument, std::move(value)}); }
+  void Argument(std::string value) {
+    out_.list.push_back({TokenType::kArgument, std::move(value)});
+  }
   void Option(int index) {
-    out_.list.push_back({TokenType::kOption, std::string(kOptions[static_cast<size_t>(index)].name),
-                         index});
+    out_.list.push_back(
+        {TokenType::kOption, std::string(kOptions[static_cast<size_t>(index)].name), index});
   }
   bool ExpandResponseFile(size_t i);
   bool SplitAtDelimiter(const std::string& arg);
@@ -324,13 +326,15 @@ std::string Suggestions(const std::string& word) {
   for (const OptionSpec& spec : kOptions) {
     const int distance = EditDistance(word, spec.name);
     if (!spec.suggested || distance > 3) continue;
-    const auto mismatch = std::mismatch(word.begin(), word.end(), spec.name.begin(), spec.name.end());
+    const auto mismatch =
+        std::mismatch(word.begin(), word.end(), spec.name.begin(), spec.name.end());
     close.push_back({distance, -static_cast<int>(mismatch.first - word.begin())});
     names.push_back(spec.name);
   }
   std::vector<size_t> order(close.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return close[a] < close[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return close[a] < close[b]; });
   if (order.empty()) return "";
   std::string out = "'" + word + "' was not matched. Did you mean one of the following?\n";
   for (size_t i : order) {
@@ -443,7 +447,8 @@ int EditDistance(std::string_view a, std::string_view b) {
   for (size_t i = 1; i <= a.size(); ++i) {
     next[0] = static_cast<int>(i);
     for (size_t j = 1; j <= b.size(); ++j) {
-      next[j] = std::min({row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      next[j] =
+          std::min({row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     }
     std::swap(row, next);
   }
@@ -484,8 +489,13 @@ std::string JsonStringDefaultEncoder(std::string_view text) {
     if (cp == '\\') {
       out += "\\\\";
     } else if (cp == '\n' || cp == '\r' || cp == '\t' || cp == '\b' || cp == '\f') {
-      out += cp == '\n' ? "\\n" : cp == '\r' ? "\\r" : cp == '\t' ? "\\t" : cp == '\b' ? "\\b" : "\\f";
-    } else if (cp >= 0x20 && cp < 0x7F && html_sensitive.find(static_cast<char>(cp)) == std::string_view::npos) {
+      out += cp == '\n'   ? "\\n"
+             : cp == '\r' ? "\\r"
+             : cp == '\t' ? "\\t"
+             : cp == '\b' ? "\\b"
+                          : "\\f";
+    } else if (cp >= 0x20 && cp < 0x7F &&
+               html_sensitive.find(static_cast<char>(cp)) == std::string_view::npos) {
       out.push_back(static_cast<char>(cp));
     } else if (cp > 0xFFFF) {
       out += Hex4(0xD800 + ((cp - 0x10000) >> 10)) + Hex4(0xDC00 + ((cp - 0x10000) & 0x3FF));

@@ -16,9 +16,19 @@ namespace {
 ParsedCommandLine Parse(std::vector<std::string> args) { return ParsePricingGet(args); }
 
 TEST(CommandLine, HelpInEveryFormWinsOverParseErrors) {
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"-h"}, {"-?"}, {"/?"}, {"/h"}, {"-help"}, {"-hx"}, {"-h=x"}, {"--help:1"},
-           {"--bogus", "--help"}, {"--sku", "A", "--sku", "B", "-h"}, {"--help", "extra"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"-h"},
+                                             {"-?"},
+                                             {"/?"},
+                                             {"/h"},
+                                             {"-help"},
+                                             {"-hx"},
+                                             {"-h=x"},
+                                             {"--help:1"},
+                                             {"--bogus", "--help"},
+                                             {"--sku", "A", "--sku", "B", "-h"},
+                                             {"--help", "extra"}}) {
     EXPECT_EQ(Parse(args).action, CommandLineAction::kHelp) << args[0];
   }
   // A value option takes the next word, help or not.
@@ -43,8 +53,9 @@ TEST(CommandLine, MissingValue) {
   EXPECT_EQ(p.suggestions, "");
   EXPECT_EQ(p.errors, "Required argument missing for option: '--sku'.\n\n");
   EXPECT_EQ(Parse({"--service="}).errors, "Required argument missing for option: '--service'.\n\n");
-  EXPECT_EQ(Parse({"--sku", "--", "A"}).errors,
-            "Unrecognized command or argument 'A'.\nRequired argument missing for option: '--sku'.\n\n");
+  EXPECT_EQ(
+      Parse({"--sku", "--", "A"}).errors,
+      "Unrecognized command or argument 'A'.\nRequired argument missing for option: '--sku'.\n\n");
 }
 
 TEST(CommandLine, AnOptionWhereAValueShouldBeIsTheValue) {
@@ -59,10 +70,10 @@ TEST(CommandLine, AnOptionWhereAValueShouldBeIsTheValue) {
 TEST(CommandLine, RepeatedOptions) {
   EXPECT_EQ(Parse({"--sku", "A", "--sku", "B"}).errors,
             "Option '--sku' expects a single argument but 2 were provided.\n\n");
-  EXPECT_EQ(Parse({"--service", "X", "--include-savings-plan", "true", "--include-savings-plan",
-                   "false"})
-                .errors,
-            "Option '--include-savings-plan' expects a single argument but 2 were provided.\n\n");
+  EXPECT_EQ(
+      Parse({"--service", "X", "--include-savings-plan", "true", "--include-savings-plan", "false"})
+          .errors,
+      "Option '--include-savings-plan' expects a single argument but 2 were provided.\n\n");
   EXPECT_EQ(Parse({"--include-savings-plan", "--include-savings-plan", "--sku", "A"}).action,
             CommandLineAction::kRun);
 }
@@ -78,7 +89,8 @@ TEST(CommandLine, ValueForms) {
 }
 
 TEST(CommandLine, BooleanTakesOnlyWhatBoolTryParseAccepts) {
-  EXPECT_TRUE(Parse({"--sku", "A", "--include-savings-plan", " TRUE "}).options.include_savings_plan);
+  EXPECT_TRUE(
+      Parse({"--sku", "A", "--include-savings-plan", " TRUE "}).options.include_savings_plan);
   EXPECT_FALSE(Parse({"--sku", "A", "--include-savings-plan=false"}).options.include_savings_plan);
   EXPECT_TRUE(Parse({"--include-savings-plan", "--sku", "A"}).options.include_savings_plan);
   for (const std::string word : {"yes", "1", ""}) {
@@ -90,7 +102,8 @@ TEST(CommandLine, BooleanTakesOnlyWhatBoolTryParseAccepts) {
 TEST(CommandLine, TypoSuggestionsAreTheClosestOptions) {
   const ParsedCommandLine p = Parse({"--serv"});
   EXPECT_EQ(p.suggestions,
-            "'--serv' was not matched. Did you mean one of the following?\n--service\n--sku\n--learn\n\n");
+            "'--serv' was not matched. Did you mean one of the "
+            "following?\n--service\n--sku\n--learn\n\n");
   EXPECT_EQ(Parse({"--SKU", "A"}).suggestions,
             "'--SKU' was not matched. Did you mean one of the following?\n--sku\n\n");
   EXPECT_EQ(Parse({"--SKU", "A"}).errors,
@@ -110,8 +123,9 @@ std::string TempFile(const std::string& name, const std::string& content) {
 }
 
 TEST(CommandLine, ResponseFiles) {
-  const std::string file =
-      TempFile("args.rsp", "\xEF\xBB\xBF--sku \"Standard_D8s_v5\"\r\n  # comment\n\n--reg\"ion\" west\"europe\" @/dev/null\n");
+  const std::string file = TempFile("args.rsp",
+                                    "\xEF\xBB\xBF--sku \"Standard_D8s_v5\"\r\n  # "
+                                    "comment\n\n--reg\"ion\" west\"europe\" @/dev/null\n");
   const ParsedCommandLine p = Parse({"@" + file});
   ASSERT_EQ(p.action, CommandLineAction::kRun) << p.errors;
   EXPECT_EQ(p.options.sku, "Standard_D8s_v5");

@@ -86,7 +86,8 @@ std::string Normalize(const std::string& out, const std::string& proxy_port) {
   while (i < out.size()) {
     if (out.compare(i, duration.size(), duration) == 0 ||
         out.compare(i, compact_duration.size(), compact_duration) == 0) {
-      const std::string& form = out[i + compact_duration.size()] == ' ' ? duration : compact_duration;
+      const std::string& form =
+          out[i + compact_duration.size()] == ' ' ? duration : compact_duration;
       result += form + "N";
       i += form.size();
       while (i < out.size() && std::isdigit(static_cast<unsigned char>(out[i]))) ++i;
