@@ -74,17 +74,22 @@ std::string Sha256Hex(const std::string& data) {
   return hex;
 }
 
-// The only run-to-run differences: the envelope's duration and the proxy's port in a refusal.
+// The only run-to-run differences: the envelope's duration (indented, or compact in the host's
+// last-chance envelope) and the proxy's port in a refusal.
 std::string Normalize(const std::string& out, const std::string& proxy_port) {
   std::string result;
   result.reserve(out.size());
   const std::string duration = "\"duration\": ";
+  const std::string compact_duration = "\"duration\":";
   const std::string proxy = "127.0.0.1:" + proxy_port;
   size_t i = 0;
   while (i < out.size()) {
-    if (out.compare(i, duration.size(), duration) == 0) {
-      result += duration + "N";
-      i += duration.size();
+    if (out.compare(i, duration.size(), duration) == 0 ||
+        out.compare(i, compact_duration.size(), compact_duration) == 0) {
+      const std::string& form =
+          out[i + compact_duration.size()] == ' ' ? duration : compact_duration;
+      result += form + "N";
+      i += form.size();
       while (i < out.size() && std::isdigit(static_cast<unsigned char>(out[i]))) ++i;
     } else if (out.compare(i, proxy.size(), proxy) == 0 &&
                (i + proxy.size() == out.size() ||

@@ -4,7 +4,8 @@
 // percent-encoding), api-version only with savings plans, NextPageLink followed verbatim with a
 // silent stop at 5,000 rows, the projection, error envelopes and exit codes, and retries (5xx and
 // network errors 3 times, 429 after Retry-After, 400/404 never). It honours HTTPS_PROXY and
-// SSL_CERT_FILE and always verifies certificates. --refuse-foreign-next-page (a switch of this
+// SSL_CERT_FILE and always verifies certificates. Its command line is read as System.CommandLine
+// reads it (command_line.h). --refuse-foreign-next-page (a switch of this
 // fake, not of the real CLI) selects the later behaviour of refusing a NextPageLink to another
 // host.
 #include <netdb.h>
@@ -29,8 +30,10 @@
 #include <thread>
 #include <vector>
 
+#include "fakes/azmcp/command_line.h"
 #include "fakes/azmcp/dotnet_json.h"
 #include "fakes/azmcp/help_text.h"
+#include "fakes/azmcp/learn_text.h"
 #include "fakes/azmcp/retail_page.h"
 #include "fakes/azmcp/stj_document.h"
 #include "ref/base/openssl.h"
@@ -47,12 +50,7 @@ constexpr char kMitigate[] =
     ". To mitigate this issue, please refer to the troubleshooting guidelines here at "
     "https://aka.ms/azmcp/troubleshooting.";
 
-struct Options {
-  std::string sku, service, region, service_family, price_type, filter;
-  std::optional<std::string> currency;
-  bool include_savings_plan = false;
-  bool refuse_foreign_next_page = false;
-};
+using Options = PricingGetOptions;
 
 struct Failure {
   int status;
@@ -482,6 +480,13 @@ int PricingGet(const Options& o, Clock::time_point start) {
   return Emit(env);
 }
 
+// The recording the help text comes from is a parse error's stdout: the blank line that ends
+// the typo suggestions comes first.
+const char* PricingGetHelp() {
+  static_assert(kPricingGetHelp[0] == '\n');
+  return kPricingGetHelp + 1;
+}
+
 int Main(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
   signal(SIGPIPE, SIG_IGN);  // a server that hangs up is a network error, not a crash
@@ -490,52 +495,28 @@ int Main(int argc, char** argv) {
     std::cerr << "azmcp (fake): only `azmcp pricing get` is implemented\n";
     return 1;
   }
-  Options o;
-  std::vector<std::string> unrecognized;
-  for (size_t i = 2; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto take = [&](std::string& out) {
-      if (i + 1 < args.size()) {
-        out = args[++i];
-        return true;
-      }
-      return false;
-    };
-    std::string v;
-    if (a == "--sku") {
-      take(o.sku);
-    } else if (a == "--service") {
-      take(o.service);
-    } else if (a == "--region") {
-      take(o.region);
-    } else if (a == "--service-family") {
-      take(o.service_family);
-    } else if (a == "--price-type") {
-      take(o.price_type);
-    } else if (a == "--filter") {
-      take(o.filter);
-    } else if (a == "--currency") {
-      if (take(v)) o.currency = v;
-    } else if (a == "--include-savings-plan") {
-      o.include_savings_plan = true;
-      if (i + 1 < args.size() && (args[i + 1] == "true" || args[i + 1] == "false")) {
-        o.include_savings_plan = args[++i] == "true";
-      }
-    } else if (a == "--refuse-foreign-next-page") {
-      o.refuse_foreign_next_page = true;
-    } else {
-      unrecognized.push_back(a);
-    }
+  const ParsedCommandLine parsed = ParsePricingGet({args.begin() + 2, args.end()});
+  switch (parsed.action) {
+    case CommandLineAction::kRun:
+      break;
+    case CommandLineAction::kHelp:
+      std::cout << PricingGetHelp();
+      return 0;
+    case CommandLineAction::kLearn:
+      std::cout << kPricingGetLearn;
+      return 0;
+    case CommandLineAction::kParseError:
+      std::cout << parsed.suggestions;
+      std::cerr << parsed.errors;
+      std::cout << PricingGetHelp();
+      return 1;
+    case CommandLineAction::kException:
+      // The host's last-chance handler: a compact envelope, not the indented one.
+      std::cout << "{\"status\":500,\"message\":" << JsonStringDefaultEncoder(parsed.exception)
+                << ",\"duration\":" << Millis(start) << "}\n";
+      return 1;
   }
-  if (!unrecognized.empty()) {
-    for (const std::string& u : unrecognized) {
-      std::cerr << "Unrecognized command or argument '" << u << "'.\n";
-    }
-    std::cerr << "\n";
-    std::cout << kPricingGetHelp;
-    return 1;
-  }
-  return PricingGet(o, start);
+  return PricingGet(parsed.options, start);
 }
 
 }  // namespace
