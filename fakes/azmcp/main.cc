@@ -36,6 +36,7 @@
 #include "fakes/azmcp/learn_text.h"
 #include "fakes/azmcp/retail_page.h"
 #include "fakes/azmcp/stj_document.h"
+#include "ref/base/main_guard.h"
 #include "ref/base/openssl.h"
 
 namespace azure_pricing::fakes::azmcp {
@@ -522,4 +523,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace azure_pricing::fakes::azmcp
 
-int main(int argc, char** argv) { return azure_pricing::fakes::azmcp::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return azure_pricing::base::GuardedMain("azmcp", [&] { return azure_pricing::fakes::azmcp::Main(argc, argv); });
+}
