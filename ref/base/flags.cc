@@ -1,5 +1,7 @@
 #include "ref/base/flags.h"
 
+#include <algorithm>
+
 namespace azure_pricing::base {
 
 StatusOr<Flags> Flags::Parse(int argc, const char* const* argv,
@@ -23,7 +25,12 @@ StatusOr<Flags> Flags::ParseSpan(int argc, const char* const* argv, const FlagSp
     if (spec->kind == FlagKind::kValue && !values.empty()) {
       return Status(Outcome::kRefused, kFlagRepeated, "the option is given more than once");
     }
-    if (i + 1 >= argc) {
+    // The next word naming one of the program's own flags is a forgotten value
+    // (`--catalog --listen ...`), not a value that happens to look like a flag.
+    const bool next_is_flag = i + 1 < argc && std::any_of(first, last, [&](const FlagSpec& s) {
+                                return s.name == argv[i + 1];
+                              });
+    if (i + 1 >= argc || next_is_flag) {
       return Status(Outcome::kRefused, kFlagMissingValue, "the option needs a value");
     }
     values.emplace_back(argv[++i]);

@@ -1,7 +1,8 @@
 // Command-line flags for the project's programs: `--name value` pairs and `--switch`es, checked
 // against the program's list so that an unknown flag is reported as unknown, a flag without its
-// value as missing one, and a single-value flag given twice as a usage error. Non-semantic: it
-// knows flag names, never what their values mean; each program turns values into its Options.
+// value as missing one (also when the word after it is another of the program's flags), and a
+// single-value flag given twice as a usage error. Non-semantic: it knows flag names, never what
+// their values mean; each program turns values into its Options.
 //
 //   std::string problem;
 //   StatusOr<base::Flags> flags =

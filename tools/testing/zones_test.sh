@@ -24,5 +24,6 @@ check "a spacing variant is refused" 1 "write 'Zone 1'" -- --region "Zone  1"
 check "usage" 64 "usage: zones" -- --bogus
 check "usage: unknown option" 64 "zones: unknown option --bogus" -- --bogus
 check "usage: missing value" 64 "zones: --region needs a value" -- --region
+check "usage: a flag where the value belongs" 64 "zones: --region needs a value" -- --region --json
 check "usage: repeated flag" 64 "zones: --region is given more than once" -- --region eastus --region westus
 finish
