@@ -48,7 +48,7 @@ TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {
 }
 
 TEST(GateRecordTest, AnUnwritableReportIsAnError) {
-  EXPECT_THAT(WriteJsonReport("/nonexistent/dir/r.json", "i", Sample()),
+  EXPECT_THAT(WriteJsonReport("/proc/nonexistent/dir/r.json", "i", Sample()),
               StatusIs(Outcome::kFailed, kReportWriteFailed));
 }
 
@@ -82,7 +82,7 @@ TEST(KnownFailuresTest, WrittenListsReadBackAndBadFilesAreRefused) {
   ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), "{\"known_failures\": [1]}"), IsOk());
   EXPECT_THAT(LoadKnownFailures(TmpFile("bad.json")).status(),
               StatusIs(Outcome::kFailed, kKnownFailuresUnreadable));
-  EXPECT_THAT(LoadKnownFailures("/nonexistent").status(),
+  EXPECT_THAT(LoadKnownFailures("/proc/nonexistent").status(),
               StatusIs(Outcome::kFailed, kKnownFailuresUnreadable));
 }
 

@@ -162,7 +162,7 @@ TEST(RunnerTest, ATesteeKilledByOneCaseIsReplacedForTheNext) {
 }
 
 TEST(RunnerTest, AProgramThatCannotStartIsNamed) {
-  EXPECT_THAT(TesteeProcess::Start({"/nonexistent/testee"}, {}, "").status(),
+  EXPECT_THAT(TesteeProcess::Start({"/proc/nonexistent/testee"}, {}, "").status(),
               StatusIs(Outcome::kFailed, kTesteeSpawnFailed));
 }
 

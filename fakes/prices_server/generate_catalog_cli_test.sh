@@ -28,8 +28,8 @@ check "seed not a number" 64 \
 check "no --out" 64 "generate_catalog: --out FILE is required" -- --items 5
 check "empty --out" 64 "generate_catalog: --out FILE is required" -- --out ''
 check "out in a missing directory" 1 \
-  "generate_catalog: cannot write --out /nonexistent/dir/c.jsonl: no such directory" -- \
-  --out /nonexistent/dir/c.jsonl
+  "generate_catalog: cannot write --out /proc/nonexistent/dir/c.jsonl: no such directory" -- \
+  --out /proc/nonexistent/dir/c.jsonl
 check "out a directory" 1 "generate_catalog: cannot write --out ${tmp}: it is a directory, not a file" \
   -- --out "${tmp}"
 check "writes" 0 "generate_catalog: wrote 3 items to ${out}" -- --out "${out}" --items 3 --seed 0

@@ -59,11 +59,11 @@ check "huge page cache" 64 \
   "${L[@]}" --page-cache-mib 100000
 check "replay and catalog" 64 \
   "prices_server: --replay excludes --catalog (recorded answers or a catalog, not both)" -- \
-  "${L[@]}" --replay /nonexistent/r.jsonl --catalog /nonexistent/c.jsonl
+  "${L[@]}" --replay /proc/nonexistent/r.jsonl --catalog /proc/nonexistent/c.jsonl
 
 # Files (exit 1): missing, a directory, malformed, an unknown key, a wrong type.
-check "catalog missing" 1 "prices_server: cannot read --catalog /nonexistent/c.jsonl: no such file" \
-  -- "${L[@]}" --catalog /nonexistent/c.jsonl
+check "catalog missing" 1 "prices_server: cannot read --catalog /proc/nonexistent/c.jsonl: no such file" \
+  -- "${L[@]}" --catalog /proc/nonexistent/c.jsonl
 check "catalog a directory" 1 "prices_server: cannot read --catalog ${tmp}: it is a directory, not a file" \
   -- "${L[@]}" --catalog "${tmp}"
 check "catalog bad line" 1 \
@@ -72,8 +72,8 @@ check "catalog bad line" 1 \
 check "catalog not a page" 1 \
   "prices_server: bad --catalog ${tmp}/array.json: a catalog is a JSON object with an Items array, or JSON Lines of items" \
   -- "${L[@]}" --catalog "${tmp}/array.json"
-check "replay missing" 1 "prices_server: cannot read --replay /nonexistent/r.jsonl: no such file" -- \
-  "${L[@]}" --replay /nonexistent/r.jsonl
+check "replay missing" 1 "prices_server: cannot read --replay /proc/nonexistent/r.jsonl: no such file" -- \
+  "${L[@]}" --replay /proc/nonexistent/r.jsonl
 check "replay a directory" 1 "prices_server: cannot read --replay ${tmp}: it is a directory, not a file" \
   -- "${L[@]}" --replay "${tmp}"
 check "replay bad line" 1 \
@@ -82,8 +82,8 @@ check "replay bad line" 1 \
 check "replay empty" 1 \
   "prices_server: bad --replay ${tmp}/empty-replay.jsonl: the file holds no recorded exchange" -- \
   "${L[@]}" --replay "${tmp}/empty-replay.jsonl"
-check "faults missing" 1 "prices_server: cannot read --faults /nonexistent/f.json: no such file" -- \
-  "${L[@]}" --faults /nonexistent/f.json
+check "faults missing" 1 "prices_server: cannot read --faults /proc/nonexistent/f.json: no such file" -- \
+  "${L[@]}" --faults /proc/nonexistent/f.json
 check "faults a directory" 1 "prices_server: cannot read --faults ${tmp}: it is a directory, not a file" \
   -- "${L[@]}" --faults "${tmp}"
 check "faults malformed" 1 "prices_server: bad --faults ${tmp}/malformed.json: malformed JSON at line 2" \
@@ -97,12 +97,12 @@ check "faults wrong type" 1 \
 check "faults not a list" 1 "prices_server: bad --faults ${tmp}/not-array.json: faults must be a JSON array" \
   -- "${L[@]}" --faults "${tmp}/not-array.json"
 check "CA dir missing" 1 \
-  "prices_server: cannot write ca.pem into --ca-dir /nonexistent/dir: no such directory" -- \
-  --tls-listen 127.0.0.1:0 --ca-dir /nonexistent/dir
+  "prices_server: cannot write ca.pem into --ca-dir /proc/nonexistent/dir: no such directory" -- \
+  --tls-listen 127.0.0.1:0 --ca-dir /proc/nonexistent/dir
 check "CA dir a file" 1 \
   "prices_server: cannot write ca.pem into --ca-dir ${tmp}/not-a-dir: it is not a directory" -- \
   --tls-listen 127.0.0.1:0 --ca-dir "${tmp}/not-a-dir"
-[[ ! -e /nonexistent/dir/ca.pem ]] || { echo "FAIL a CA was written"; failures=$((failures + 1)); }
+[[ ! -e /proc/nonexistent/dir/ca.pem ]] || { echo "FAIL a CA was written"; failures=$((failures + 1)); }
 
 # A busy port: a first server holds it (waited for with a deadline, stopped and reaped at exit).
 "${binary}" "${L[@]}" >"${tmp}/first.out" 2>"${tmp}/first.err" &

@@ -42,8 +42,8 @@ check "listen port not a number" 64 "egress_proxy: bad value for --listen: the p
 check "upstream port 0" 64 "egress_proxy: bad value for --upstream: the port must be from 1 to 65535" \
   -- --ca-out "${ca}" --upstream 127.0.0.1:0
 # HOST-014: verification is never dropped for an upstream CA that does not load.
-check "upstream CA missing" 1 "egress_proxy: cannot read --upstream-ca /nonexistent.pem: no such file" \
-  -- --ca-out "${ca}" --upstream-ca /nonexistent.pem
+check "upstream CA missing" 1 "egress_proxy: cannot read --upstream-ca /proc/nonexistent.pem: no such file" \
+  -- --ca-out "${ca}" --upstream-ca /proc/nonexistent.pem
 check "upstream CA a directory" 1 \
   "egress_proxy: cannot read --upstream-ca ${tmp}: it is a directory, not a file" -- \
   --ca-out "${ca}" --upstream-ca "${tmp}"
@@ -51,8 +51,8 @@ check "upstream CA not PEM" 1 \
   "egress_proxy: bad --upstream-ca ${tmp}/not-pem.txt: the upstream CA file holds no PEM certificate that loads" \
   -- --ca-out "${ca}" --upstream-ca "${tmp}/not-pem.txt"
 check "CA out in a missing directory" 1 \
-  "egress_proxy: cannot write --ca-out /nonexistent/dir/ca.pem: the file cannot be created" -- \
-  --ca-out /nonexistent/dir/ca.pem
+  "egress_proxy: cannot write --ca-out /proc/nonexistent/dir/ca.pem: the file cannot be created" -- \
+  --ca-out /proc/nonexistent/dir/ca.pem
 
 # A busy port: a first proxy holds it (waited for with a deadline, stopped and reaped at exit).
 "${binary}" --ca-out "${tmp}/first-ca.pem" >"${tmp}/first.out" 2>"${tmp}/first.err" &

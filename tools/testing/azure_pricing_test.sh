@@ -112,17 +112,17 @@ check "usage: backend json is for replays" 64 "--backend-json declares the scrip
 check "usage: upstream without its CA" 64 "--upstream and --upstream-ca go together" -- \
   --args-json '{"sku":"x"}' --upstream https://127.0.0.1:1
 check "usage: upstream with a replay" 64 "--upstream is for the local stack" -- \
-  "${basic[@]}" --upstream https://127.0.0.1:1 --upstream-ca /nonexistent
-check "usage: upstream CA unreadable" 64 "cannot read --upstream-ca file /nonexistent" -- \
-  --args-json '{"sku":"x"}' --upstream https://127.0.0.1:1 --upstream-ca /nonexistent
+  "${basic[@]}" --upstream https://127.0.0.1:1 --upstream-ca /proc/nonexistent
+check "usage: upstream CA unreadable" 64 "cannot read --upstream-ca file /proc/nonexistent" -- \
+  --args-json '{"sku":"x"}' --upstream https://127.0.0.1:1 --upstream-ca /proc/nonexistent
 check "usage: upstream not https" 64 "--upstream: the upstream must be https://HOST[:PORT]" -- \
   --args-json '{"sku":"x"}' --upstream http://127.0.0.1:1 --upstream-ca "${fixtures}/success-basic.json"
 check "usage: unknown option" 64 "unknown option --bogus" -- --bogus
-check "usage: missing file" 64 "cannot read --replay-stdout file" -- --args-json '{"sku":"x"}' --replay-stdout /nonexistent
+check "usage: missing file" 64 "cannot read --replay-stdout file" -- --args-json '{"sku":"x"}' --replay-stdout /proc/nonexistent
 check "usage: directory, not a file" 64 "cannot read --replay-stdout file ${fixtures}: it is a directory, not a file" -- \
   --args-json '{"sku":"x"}' --replay-stdout "${fixtures}"
-check "usage: missing stderr file" 64 "cannot read --replay-stderr file /nonexistent: no such file" -- \
-  --args-json '{"sku":"x"}' --replay-stdout "${fixtures}/success-empty.json" --replay-stderr /nonexistent
+check "usage: missing stderr file" 64 "cannot read --replay-stderr file /proc/nonexistent: no such file" -- \
+  --args-json '{"sku":"x"}' --replay-stdout "${fixtures}/success-empty.json" --replay-stderr /proc/nonexistent
 check "usage: missing value" 64 "--args-json needs a value" -- --print-argv --args-json
 check "usage: repeated flag" 64 "--args-json is given more than once" -- \
   --args-json '{"sku":"x"}' --args-json '{"sku":"y"}' --print-argv

@@ -238,7 +238,7 @@ TEST_F(AdapterBackendTest, GarbageAndWrongSeqsAreProtocolErrors) {
 
 TEST_F(AdapterBackendTest, ProgramsThatAreNoAdapter) {
   EXPECT_THAT(AdapterBackend::Start({}, {}), StatusIs(Outcome::kRefused, kAdapterSpawnFailed));
-  EXPECT_THAT(AdapterBackend::Start({"/nonexistent/adapter"}, {}),
+  EXPECT_THAT(AdapterBackend::Start({"/proc/nonexistent/adapter"}, {}),
               StatusIs(Outcome::kFailed, kAdapterSpawnFailed));
   EXPECT_THAT(AdapterBackend::Start({"/bin/true"}, {}), StatusIs(Outcome::kFailed, kAdapterExited));
   // Answers hello with another version, then waits for its stdin to end.

@@ -106,7 +106,7 @@ TEST(BoundedProcessTest, TheFileSizeLimitHolds) {
 }
 
 TEST(BoundedProcessTest, AMissingProgramExitsWith127) {
-  const StatusOr<ExecResult> r = RunBounded({.argv = {"/nonexistent/program"}});
+  const StatusOr<ExecResult> r = RunBounded({.argv = {"/proc/nonexistent/program"}});
   ASSERT_THAT(r.status(), IsOk());
   EXPECT_EQ(r->exit_code, 127);
 }

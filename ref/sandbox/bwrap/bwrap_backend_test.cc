@@ -277,9 +277,9 @@ TEST_F(BwrapBackendTest, EgressIsRedirectedOnlyWhileNoSandboxIsLive) {
 }
 
 TEST(BwrapBackendCreateTest, NamesWhatIsMissing) {
-  EXPECT_THAT(BwrapBackend::Create({.bwrap_path = "/nonexistent/bwrap", .image_dir = "/"}).status(),
+  EXPECT_THAT(BwrapBackend::Create({.bwrap_path = "/proc/nonexistent/bwrap", .image_dir = "/"}).status(),
               StatusIs(Outcome::kFailed, kBwrapNotFound));
-  EXPECT_THAT(BwrapBackend::Create({.image_dir = "/nonexistent"}).status(),
+  EXPECT_THAT(BwrapBackend::Create({.image_dir = "/proc/nonexistent"}).status(),
               StatusIs(Outcome::kFailed, kImageIncomplete));
 }
 
