@@ -173,14 +173,17 @@ void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) 
 
 // The processes and files the run uses.
 void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& problem) {
+  // Each command's own problem, named by its flag; an earlier flag's problem is kept as it is.
+  std::string split;
   if (const auto adapter = flags.Value("--backend-adapter")) {
-    o.backend_options.adapter = backend::SplitCommandLine(*adapter, &problem);
-    if (!problem.empty()) problem = "--backend-adapter: " + problem;
+    o.backend_options.adapter = backend::SplitCommandLine(*adapter, &split);
+    if (!split.empty() && problem.empty()) problem = "--backend-adapter: " + split;
   }
+  split.clear();
   if (const auto testee = flags.Value("--testee")) {
     o.testee_command = *testee;
-    o.testee = backend::SplitCommandLine(*testee, &problem);
-    if (!problem.empty()) problem = "--testee: " + problem;
+    o.testee = backend::SplitCommandLine(*testee, &split);
+    if (!split.empty() && problem.empty()) problem = "--testee: " + split;
   }
   o.backend_options.bwrap = base::CallerPath(flags.Value("--bwrap").value_or(""));
   o.json_report = base::CallerPath(flags.Value("--json").value_or(""));

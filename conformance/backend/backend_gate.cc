@@ -169,11 +169,11 @@ std::vector<std::string> SplitCommandLine(const std::string& line, std::string* 
     }
   }
   if (quote != 0) {
-    *problem = "an unclosed quote in the adapter command";
+    *problem = "an unclosed quote in the command";
     return {};
   }
   if (in_word) words.push_back(word);
-  if (words.empty()) *problem = "an empty adapter command";
+  if (words.empty()) *problem = "an empty command";
   return words;
 }
 

@@ -10,6 +10,7 @@
 #include "fakes/prices_server/catalog_generator.h"
 #include "ref/base/flags.h"
 #include "ref/base/main_guard.h"
+#include "ref/base/paths.h"
 #include "ref/status/status.h"
 
 namespace azure_pricing::fakes::prices {
@@ -101,8 +102,9 @@ int Main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  const std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(options->out.c_str(), "wb"),
-                                                   &std::fclose);
+  // Under `bazel run` a relative --out means the caller's directory, not the runfiles.
+  const std::string path = base::CallerPath(options->out);
+  const std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
   if (file == nullptr) {
     std::cerr << "generate_catalog: cannot write --out " << options->out << ": "
               << OpenProblem(errno) << "\n";

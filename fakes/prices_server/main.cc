@@ -34,6 +34,7 @@
 #include "ref/base/flags.h"
 #include "ref/base/main_guard.h"
 #include "ref/base/openssl.h"
+#include "ref/base/paths.h"
 #include "ref/status/status.h"
 #include "ref/tls/runtime_ca.h"
 
@@ -427,6 +428,7 @@ void Install(httplib::Server& server, State& state) {
 constexpr char kNotLoopback[] = "address_not_loopback";
 constexpr char kNoListener[] = "no_listener";
 constexpr char kTlsWithoutCaDir[] = "tls_without_ca_dir";
+constexpr char kCaDirWithoutTls[] = "ca_dir_without_tls";
 constexpr char kReplayWithCatalog[] = "replay_with_catalog";
 constexpr char kBadCacheSize[] = "bad_page_cache_size";
 
@@ -462,6 +464,21 @@ Status ReadLoopback(const std::string& flag, const std::string& text, base::Host
   return OkStatus();
 }
 
+// --page-cache-mib, when given, into `out`.
+Status ReadPageCacheMib(const base::Flags& flags, size_t& out, std::string* problem) {
+  const std::optional<std::string> mib = flags.Value("--page-cache-mib");
+  if (!mib) return OkStatus();
+  if (mib->empty() || mib->size() > 6 ||
+      mib->find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(*mib) > kMaxPageCacheMib) {
+    *problem = "--page-cache-mib must be a whole number from 0 to " +
+               std::to_string(kMaxPageCacheMib) + " (MiB; 0 keeps none)";
+    return Status(Outcome::kRefused, kBadCacheSize, "--page-cache-mib is out of range");
+  }
+  out = std::stoul(*mib);
+  return OkStatus();
+}
+
 // The command line as Options; on failure `problem` is the line to show.
 StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   const StatusOr<base::Flags> flags =
@@ -480,22 +497,20 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   if (o.help) return o;
-  o.catalogs = flags->Values("--catalog");
+  // Under `bazel run` a relative path means the caller's directory, not the runfiles.
+  const auto caller = [](std::optional<std::string> path) {
+    if (path) path = base::CallerPath(*path);
+    return path;
+  };
+  for (const std::string& catalog : flags->Values("--catalog")) {
+    o.catalogs.push_back(base::CallerPath(catalog));
+  }
   o.listen = flags->Value("--listen");
   o.tls_listen = flags->Value("--tls-listen");
-  o.ca_dir = flags->Value("--ca-dir");
-  o.faults_file = flags->Value("--faults");
-  o.replay_file = flags->Value("--replay");
-  if (const std::optional<std::string> mib = flags->Value("--page-cache-mib")) {
-    if (mib->empty() || mib->size() > 6 ||
-        mib->find_first_not_of("0123456789") != std::string::npos ||
-        std::stoul(*mib) > kMaxPageCacheMib) {
-      *problem = "--page-cache-mib must be a whole number from 0 to " +
-                 std::to_string(kMaxPageCacheMib) + " (MiB; 0 keeps none)";
-      return Status(Outcome::kRefused, kBadCacheSize, "--page-cache-mib is out of range");
-    }
-    o.page_cache_mib = std::stoul(*mib);
-  }
+  o.ca_dir = caller(flags->Value("--ca-dir"));
+  o.faults_file = caller(flags->Value("--faults"));
+  o.replay_file = caller(flags->Value("--replay"));
+  if (Status s = ReadPageCacheMib(*flags, o.page_cache_mib, problem); !s.ok()) return s;
   if (o.replay_file && !o.catalogs.empty()) {
     *problem = "--replay excludes --catalog (recorded answers or a catalog, not both)";
     return Status(Outcome::kRefused, kReplayWithCatalog, "--replay excludes --catalog");
@@ -507,6 +522,10 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   if (o.tls_listen && !o.ca_dir) {
     *problem = "--tls-listen needs --ca-dir";
     return Status(Outcome::kRefused, kTlsWithoutCaDir, "--tls-listen needs --ca-dir");
+  }
+  if (o.ca_dir && !o.tls_listen) {
+    *problem = "--ca-dir is where --tls-listen's ca.pem goes; give it with --tls-listen";
+    return Status(Outcome::kRefused, kCaDirWithoutTls, "--ca-dir needs --tls-listen");
   }
   if (o.listen) {
     if (Status s = ReadLoopback("--listen", *o.listen, o.listen_address, problem); !s.ok())
@@ -603,20 +622,15 @@ int Bind(Server& server, const base::HostPort& address) {
   return server.bind_to_port(address.host, address.port) ? address.port : -1;
 }
 
-// The HTTPS server with a fresh CA (written to DIR/ca.pem) and a leaf signed by it; nullptr
-// after one line on stderr.
-std::unique_ptr<httplib::SSLServer> MakeHttpsServer(const std::string& ca_path) {
+// The HTTPS server with a fresh CA (its PEM in `ca_pem`, for the caller to write once the port
+// is bound) and a leaf signed by it; nullptr after one line on stderr.
+std::unique_ptr<httplib::SSLServer> MakeHttpsServer(std::string& ca_pem) {
   auto ca = azure_pricing::tls::MakeCa("azure-pricing-conformance fake prices.azure.com CA");
   auto leaf = ca ? azure_pricing::tls::IssueLeaf(*ca, {"prices.azure.com", "localhost"},
                                                  {"127.0.0.1", "::1"})
                  : std::nullopt;
   if (!leaf) {
     std::cerr << "prices_server: cannot make the test certificates\n";
-    return nullptr;
-  }
-  if (const Status written = base::WriteFileAtomically(ca_path, ca->cert_pem); !written.ok()) {
-    std::cerr << "prices_server: cannot write " << ca_path << " (--ca-dir): " << written.message()
-              << "\n";
     return nullptr;
   }
   const base::EvpPkeyPtr key = base::ReadPemKey(leaf->key_pem);
@@ -626,6 +640,7 @@ std::unique_ptr<httplib::SSLServer> MakeHttpsServer(const std::string& ca_path) 
     std::cerr << "prices_server: TLS setup failed\n";
     return nullptr;
   }
+  ca_pem = ca->cert_pem;
   return https;
 }
 
@@ -662,12 +677,20 @@ int Serve(const Options& options) {
   }
   if (options.tls_listen) {
     const std::string ca_path = *options.ca_dir + "/ca.pem";
-    https = MakeHttpsServer(ca_path);
+    std::string ca_pem;
+    https = MakeHttpsServer(ca_pem);
     if (https == nullptr) return 1;
     Install(*https, state);
     const auto bound =
         BindOrExplain(*https, "--tls-listen", *options.tls_listen, options.tls_address);
     if (!bound) return 1;
+    // Only a server that holds its port replaces ca.pem: a refused second start must not leave a
+    // running server's clients with a CA that does not verify it.
+    if (const Status written = base::WriteFileAtomically(ca_path, ca_pem); !written.ok()) {
+      std::cerr << "prices_server: cannot write " << ca_path << " (--ca-dir): "
+                << written.message() << "\n";
+      return 1;
+    }
     lines.push_back("https https://" + *bound + " " + ca_path);
   }
   std::vector<std::thread> threads;
@@ -697,5 +720,6 @@ int Main(int argc, char** argv) {
 }  // namespace azure_pricing::fakes::prices
 
 int main(int argc, char** argv) {
-  return azure_pricing::base::GuardedMain("prices_server", [&] { return azure_pricing::fakes::prices::Main(argc, argv); });
+  return azure_pricing::base::GuardedMain(
+      "prices_server", [&] { return azure_pricing::fakes::prices::Main(argc, argv); });
 }

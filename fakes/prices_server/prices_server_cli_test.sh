@@ -105,7 +105,8 @@ check "CA dir a file" 1 \
 [[ ! -e /proc/nonexistent/dir/ca.pem ]] || { echo "FAIL a CA was written"; failures=$((failures + 1)); }
 
 # A busy port: a first server holds it (waited for with a deadline, stopped and reaped at exit).
-"${binary}" "${L[@]}" >"${tmp}/first.out" 2>"${tmp}/first.err" &
+mkdir -p "${tmp}/cad"
+"${binary}" "${L[@]}" --tls-listen 127.0.0.1:0 --ca-dir "${tmp}/cad" >"${tmp}/first.out" 2>"${tmp}/first.err" &
 first=$!
 trap 'kill "${first}" 2>/dev/null; wait "${first}" 2>/dev/null' EXIT
 for _ in $(seq 100); do
@@ -119,4 +120,13 @@ check "busy port" 1 \
   -- --listen "${busy}"
 check "busy port after a good one" 1 "prices_server: cannot listen on --tls-listen ${busy}" -- \
   "${L[@]}" --tls-listen "${busy}" --ca-dir "${tmp}"
+# A refused second start must leave the running server's ca.pem alone.
+busy_tls="$(sed -n 's|^https https://\([^ ]*\) .*|\1|p' "${tmp}/first.out")"
+ca_before="$(sha256sum "${tmp}/cad/ca.pem" 2>/dev/null)"
+check "busy TLS port, same CA dir" 1 "prices_server: cannot listen on --tls-listen ${busy_tls}" -- \
+  --tls-listen "${busy_tls}" --ca-dir "${tmp}/cad"
+[[ -n "${ca_before}" && "$(sha256sum "${tmp}/cad/ca.pem")" == "${ca_before}" ]] ||
+  { echo "FAIL a refused start replaced the running server's ca.pem"; failures=$((failures + 1)); }
+check "a CA dir without TLS" 64 "prices_server: --ca-dir is where --tls-listen's ca.pem goes" -- \
+  --listen 127.0.0.1:0 --ca-dir "${tmp}"
 finish

@@ -83,7 +83,9 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
 namespace {
 
 // The directory a path would be created in ("." for a bare name).
-std::string ParentOf(const std::string& path) {
+// "out/" names the directory out, as mkdir reads it: trailing slashes are not a level.
+std::string ParentOf(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
   const size_t slash = path.find_last_of('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
@@ -118,8 +120,11 @@ Status CheckReadableFile(const std::string& path) {
 Status CheckWritableFile(const std::string& path) {
   struct stat st {};
   if (path.empty()) return Fail(kFileNotFound, "the path is empty");
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    return Fail(kFileIsDirectory, "it is a directory, not a file");
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Fail(kFileIsDirectory, "it is a directory, not a file");
+    // The write replaces the file by renaming a new one over it: a FIFO's reader or a device
+    // would get nothing and lose the node.
+    if (!S_ISREG(st.st_mode)) return Fail(kFileNotRegular, "it is not a regular file");
   }
   return CheckParentWritable(path);
 }

@@ -21,6 +21,7 @@ inline constexpr char kFileNoDirectory[] = "file_no_directory";
 inline constexpr char kFileExists[] = "file_exists";
 inline constexpr char kFileNotExecutable[] = "file_not_executable";
 inline constexpr char kFileNotDirectory[] = "file_not_directory";
+inline constexpr char kFileNotRegular[] = "file_not_regular";
 
 // The default cap: far above any fixture, catalog chunk or recording the project reads.
 inline constexpr size_t kDefaultMaxFileBytes = size_t{4} << 30;
@@ -36,7 +37,8 @@ Status WriteFileAtomically(const std::string& path, std::string_view content);
 // than after it. Each gives the reason codes above.
 // A file to read: it exists, is not a directory, and opens for reading.
 Status CheckReadableFile(const std::string& path);
-// A file to write later: not a directory, and the directory it goes in exists and is writable.
+// A file to write later: a regular file or nothing yet, and the directory it goes in exists and
+// is writable.
 Status CheckWritableFile(const std::string& path);
 // A directory to create later: nothing is there yet, and its parent exists and is writable.
 Status CheckNewDirectory(const std::string& path);

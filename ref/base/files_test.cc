@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
@@ -53,8 +54,15 @@ TEST(FilesTest, StartUpChecksNameEachBadPath) {
   EXPECT_THAT(CheckWritableFile(dir + "/no/such/file"),
               StatusIs(Outcome::kFailed, kFileNoDirectory));
   EXPECT_THAT(CheckWritableFile(""), StatusIs(Outcome::kFailed, kFileNotFound));
+  EXPECT_THAT(CheckWritableFile("/dev/null"), StatusIs(Outcome::kFailed, kFileNotRegular));
+  const std::string fifo = dir + "/files_test_fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  EXPECT_THAT(CheckWritableFile(fifo), StatusIs(Outcome::kFailed, kFileNotRegular));
 
   EXPECT_THAT(CheckNewDirectory(dir + "/new-dir"), IsOk());
+  EXPECT_THAT(CheckNewDirectory(dir + "/new-dir/"), IsOk());  // a trailing slash is no level
+  EXPECT_THAT(CheckNewDirectory(""), StatusIs(Outcome::kFailed, kFileNotFound));
   EXPECT_THAT(CheckNewDirectory(file), StatusIs(Outcome::kFailed, kFileExists));
   EXPECT_THAT(CheckNewDirectory(dir + "/no/such/dir"),
               StatusIs(Outcome::kFailed, kFileNoDirectory));

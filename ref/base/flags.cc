@@ -69,7 +69,9 @@ StatusOr<Flags> Flags::ParseOrExplain(int argc, const char* const* argv,
 
 std::string FlagProblem(const Status& status, std::string_view flag) {
   const std::string name(flag);
-  if (status.reason() == kFlagUnknown) return "unknown option " + name;
+  if (status.reason() == kFlagUnknown) {
+    return (name.empty() || name[0] != '-' ? "unexpected argument " : "unknown option ") + name;
+  }
   if (status.reason() == kFlagMissingValue) return name + " needs a value";
   if (status.reason() == kFlagRepeated) return name + " is given more than once";
   return name + ": " + status.message();

@@ -67,7 +67,8 @@ class Flags {
   std::map<std::string, std::vector<std::string>, std::less<>> values_;
 };
 
-// One line for a person: "unknown option --x", "--x needs a value", "--x is given more than once".
+// One line for a person: "unknown option --x" (or "unexpected argument x" for a word that is no
+// option at all), "--x needs a value", "--x is given more than once".
 std::string FlagProblem(const Status& status, std::string_view flag);
 
 }  // namespace azure_pricing::base

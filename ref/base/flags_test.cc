@@ -41,6 +41,7 @@ TEST(FlagsTest, NamesWhatIsWrongAndWhichFlag) {
   } cases[] = {
       {{"--bogus"}, kFlagUnknown, "--bogus", "unknown option --bogus"},
       {{"--out", "o", "-o"}, kFlagUnknown, "-o", "unknown option -o"},
+      {{"westeurope"}, kFlagUnknown, "westeurope", "unexpected argument westeurope"},
       {{"--out"}, kFlagMissingValue, "--out", "--out needs a value"},
       {{"--catalog", "a", "--catalog"}, kFlagMissingValue, "--catalog", "--catalog needs a value"},
       {{"--out", "a", "--out", "b"}, kFlagRepeated, "--out", "--out is given more than once"},

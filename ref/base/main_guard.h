@@ -3,6 +3,7 @@
 // error_code, std::regex); an exception that reached main would end the program with
 // "terminate called after throwing ..." and exit 134. GuardedMain turns it into one line on
 // stderr naming the program and exit status 70 (EX_SOFTWARE: a defect of ours, not bad input).
+// It guards the main thread only: a thread a program starts needs its own catch.
 //
 //   int main(int argc, char** argv) {
 //     return azure_pricing::base::GuardedMain("zones", [&] { return Main(argc, argv); });

@@ -51,8 +51,10 @@ check "upstream CA not PEM" 1 \
   "egress_proxy: bad --upstream-ca ${tmp}/not-pem.txt: the upstream CA file holds no PEM certificate that loads" \
   -- --ca-out "${ca}" --upstream-ca "${tmp}/not-pem.txt"
 check "CA out in a missing directory" 1 \
-  "egress_proxy: cannot write --ca-out /proc/nonexistent/dir/ca.pem: the file cannot be created" -- \
+  "egress_proxy: cannot write --ca-out /proc/nonexistent/dir/ca.pem: the directory it would go in does not exist" -- \
   --ca-out /proc/nonexistent/dir/ca.pem
+check "CA out is a directory, refused before binding" 1 \
+  "egress_proxy: cannot write --ca-out ${tmp}: it is a directory, not a file" -- --ca-out "${tmp}"
 
 # A busy port: a first proxy holds it (waited for with a deadline, stopped and reaped at exit).
 "${binary}" --ca-out "${tmp}/first-ca.pem" >"${tmp}/first.out" 2>"${tmp}/first.err" &

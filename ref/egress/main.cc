@@ -10,6 +10,7 @@
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
 #include "ref/base/main_guard.h"
+#include "ref/base/paths.h"
 #include "ref/egress/proxy.h"
 
 namespace {
@@ -37,7 +38,9 @@ constexpr char kUsage[] =
 
 struct Options {
   azure_pricing::egress::ProxyOptions proxy;
-  std::string ca_out;
+  std::string ca_out;       // as given, for the lines that name it
+  std::string ca_out_path;  // where it is written (the caller's directory under `bazel run`)
+  std::string upstream_ca;  // as given
   bool help = false;
 };
 
@@ -121,7 +124,9 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   Options o;
   o.help = flags->Has("--help") || flags->Has("-h");
   o.ca_out = flags->Value("--ca-out").value_or("");
-  o.proxy.upstream_ca_file = flags->Value("--upstream-ca").value_or("");
+  o.ca_out_path = base::CallerPath(o.ca_out);
+  o.upstream_ca = flags->Value("--upstream-ca").value_or("");
+  o.proxy.upstream_ca_file = base::CallerPath(o.upstream_ca);
   auto& p = o.proxy;
   for (const Status& s :
        {ReadAddress(*flags, "--listen", false, p.listen_host, p.listen_port, problem),
@@ -144,17 +149,23 @@ std::string StartProblem(const Options& options, const Status& status) {
   if (status.reason() == azure_pricing::egress::kStartUpstreamCa) {
     return p.upstream_ca_file.empty()
                ? "cannot verify upstreams: " + status.message()
-               : "bad --upstream-ca " + p.upstream_ca_file + ": " + status.message();
+               : "bad --upstream-ca " + options.upstream_ca + ": " + status.message();
   }
   return "cannot start: " + status.message();
 }
 
-// What the proxy will read, checked first so that the reason names the file's problem.
+// What the proxy will read and write, checked before it binds, so that the reason names the
+// file's problem.
 bool CheckInputs(const Options& options) {
+  if (const Status s = base::CheckWritableFile(options.ca_out_path); !s.ok()) {
+    std::cerr << "egress_proxy: cannot write --ca-out " << options.ca_out << ": " << s.message()
+              << "\n";
+    return false;
+  }
   const std::string& ca = options.proxy.upstream_ca_file;
   if (ca.empty()) return true;
   if (const StatusOr<std::string> text = base::ReadFile(ca); !text.ok()) {
-    std::cerr << "egress_proxy: cannot read --upstream-ca " << ca << ": "
+    std::cerr << "egress_proxy: cannot read --upstream-ca " << options.upstream_ca << ": "
               << text.status().message() << "\n";
     return false;
   }
@@ -180,7 +191,8 @@ int Run(int argc, char** argv) {
     std::cerr << "egress_proxy: " << StartProblem(*options, started) << "\n";
     return 1;
   }
-  if (const Status written = base::WriteFileAtomically(options->ca_out, proxy.egress_ca_pem());
+  if (const Status written =
+          base::WriteFileAtomically(options->ca_out_path, proxy.egress_ca_pem());
       !written.ok()) {
     std::cerr << "egress_proxy: cannot write --ca-out " << options->ca_out << ": "
               << written.message() << "\n";

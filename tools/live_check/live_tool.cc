@@ -1,6 +1,7 @@
 #include "tools/live_check/live_tool.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -159,8 +160,8 @@ int Finish(const live::LiveReport& report, const base::Flags& flags,
 }
 
 // The files the run will write, checked before any query: a run of minutes must not end in "cannot
-// write". The recording's directory is created with its parents, so only one already there is
-// refused.
+// write". The recording's directory must not exist yet; its missing parents are created here, so
+// that a parent that cannot exist is found now too.
 std::string OutputProblem(const base::Flags& flags, const std::optional<std::string>& out,
                           LiveTool tool) {
   if (const auto json = flags.Value("--json")) {
@@ -168,12 +169,21 @@ std::string OutputProblem(const base::Flags& flags, const std::optional<std::str
       return base::PathProblem("--json", *json, s);
     }
   }
+  if (!out) return "";
   const char* out_name = tool == LiveTool::kRecord ? "--out" : "--record";
-  if (out && base::CheckNewDirectory(base::CallerPath(*out)).reason() == base::kFileExists) {
+  std::string dir = base::CallerPath(*out);
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();  // "rec/" is the directory rec
+  Status s = base::CheckNewDirectory(dir);
+  if (s.reason() == base::kFileExists) {
     return std::string(out_name) + " " + *out +
            ": it exists already; a recording is written whole, into a new directory";
   }
-  return "";
+  if (s.reason() == base::kFileNoDirectory) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(dir).parent_path(), ec);
+    s = base::CheckNewDirectory(dir);
+  }
+  return s.ok() ? "" : base::PathProblem(out_name, *out, s);
 }
 
 }  // namespace
@@ -207,6 +217,8 @@ int LiveToolMain(int argc, char** argv, LiveTool tool) {
   const std::optional<int> pause = NonNegative(flags->Value("--pause-ms"), dry ? 0 : 2000);
   const std::optional<int> cap = NonNegative(flags->Value("--max-requests"), 40);
   if (!pause || !cap) return Usage(tool, "--pause-ms and --max-requests take a whole number");
+  // A cap of 0 would skip every check and still exit 0: nothing judged is not a pass.
+  if (*cap == 0) return Usage(tool, "--max-requests is at least 1");
   if (*mode == Mode::kNotOptedIn) return NotOptedIn(tool);
   if (problem = OutputProblem(*flags, out_flag, tool); !problem.empty()) return Usage(tool, problem);
 

@@ -156,6 +156,16 @@ std::string PathProblem(const base::Flags& flags) {
       return base::PathProblem(flag, *path, s);
     }
   }
+  // A tarball is unpacked beside the image and the scratch removed afterwards: it must not be
+  // somebody's directory.
+  if (flags.Value("--azmcp-tarball")) {
+    const std::string scratch = *flags.Value("--out") + ".unpack";
+    if (const azure_pricing::Status s = base::CheckNewDirectory(base::CallerPath(scratch));
+        !s.ok()) {
+      return "--out " + *flags.Value("--out") + ": its scratch directory " + scratch + ": " +
+             s.message();
+    }
+  }
   return "";
 }
 

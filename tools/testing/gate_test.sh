@@ -6,6 +6,7 @@ tool="$1"
 source tools/testing/check.sh
 tmp="${TEST_TMPDIR:-/tmp}"
 mkdir -p "${tmp}/a-dir"
+rm -f "${tmp}/a-fifo" && mkfifo "${tmp}/a-fifo"
 : > "${tmp}/not-executable"
 chmod 644 "${tmp}/not-executable"
 check "json into a directory" 64 "gate: --json ${tmp}/a-dir: it is a directory, not a file" -- --json "${tmp}/a-dir"
@@ -25,6 +26,15 @@ check "testee not on PATH" 64 "gate: --testee no-such-testee-program: no program
   --testee no-such-testee-program
 check "adapter not executable" 64 "gate: --backend-adapter ${tmp}/not-executable: it is not executable" -- \
   --backend-adapter "${tmp}/not-executable"
+check "a bad suite is not blamed on the testee" 64 "gate: --suite is all, or a comma-separated list" -- \
+  --suite bogus --testee "python3 x.py"
+check "testee: unclosed quote" 64 "gate: --testee: an unclosed quote in the command" -- --testee "'x"
+check "testee: empty" 64 "gate: --testee: an empty command" -- --testee ''
+check "a bad json path is not blamed on a good testee" 64 "gate: --json ${tmp}/a-dir: it is a directory" -- \
+  --json "${tmp}/a-dir" --testee "python3 x.py"
+check "json into a FIFO" 64 "gate: --json ${tmp}/a-fifo: it is not a regular file" -- --json "${tmp}/a-fifo"
+check "json with a trailing slash names the directory" 64 "gate: --json ${tmp}/a-dir/: it is a directory, not a file" -- \
+  --json "${tmp}/a-dir/"
 check "unknown suite" 64 "gate: --suite is all, or a comma-separated list of kind, properties, backend, stack, live" -- --suite kinds
 check "bad filter" 64 "gate: --filter is not a valid ECMAScript regular expression" -- --filter '('
 check "bad shard" 64 "gate: --shard is I/N with 0 <= I < N" -- --shard 3/3

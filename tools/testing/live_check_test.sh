@@ -22,6 +22,10 @@ check "unknown check" 64 "--only names a check the list lacks" -- --dry-run --on
 check "json into a directory, refused before any query" 64 "live_check: --json ${out}: it is a directory, not a file" -- --dry-run --json "${out}"
 check "json where no directory is" 64 "live_check: --json ${out}/no/such/report.json: the directory it would go in does not exist" -- --dry-run --json "${out}/no/such/report.json"
 check "record over an existing directory, refused before any query" 64 "live_check: --record ${out}: it exists already" -- --dry-run --record "${out}"
+check "record into an empty path" 64 "live_check: --record : the path is empty" -- --dry-run --record ''
+check "record where no directory can be" 64 "live_check: --record /proc/no-such/rec: the directory it would go in does not exist" -- \
+  --dry-run --record /proc/no-such/rec
+check "a request cap of 0 judges nothing" 64 "live_check: --max-requests is at least 1" -- --dry-run --max-requests 0
 check "help" 0 "Exit: 0 every check passed, 1 a check failed, 2 not opted in" -- --help
 check "dry run" 0 "13 checks: 13 passed, 0 failed, 0 skipped; 17 upstream requests, at most 1 in flight" -- \
   --dry-run --json "${out}/report.json"
@@ -35,6 +39,7 @@ tool="${record}"
 rm -rf "${out}/recording"
 check "record: not opted in" 2 "not opted in" -- --out "${out}/recording"
 check "record: needs --out" 64 "--out DIR is required" -- --dry-run
+check "record: empty --out" 64 "record: --out : the path is empty" -- --dry-run --out ''
 check "record: dry run" 0 "recorded 2 queries into ${out}/recording" -- --dry-run --only dns,unknown-filter-field --out "${out}/recording"
 check "record: never over a recording" 64 "--out ${out}/recording: it exists already; a recording is written whole" -- --dry-run --only dns --out "${out}/recording"
 for f in PROVENANCE.md recording.json cli/dns.json upstream/dns-1.body upstream/unknown-filter-field-1.body; do

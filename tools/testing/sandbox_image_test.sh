@@ -19,6 +19,12 @@ check "binary not executable" 64 "sandbox_image: --azmcp-binary ${tmp}/not-execu
   --out "${tmp}/img" --azmcp-binary "${tmp}/not-executable"
 check "binary missing" 64 "sandbox_image: --azmcp-binary ${tmp}/no-such: no such file" -- \
   --out "${tmp}/img" --azmcp-binary "${tmp}/no-such"
+mkdir -p "${tmp}/img2.unpack" && echo keep > "${tmp}/img2.unpack/keep.txt"
+: > "${tmp}/some.tgz"
+check "a scratch directory that exists is not removed" 64 \
+  "sandbox_image: --out ${tmp}/img2: its scratch directory ${tmp}/img2.unpack: it exists already" -- \
+  --out "${tmp}/img2" --azmcp-tarball "${tmp}/some.tgz"
+[[ -f "${tmp}/img2.unpack/keep.txt" ]] || { echo "FAIL the scratch directory's file is gone"; failures=$((failures + 1)); }
 check "no out" 64 "sandbox_image: --out DIR is required" -- --fake-azmcp
 check "two sources" 64 "give exactly one of --azmcp-tarball, --azmcp-binary, --fake-azmcp" -- \
   --out "${tmp}/img" --fake-azmcp --azmcp-binary /bin/true

@@ -11,6 +11,7 @@
 #include "ref/base/flags.h"
 #include "ref/base/main_guard.h"
 #include "ref/json/json.h"
+#include "ref/pricing/arguments.h"
 #include "ref/status/status.h"
 #include "ref/zones/location_values.h"
 #include "ref/zones/zones.h"
@@ -115,6 +116,16 @@ void PrintExplanation(const std::string& region, std::string_view kind, const st
   std::printf("%s\n", json::Serialize(v).c_str());
 }
 
+// The tool's own refusal of `region` (empty, a space at either end, a control character, ...),
+// in its own words, so that zones never explains a query the tool would not make.
+std::optional<std::string> ToolRefusal(const std::string& region) {
+  json::Value arguments = json::Value::Object();
+  arguments.Add("region", json::Value::String(region));
+  const StatusOr<azure_pricing::ToolArguments> parsed = azure_pricing::ValidateToolArguments(arguments);
+  if (parsed.ok()) return std::nullopt;
+  return parsed.status().message();
+}
+
 // A region that is not an ARM region name the mapping knows: a location value, a near miss of
 // one, or an unknown name. Returns the exit status, or nullopt when `region` is a known region.
 std::optional<int> ExplainNonMapped(const ZoneTable& table, const std::string& region,
@@ -134,6 +145,11 @@ std::optional<int> ExplainNonMapped(const ZoneTable& table, const std::string& r
     PrintExplanation(region, "refused",
                      named + " is refused before any sandbox: location values are exact; "
                      "write '" + std::string(*meant) + "'.",
+                     as_json);
+    return 1;
+  }
+  if (const std::optional<std::string> refusal = ToolRefusal(region)) {
+    PrintExplanation(region, "refused", named + " is refused before any sandbox: " + *refusal,
                      as_json);
     return 1;
   }
