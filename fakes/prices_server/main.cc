@@ -656,7 +656,9 @@ std::optional<std::string> BindOrExplain(Server& server, const char* flag,
               << ": the address cannot be bound (in use, or not this machine's)\n";
     return std::nullopt;
   }
-  return address.host + ":" + std::to_string(bound);
+  // An IPv6 literal in a URL is bracketed: http://[::1]:8080.
+  const bool v6 = address.host.find(':') != std::string::npos;
+  return (v6 ? "[" + address.host + "]" : address.host) + ":" + std::to_string(bound);
 }
 
 // Everything a run promises (files read, CA written, sockets bound) before any line is printed,

@@ -233,7 +233,7 @@ struct Options {
   bool max_rows_given = false, exec_timeout_given = false, max_output_given = false;
 };
 
-Status Conflict(std::string* problem, const char* line) {
+Status Conflict(std::string* problem, const std::string& line) {
   *problem = line;
   return Status(Outcome::kRefused, kConflictingFlags, "the options do not go together");
 }
@@ -315,7 +315,8 @@ Status CheckModes(const Options& o, bool replay_exit, std::string* problem) {
                     "--backend-json declares the scripted backend; it needs --replay-stdout");
   }
   if ((o.upstream || o.upstream_ca) && (o.print_argv || o.replay_stdout)) {
-    return Conflict(problem, "--upstream is for the local stack, not --print-argv or a replay");
+    return Conflict(problem, std::string(o.upstream ? "--upstream" : "--upstream-ca") +
+                                 " is for the local stack, not --print-argv or a replay");
   }
   if (o.upstream.has_value() != o.upstream_ca.has_value()) {
     return Conflict(problem, "--upstream and --upstream-ca go together");

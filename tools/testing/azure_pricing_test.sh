@@ -113,6 +113,8 @@ check "usage: upstream without its CA" 64 "--upstream and --upstream-ca go toget
   --args-json '{"sku":"x"}' --upstream https://127.0.0.1:1
 check "usage: upstream with a replay" 64 "--upstream is for the local stack" -- \
   "${basic[@]}" --upstream https://127.0.0.1:1 --upstream-ca /proc/nonexistent
+check "usage: only the CA with a replay names the CA" 64 "--upstream-ca is for the local stack, not --print-argv or a replay" -- \
+  --args-json '{"sku":"x"}' --upstream-ca /tmp/x.pem --replay-stdout "${fixtures}/success-basic.json"
 check "usage: upstream CA unreadable" 64 "cannot read --upstream-ca file /proc/nonexistent" -- \
   --args-json '{"sku":"x"}' --upstream https://127.0.0.1:1 --upstream-ca /proc/nonexistent
 check "usage: upstream not https" 64 "--upstream: the upstream must be https://HOST[:PORT]" -- \
