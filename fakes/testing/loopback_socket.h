@@ -7,6 +7,9 @@
 
 namespace azure_pricing::fakes::test_support {
 
+// A socket listening on a free 127.0.0.1 port with `backlog`, its port in `port`; -1 on failure.
+int ListenLoopback(int backlog, int& port);
+
 // A connected socket to 127.0.0.1:port, or -1. With `recv_timeout_seconds` > 0 a read that
 // waits longer fails, so a server that never answers fails a case instead of hanging a suite.
 int DialLoopback(int port, int recv_timeout_seconds = 0);

@@ -10,25 +10,10 @@
 namespace azure_pricing::fakes::test_support {
 namespace {
 
-// A listener on a free loopback port.
-int Listen(int& port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, 4) != 0) {
-    close(fd);
-    return -1;
-  }
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  port = ntohs(addr.sin_port);
-  return fd;
-}
 
 TEST(LoopbackSocketTest, ReadsOneHeadAndLeavesWhatFollows) {
   int port = 0;
-  const int listener = Listen(port);
+  const int listener = ListenLoopback(4, port);
   ASSERT_GE(listener, 0);
   std::thread server([listener] {
     const int c = accept(listener, nullptr, nullptr);
@@ -48,7 +33,7 @@ TEST(LoopbackSocketTest, ReadsOneHeadAndLeavesWhatFollows) {
 
 TEST(LoopbackSocketTest, NothingListeningGivesMinusOne) {
   int port = 0;
-  const int listener = Listen(port);
+  const int listener = ListenLoopback(4, port);
   ASSERT_GE(listener, 0);
   close(listener);  // the port is now (almost certainly) free: connections are refused
   EXPECT_EQ(DialLoopback(port), -1);

@@ -58,6 +58,7 @@ struct Exchange {
 };
 
 using fakes::test_support::DialLoopback;
+using fakes::test_support::ListenLoopback;
 using fakes::test_support::ReadHead;
 
 // The last decision line logged contains `decision=<reason> `.
@@ -529,15 +530,7 @@ TEST(ProxyUpstreamTest, UpstreamVerificationIsNeverOff) {
 class SwitchableRelay {
  public:
   explicit SwitchableRelay(int target) : target_(target) {
-    listener_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    listen(listener_, 8);
-    socklen_t len = sizeof addr;
-    getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    listener_ = ListenLoopback(8, port_);
     thread_ = std::thread([this] { Loop(); });
   }
   ~SwitchableRelay() {
@@ -660,15 +653,11 @@ TEST(ProxyUpstreamTest, ASessionIsResumedOnlyWithTheUpstreamThatIssuedIt) {
 class SilentUpstream {
  public:
   SilentUpstream() {
-    listener_ = socket(AF_INET, SOCK_STREAM, 0);
+    listener_ = ListenLoopback(0, port_);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    listen(listener_, 0);
-    socklen_t len = sizeof addr;
-    getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    addr.sin_port = htons(static_cast<uint16_t>(port_));
     // Fill the queue without ever accepting; stop at the first connect that cannot complete.
     for (int i = 0; i < 8; ++i) {
       const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
