@@ -199,21 +199,16 @@ void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& p
 // Every path the run will read, write or execute, checked before any suite runs: a bad one is a
 // usage error named at once, not a failure found after minutes of work.
 void CheckPaths(const base::Flags& flags, const Options& o, std::string& problem) {
-  using Check = Status (*)(const std::string&);
-  const std::pair<const char*, Check> checks[] = {
-      {"--json", base::CheckWritableFile},
-      {"--junit", base::CheckWritableFile},
-      {"--write-known-failures", base::CheckWritableFile},
-      {"--known-failures", base::CheckReadableFile},
-      {"--azmcp", base::CheckExecutableFile},
-      {"--bwrap", base::CheckExecutableFile},
-  };
-  for (const auto& [flag, check] : checks) {
-    const std::optional<std::string> path = flags.Value(flag);
-    if (!path || !problem.empty()) continue;
-    if (const Status s = check(base::CallerPath(*path)); !s.ok()) {
-      problem = base::PathProblem(flag, *path, s);
-    }
+  if (problem.empty()) {
+    problem = base::FirstPathProblem({
+        {"--json", flags.Value("--json"), base::CheckWritableFile},
+        {"--junit", flags.Value("--junit"), base::CheckWritableFile},
+        {"--write-known-failures", flags.Value("--write-known-failures"),
+         base::CheckWritableFile},
+        {"--known-failures", flags.Value("--known-failures"), base::CheckReadableFile},
+        {"--azmcp", flags.Value("--azmcp"), base::CheckExecutableFile},
+        {"--bwrap", flags.Value("--bwrap"), base::CheckExecutableFile},
+    });
   }
   // The testee's and the adapter's programs, found as they will be started.
   const std::pair<const char*, const std::vector<std::string>*> programs[] = {

@@ -15,17 +15,10 @@ namespace {
 // The image and the bubblewrap program, checked before the protocol starts: a backend
 // implementer's typo is named at once, not as a failed first acquire.
 std::string PathProblem(const base::Flags& flags) {
-  if (const auto image = flags.Value("--image")) {
-    if (const Status s = base::CheckExistingDirectory(base::CallerPath(*image)); !s.ok()) {
-      return base::PathProblem("--image", *image, s);
-    }
-  }
-  if (const auto bwrap = flags.Value("--bwrap")) {
-    if (const Status s = base::CheckExecutableFile(base::CallerPath(*bwrap)); !s.ok()) {
-      return base::PathProblem("--bwrap", *bwrap, s);
-    }
-  }
-  return "";
+  return base::FirstPathProblem({
+      {"--image", flags.Value("--image"), base::CheckExistingDirectory},
+      {"--bwrap", flags.Value("--bwrap"), base::CheckExecutableFile},
+  });
 }
 
 }  // namespace

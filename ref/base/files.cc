@@ -6,6 +6,8 @@
 
 #include <cerrno>
 
+#include "ref/base/paths.h"
+
 namespace azure_pricing::base {
 namespace {
 
@@ -155,6 +157,16 @@ Status CheckExecutableFile(const std::string& path) {
 
 std::string PathProblem(std::string_view flag, std::string_view path, const Status& status) {
   return std::string(flag) + " " + std::string(path) + ": " + status.message();
+}
+
+std::string FirstPathProblem(std::initializer_list<FlagPath> paths) {
+  for (const FlagPath& p : paths) {
+    if (!p.path) continue;
+    if (const Status s = p.check(CallerPath(*p.path)); !s.ok()) {
+      return PathProblem(p.flag, *p.path, s);
+    }
+  }
+  return "";
 }
 
 }  // namespace azure_pricing::base

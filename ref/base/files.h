@@ -3,6 +3,8 @@
 #ifndef REF_BASE_FILES_H_
 #define REF_BASE_FILES_H_
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,6 +51,17 @@ Status CheckExecutableFile(const std::string& path);
 
 // The line for a person: "--json out/: it is a directory, not a file".
 std::string PathProblem(std::string_view flag, std::string_view path, const Status& status);
+
+// One flag's path and the check it must pass; `path` is empty when the flag was not given.
+struct FlagPath {
+  std::string_view flag;
+  std::optional<std::string> path;
+  Status (*check)(const std::string& path);
+};
+
+// The first given path that fails its check, as PathProblem's line; empty when all pass. Each is
+// checked at CallerPath(path): under `bazel run` a relative path means the caller's directory.
+std::string FirstPathProblem(std::initializer_list<FlagPath> paths);
 
 }  // namespace azure_pricing::base
 

@@ -78,6 +78,17 @@ TEST(FilesTest, StartUpChecksNameEachBadPath) {
   EXPECT_THAT(CheckExecutableFile(dir + "/nope"), StatusIs(Outcome::kFailed, kFileNotFound));
 }
 
+TEST(FilesTest, FirstPathProblemNamesTheFirstGivenPathThatFails) {
+  const std::string dir = TempDir();
+  EXPECT_EQ(FirstPathProblem({{"--a", std::nullopt, CheckReadableFile},
+                              {"--b", dir, CheckExistingDirectory}}),
+            "");
+  EXPECT_EQ(FirstPathProblem({{"--a", std::nullopt, CheckReadableFile},
+                              {"--b", dir, CheckReadableFile},
+                              {"--c", dir + "/nope", CheckReadableFile}}),
+            "--b " + dir + ": it is a directory, not a file");
+}
+
 TEST(FilesTest, MessagesNeverContainThePath) {
   const std::string path = TempDir() + "/secret-name-not-in-message";
   const StatusOr<std::string> read = ReadFile(path);

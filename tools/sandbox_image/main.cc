@@ -143,18 +143,13 @@ bool ChooseCli(const base::Flags& flags, const std::string& out, bwrap::ImageSou
 // The paths, checked before anything is unpacked or assembled: each bad one is named with its
 // flag and the reason.
 std::string PathProblem(const base::Flags& flags) {
-  using Check = azure_pricing::Status (*)(const std::string&);
-  const std::pair<const char*, Check> checks[] = {
-      {"--out", base::CheckNewDirectory},
-      {"--azmcp-tarball", base::CheckReadableFile},
-      {"--azmcp-binary", base::CheckExecutableFile},
-  };
-  for (const auto& [flag, check] : checks) {
-    const std::optional<std::string> path = flags.Value(flag);
-    if (!path) continue;
-    if (const azure_pricing::Status s = check(base::CallerPath(*path)); !s.ok()) {
-      return base::PathProblem(flag, *path, s);
-    }
+  if (std::string problem = base::FirstPathProblem({
+          {"--out", flags.Value("--out"), base::CheckNewDirectory},
+          {"--azmcp-tarball", flags.Value("--azmcp-tarball"), base::CheckReadableFile},
+          {"--azmcp-binary", flags.Value("--azmcp-binary"), base::CheckExecutableFile},
+      });
+      !problem.empty()) {
+    return problem;
   }
   // A tarball is unpacked beside the image and the scratch removed afterwards: it must not be
   // somebody's directory.
