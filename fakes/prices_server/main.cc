@@ -9,7 +9,6 @@
 #include <netinet/in.h>
 #include <openssl/ssl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -579,20 +578,16 @@ bool LoadFaults(const std::string& path, State& state) {
 // --ca-dir must be a directory this process can write ca.pem into; checked before anything
 // listens, so `ready` is never printed for a CA that was not written.
 bool CheckCaDir(const std::string& dir) {
-  struct stat st {};
-  const char* problem = nullptr;
-  if (stat(dir.c_str(), &st) != 0) {
-    problem = errno == ENOENT || errno == ENOTDIR ? "no such directory" : "it cannot be examined";
-  } else if (!S_ISDIR(st.st_mode)) {
-    problem = "it is not a directory";
-  } else if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    problem = "the directory is not writable";
-  }
-  if (problem != nullptr) {
+  const Status exists = base::CheckExistingDirectory(dir);
+  const std::string problem = !exists.ok() ? exists.message()
+                              : access(dir.c_str(), W_OK | X_OK) != 0
+                                  ? "the directory is not writable"
+                                  : "";
+  if (!problem.empty()) {
     std::cerr << "prices_server: cannot write ca.pem into --ca-dir " << dir << ": " << problem
               << "\n";
   }
-  return problem == nullptr;
+  return problem.empty();
 }
 
 // Catalogs (or the replay), faults and the CA directory; false after one line on stderr.

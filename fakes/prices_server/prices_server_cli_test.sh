@@ -106,13 +106,8 @@ check "CA dir a file" 1 \
 
 # A busy port: a first server holds it (waited for with a deadline, stopped and reaped at exit).
 mkdir -p "${tmp}/cad"
-"${binary}" "${L[@]}" --tls-listen 127.0.0.1:0 --ca-dir "${tmp}/cad" >"${tmp}/first.out" 2>"${tmp}/first.err" &
-first=$!
-trap 'kill "${first}" 2>/dev/null; wait "${first}" 2>/dev/null' EXIT
-for _ in $(seq 100); do
-  grep -q '^ready$' "${tmp}/first.out" && break
-  sleep 0.1
-done
+start_until_ready "${tmp}/first.out" -- \
+  "${binary}" "${L[@]}" --tls-listen 127.0.0.1:0 --ca-dir "${tmp}/cad"
 busy="$(sed -n 's|^http http://||p' "${tmp}/first.out")"
 [[ -n "${busy}" ]] || { echo "FAIL the first server never printed ready"; failures=$((failures + 1)); }
 check "busy port" 1 \

@@ -57,13 +57,7 @@ check "CA out is a directory, refused before binding" 1 \
   "egress_proxy: cannot write --ca-out ${tmp}: it is a directory, not a file" -- --ca-out "${tmp}"
 
 # A busy port: a first proxy holds it (waited for with a deadline, stopped and reaped at exit).
-"${binary}" --ca-out "${tmp}/first-ca.pem" >"${tmp}/first.out" 2>"${tmp}/first.err" &
-first=$!
-trap 'kill "${first}" 2>/dev/null; wait "${first}" 2>/dev/null' EXIT
-for _ in $(seq 100); do
-  grep -q '^ready$' "${tmp}/first.out" && break
-  sleep 0.1
-done
+start_until_ready "${tmp}/first.out" -- "${binary}" --ca-out "${tmp}/first-ca.pem"
 busy="$(sed -n 's|^proxy http://||p' "${tmp}/first.out")"
 check "busy port" 1 "egress_proxy: cannot listen on --listen ${busy}: the address is already in use" \
   -- --ca-out "${ca}" --listen "${busy}"

@@ -164,9 +164,10 @@ bool CheckInputs(const Options& options) {
   }
   const std::string& ca = options.proxy.upstream_ca_file;
   if (ca.empty()) return true;
-  if (const StatusOr<std::string> text = base::ReadFile(ca); !text.ok()) {
+  // Only that it can be read: the proxy itself loads it.
+  if (const Status readable = base::CheckReadableFile(ca); !readable.ok()) {
     std::cerr << "egress_proxy: cannot read --upstream-ca " << options.upstream_ca << ": "
-              << text.status().message() << "\n";
+              << readable.message() << "\n";
     return false;
   }
   return true;

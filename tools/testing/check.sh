@@ -17,6 +17,22 @@ check() {  # check NAME WANT_STATUS WANT_SUBSTRING -- ARGS...
   fi
 }
 
+# start_until_ready OUT -- PROGRAM ARGS...: starts it in the background (stopped and reaped when
+# the test exits; its pid in ${started}), stdout to OUT and stderr to OUT.err, and waits up to
+# 10 s for its "ready" line. Status 1 when it never came.
+start_until_ready() {
+  local out="$1"
+  shift 2
+  "$@" >"${out}" 2>"${out}.err" &
+  started=$!
+  trap 'kill "${started}" 2>/dev/null; wait "${started}" 2>/dev/null' EXIT
+  for _ in $(seq 100); do
+    grep -q '^ready$' "${out}" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 finish() {
   echo "${passes} passed, ${failures} failed"
   [[ "${failures}" == 0 ]]
