@@ -20,19 +20,32 @@ const Requirement* Catalog::Find(const std::string& id) const {
 
 namespace {
 
+bool HasKnownKeysOnly(const nlohmann::json& r) {
+  static const std::set<std::string> kKeys = {"id",      "level",       "section", "text",
+                                              "pending", "observed_on", "source",  "quote"};
+  for (const auto& item : r.items()) {
+    if (kKeys.count(item.key()) == 0) return false;
+  }
+  return true;
+}
+
+// A spec entry is only as good as the sentence it quotes, so it must have one; a profile entry's
+// reason lives in docs/profile.md, and a quote there would pass it off as the spec's words.
+bool SourceIsConsistent(const Requirement& req) {
+  if (req.source == "spec") return req.quote.has_value() && !req.quote->empty();
+  return req.source == "profile" && !req.quote.has_value();
+}
+
 std::optional<Requirement> ParseRequirement(const nlohmann::json& r) {
   static const std::regex kId("^[A-Z]+-[0-9]{3}$");
   static const std::regex kObservedOn("^azmcp [0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.]+)?$");
-  static const std::set<std::string> kKeys = {"id",   "level",   "section",
-                                              "text", "pending", "observed_on"};
-  if (!r.is_object()) return std::nullopt;
-  for (const auto& item : r.items()) {
-    if (kKeys.count(item.key()) == 0) return std::nullopt;
-  }
+  if (!r.is_object() || !HasKnownKeysOnly(r)) return std::nullopt;
   auto is_text = [&r](const char* key) { return r.contains(key) && r[key].is_string(); };
   if (!is_text("id") || !is_text("level") || !is_text("section") || !is_text("text") ||
-      !r.contains("pending") || !(r["pending"].is_null() || r["pending"].is_number_integer()) ||
-      (r.contains("observed_on") && !is_text("observed_on"))) {
+      !is_text("source") || !r.contains("pending") ||
+      !(r["pending"].is_null() || r["pending"].is_number_integer()) ||
+      (r.contains("observed_on") && !is_text("observed_on")) ||
+      (r.contains("quote") && !is_text("quote"))) {
     return std::nullopt;
   }
   Requirement req;
@@ -40,10 +53,13 @@ std::optional<Requirement> ParseRequirement(const nlohmann::json& r) {
   req.level = r["level"].get<std::string>();
   req.section = r["section"].get<std::string>();
   req.text = r["text"].get<std::string>();
+  req.source = r["source"].get<std::string>();
   if (r["pending"].is_number_integer()) req.pending_issue = r["pending"].get<int>();
   if (is_text("observed_on")) req.observed_on = r["observed_on"].get<std::string>();
+  if (is_text("quote")) req.quote = r["quote"].get<std::string>();
   if (!std::regex_match(req.id, kId) || (req.level != "MUST" && req.level != "SHOULD") ||
-      (req.observed_on && !std::regex_match(*req.observed_on, kObservedOn))) {
+      (req.observed_on && !std::regex_match(*req.observed_on, kObservedOn)) ||
+      !SourceIsConsistent(req)) {
     return std::nullopt;
   }
   return req;

@@ -20,6 +20,10 @@ struct Requirement {
   // "azmcp 3.0.0-beta.46": the behaviour was observed on that real CLI, not on the 4.0.0-beta.4
   // the spec pins (unpublished); empty for requirements that are the tool's own.
   std::optional<std::string> observed_on;
+  // "spec": a sentence of the specification, which `quote` copies verbatim; "profile": a rule of
+  // docs/profile.md (PROFILE-*) or a project rule (PROJECT-*), which have no quote.
+  std::string source;
+  std::optional<std::string> quote;
 };
 
 struct Catalog {
@@ -28,7 +32,9 @@ struct Catalog {
 };
 
 // nullopt when the file is missing or malformed: duplicate ids, a key other than id, level,
-// section, text, pending and observed_on, or an observed_on that is not "azmcp <version>".
+// section, text, pending, observed_on, source and quote, an observed_on that is not
+// "azmcp <version>", a source other than "spec" and "profile", a spec entry without a non-empty
+// quote, or a profile entry with one (a profile rule is not a sentence of the spec).
 std::optional<Catalog> LoadCatalog(const std::string& path);
 
 // The requirements a test source declares with CITES (conformance/citations/cites.h), and what

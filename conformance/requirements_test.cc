@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 #include <cstdio>
+#include <regex>
 #include <set>
 
 #include "conformance/case_runner.h"
@@ -36,20 +37,45 @@ TEST(CatalogTest, ObservedOnNamesTheRealCliItWasSeenOn) {
 
 TEST(CatalogTest, MalformedCatalogsAreRejectedNotMisread) {
   const std::string path = testing::TempDir() + "/catalog.json";
+  // Each body has exactly one fault; the first is the well-formed control the others vary.
+  const std::string ok = R"({"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","pending":null})";
+  ASSERT_THAT(base::WriteFileAtomically(path, R"({"requirements":[)" + ok + "]}"), IsOk());
+  ASSERT_TRUE(LoadCatalog(path).has_value());
   for (
       const char* body :
-      {R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":5,"pending":null}]})",
-       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":"3"}]})",
-       R"({"requirements":[{"id":"ARG-001","level":"MAY","section":"s","text":"t","pending":null}]})",
-       R"({"requirements":[{"id":"arg-1","level":"MUST","section":"s","text":"t","pending":null}]})",
-       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observed_on":"3.0.0"}]})",
-       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observed_on":3}]})",
-       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null,"observd_on":"azmcp 3.0.0"}]})",
-       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null},
-                            {"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null}]})"}) {
+      {R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":5,"source":"profile","pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","pending":"3"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MAY","section":"s","text":"t","source":"profile","pending":null}]})",
+       R"({"requirements":[{"id":"arg-1","level":"MUST","section":"s","text":"t","source":"profile","pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","pending":null,"observed_on":"3.0.0"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","pending":null,"observed_on":3}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","pending":null,"observd_on":"azmcp 3.0.0"}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","pending":null},
+                            {"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","pending":null}]})",
+       // The source: missing, unknown, a spec entry without its quote, a profile entry with one.
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"lead","pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"spec","pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"spec","quote":"","pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"spec","quote":7,"pending":null}]})",
+       R"({"requirements":[{"id":"ARG-001","level":"MUST","section":"s","text":"t","source":"profile","quote":"q","pending":null}]})"}) {
     ASSERT_THAT(base::WriteFileAtomically(path, body), IsOk());
     EXPECT_FALSE(LoadCatalog(path).has_value()) << body;
   }
+}
+
+TEST(CatalogTest, SourceAndQuoteAreRead) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  ASSERT_TRUE(catalog.has_value());
+  const Requirement* arg = catalog->Find("ARG-008");
+  ASSERT_NE(arg, nullptr);
+  EXPECT_EQ(arg->source, "spec");
+  EXPECT_EQ(arg->quote,
+            "Empty, oversized and control-bearing arguments are refused before sandbox acquisition.");
+  const Requirement* project = catalog->Find("PROJECT-002");
+  ASSERT_NE(project, nullptr);
+  EXPECT_EQ(project->source, "profile");
+  EXPECT_EQ(project->quote, std::nullopt);
 }
 
 TEST(CitationsTest, OnlyDeclarationsCount) {
@@ -150,8 +176,8 @@ TEST(CatalogTest, TheSpecificationCopyIsTheOneImported) {
   EXPECT_THAT(*provenance, testing::HasSubstr("SHA-256 `" + Sha256Hex(*spec) + "`"));
 }
 
-// Every section the catalog names, other than the project's own rules, is a heading of the
-// specification (the introduction is its untitled opening).
+// Every section the catalog's spec entries name is a heading of the specification (the
+// introduction is its untitled opening); profile entries are the profile's, not the spec's.
 TEST(CatalogTest, SectionsAreTheSpecificationsHeadings) {
   const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
   const StatusOr<std::string> spec = base::ReadFile("conformance/spec/maf-sandbox-azure-pricing.txt");
@@ -159,14 +185,60 @@ TEST(CatalogTest, SectionsAreTheSpecificationsHeadings) {
   ASSERT_THAT(spec, IsOk());
   std::set<std::string> sections;
   for (const Requirement& r : catalog->requirements) {
-    if (r.section != "Introduction" && r.section.rfind("Project rule", 0) != 0) {
-      sections.insert(r.section);
-    }
+    if (r.source == "spec" && r.section != "Introduction") sections.insert(r.section);
   }
   EXPECT_GE(sections.size(), 5u);
   for (const std::string& section : sections) {
     EXPECT_THAT(*spec, testing::HasSubstr("\n\n" + section + "\n\n")) << section;
   }
+}
+
+// A spec entry is the spec's own words: its quote is a piece of the imported text, byte for byte.
+TEST(CatalogTest, EverySpecQuoteIsInTheSpecification) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  const StatusOr<std::string> spec = base::ReadFile("conformance/spec/maf-sandbox-azure-pricing.txt");
+  ASSERT_TRUE(catalog.has_value());
+  ASSERT_THAT(spec, IsOk());
+  size_t quoted = 0;
+  for (const Requirement& r : catalog->requirements) {
+    if (r.source != "spec") continue;
+    ASSERT_TRUE(r.quote.has_value()) << r.id;
+    EXPECT_NE(spec->find(*r.quote), std::string::npos) << r.id << " quotes what the spec lacks";
+    ++quoted;
+  }
+  EXPECT_GE(quoted, 100u);
+}
+
+// The PROFILE-NNN and PROJECT-NNN ids docs/profile.md names.
+std::set<std::string> ProfileIdsIn(const std::string& text) {
+  static const std::regex kProfileId("\\b(PROFILE|PROJECT)-[0-9]{3}\\b");
+  std::set<std::string> ids;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kProfileId);
+       it != std::sregex_iterator(); ++it) {
+    ids.insert(it->str());
+  }
+  return ids;
+}
+
+// The profile document and the catalog's profile entries are one list: a rule the gate checks
+// has its reason written down, and a rule written down is one the gate can cite.
+TEST(CatalogTest, ProfileEntriesAndTheProfileDocumentAgree) {
+  const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
+  const StatusOr<std::string> profile = base::ReadFile("docs/profile.md");
+  ASSERT_TRUE(catalog.has_value());
+  ASSERT_THAT(profile, IsOk());
+  const std::set<std::string> documented = ProfileIdsIn(*profile);
+  std::set<std::string> catalogued;
+  for (const Requirement& r : catalog->requirements) {
+    if (r.source != "profile") continue;
+    catalogued.insert(r.id);
+    EXPECT_EQ(documented.count(r.id), 1u) << r.id << " is a profile entry docs/profile.md lacks";
+  }
+  for (const std::string& id : documented) {
+    if (id.rfind("PROFILE-", 0) != 0) continue;
+    EXPECT_EQ(catalogued.count(id), 1u) << id << " is in docs/profile.md but not the catalog";
+  }
+  EXPECT_GE(catalogued.size(), 17u);
 }
 
 }  // namespace
