@@ -10,10 +10,11 @@ namespace azure_pricing::citations {
 
 // A new section of the catalog adds its prefix here; requirements_test checks the catalog uses
 // no other. PROJECT marks the project's own rules, each derived from a spec sentence its
-// section names, that the spec does not state in so many words.
-inline constexpr std::array<std::string_view, 12> kIdPrefixes = {
-    "INTRO", "HOST", "POLICY", "ARG",   "SCHEMA", "UPSTREAM",
-    "REGION", "SELECT", "ZONE", "BOUND", "INTEG", "PROJECT"};
+// section names, that the spec does not state in so many words. PROFILE marks the rules of
+// the normative profile (docs/profile.md): what the gate requires beyond the spec's words.
+inline constexpr std::array<std::string_view, 13> kIdPrefixes = {
+    "INTRO", "HOST", "POLICY", "ARG",   "SCHEMA", "UPSTREAM", "REGION",
+    "SELECT", "ZONE", "BOUND", "INTEG", "PROJECT", "PROFILE"};
 
 constexpr bool IsWellFormedId(std::string_view id) {
   for (std::string_view prefix : kIdPrefixes) {
