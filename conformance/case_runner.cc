@@ -9,6 +9,9 @@
 #include <tuple>
 
 #include "conformance/host/scripted_host.h"
+#include "conformance/judge/cli_request.h"
+#include "conformance/judge/json_diff.h"
+#include "conformance/judge/message_facts.h"
 #include "conformance/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/pricing/lookup.h"
@@ -116,14 +119,48 @@ std::string CheckReason(const ordered_json& expect, const Observed& got) {
   return got.reason == want ? "" : got.reason + ", want " + want;
 }
 
+// As the CLI binds it (PROFILE-004), with the filter the CLI sends compared by structure
+// (PROFILE-005).
 std::string CheckArgv(const ordered_json& expect, const Observed& got) {
   if (!expect.contains("argv") || !got.argv) return "";
-  return ordered_json(*got.argv) == expect["argv"] ? "" : Mismatch(*got.argv, expect["argv"]);
+  return judge::DescribeArgvDifference(*got.argv, expect["argv"].get<std::vector<std::string>>());
 }
 
-std::string CheckMessage(const ordered_json& expect, const Observed& got) {
+// A case's facts: each a string, a list of alternatives, or {"any": [...], "case_sensitive"}.
+std::vector<judge::Fact> FactsOf(const ordered_json& facts) {
+  std::vector<judge::Fact> out;
+  for (const auto& f : facts) {
+    judge::Fact fact;
+    const ordered_json& any = f.is_object() ? f["any"] : f;
+    if (any.is_string()) {
+      fact.any.push_back(any.get<std::string>());
+    } else {
+      for (const auto& a : any) fact.any.push_back(a.get<std::string>());
+    }
+    fact.case_sensitive = f.is_object() && f.value("case_sensitive", false);
+    out.push_back(std::move(fact));
+  }
+  return out;
+}
+
+std::string MissingFactsOf(const ordered_json& facts, const std::string& text, const char* what) {
+  std::string problems;
+  for (const std::string& fact : judge::MissingFacts(text, FactsOf(facts))) {
+    problems += std::string(problems.empty() ? "" : ", ") + what + " does not state \"" + fact +
+                "\"";
+  }
+  return problems;
+}
+
+// "message" is the first trusted message: the refusal or failure text (PROFILE-002).
+std::string CheckMessageFacts(const ordered_json& expect, const Observed& got) {
+  if (!expect.contains("message_facts") || got.outcome == "planned") return "";
+  return MissingFactsOf(expect["message_facts"], got.message, "message (trusted_messages[0])");
+}
+
+std::string CheckMessageWording(const ordered_json& expect, const Observed& got) {
   if (!expect.contains("message_contains") || got.outcome == "planned") return "";
-  return Missing(expect["message_contains"], got.message, "message");
+  return Missing(expect["message_contains"], got.message, "message (trusted_messages[0])");
 }
 
 // Refusal and failure text must not echo input. (The standing guidance that follows it is fixed
@@ -299,6 +336,21 @@ std::vector<std::string> EnumStrings(const ordered_json& property) {
   return out;
 }
 
+std::string AllLines(const std::vector<std::string>& lines) {
+  std::string all;
+  for (const std::string& line : lines) all += line + "\n";
+  return all;
+}
+
+// The description and every string of the parameter schema, one per line, so a fact is looked
+// for in text as the model reads it, whatever the schema's member order or JSON escapes.
+std::string ToolText(const host::CallReport& r) {
+  std::vector<std::string> strings;
+  const ordered_json schema = ordered_json::parse(r.tool_parameters_schema, nullptr, false);
+  if (!schema.is_discarded()) CollectStrings(schema, strings);
+  return r.tool_description + "\n" + AllLines(strings);
+}
+
 // The tool as the model sees it: its name, its parameter schema's properties and enums, and text
 // the description and schema must hold between them.
 std::string CheckTool(const ordered_json& expect, const Observed& got) {
@@ -330,11 +382,17 @@ std::string CheckTool(const ordered_json& expect, const Observed& got) {
         EnumStrings(props.is_object() ? props.value(item.key(), ordered_json()) : ordered_json());
     if (have != wanted) problems += item.key() + " enum " + Mismatch(have, wanted) + "; ";
   }
-  if (want.contains("text_contains")) {
-    problems += Missing(want["text_contains"], r.tool_description + "\n" + r.tool_parameters_schema,
-                        "description and schema");
+  if (want.contains("text_facts")) {
+    problems += MissingFactsOf(want["text_facts"], ToolText(r), "description and schema");
   }
   return Joined(problems);
+}
+
+std::string CheckToolWording(const ordered_json& expect, const Observed& got) {
+  if (!got.report || !expect.contains("tool") || !expect["tool"].contains("text_contains")) {
+    return "";
+  }
+  return Missing(expect["tool"]["text_contains"], ToolText(*got.report), "description and schema");
 }
 
 std::string CheckCounts(const ordered_json& expect, const Observed& got) {
@@ -369,21 +427,28 @@ std::string CheckResultLabel(const ordered_json& expect, const Observed& got) {
   return label == expect["result_label"] ? "" : Mismatch(label, expect["result_label"]);
 }
 
-std::string CheckTrustedMessages(const ordered_json& expect, const Observed& got) {
+std::string CheckTrustedMessageFacts(const ordered_json& expect, const Observed& got) {
+  if (!got.report || !expect.contains("trusted_messages_facts")) return "";
+  return MissingFactsOf(expect["trusted_messages_facts"], AllLines(got.report->trusted_messages),
+                        "trusted messages");
+}
+
+std::string CheckTrustedMessageWording(const ordered_json& expect, const Observed& got) {
   if (!got.report || !expect.contains("trusted_messages_contain")) return "";
-  std::string all;
-  for (const std::string& m : got.report->trusted_messages) all += m + "\n";
-  return Missing(expect["trusted_messages_contain"], all, "trusted messages");
+  return Missing(expect["trusted_messages_contain"], AllLines(got.report->trusted_messages),
+                 "trusted messages");
 }
 
 // The host's warnings for this call: the scripted host runs each case as a fresh process, so the
 // experimental warning of the first use is among them.
-std::string CheckWarnings(const ordered_json& expect, const Observed& got) {
-  if (!expect.contains("warnings_contain")) return "";
-  if (!got.report) return "warnings_contain needs a host case (one with a cli section)";
-  std::string all;
-  for (const std::string& w : got.report->warnings) all += w + "\n";
-  return Missing(expect["warnings_contain"], all, "warnings");
+std::string CheckWarningFacts(const ordered_json& expect, const Observed& got) {
+  if (!got.report || !expect.contains("warnings_facts")) return "";
+  return MissingFactsOf(expect["warnings_facts"], AllLines(got.report->warnings), "warnings");
+}
+
+std::string CheckWarningWording(const ordered_json& expect, const Observed& got) {
+  if (!got.report || !expect.contains("warnings_contain")) return "";
+  return Missing(expect["warnings_contain"], AllLines(got.report->warnings), "warnings");
 }
 
 std::string CheckReportPresent(const ordered_json& expect, const Observed& got) {
@@ -414,7 +479,10 @@ std::string CheckReportKeys(const ordered_json& expect, const Observed& got) {
     want.insert(want.end(), {"requested_region", "selected_rows", "selection_notes"});
     break;
   }
-  return keys == want ? "" : ordered_json(keys).dump();
+  // Member order carries no meaning (PROFILE-006).
+  std::sort(keys.begin(), keys.end());
+  std::sort(want.begin(), want.end());
+  return keys == want ? "" : Mismatch(keys, want);
 }
 
 std::string CheckMatchedBy(const ordered_json& expect, const Observed& got) {
@@ -430,16 +498,36 @@ std::string CheckReportFields(const ordered_json& expect, const Observed& got) {
   if (report == nullptr) return "";
   std::string problems;
   for (const char* field : {"returned_rows", "received_rows", "truncated", "upstream_limit_reached",
-                            "selected_rows", "requested_region", "selection_notes"}) {
+                            "selected_rows", "requested_region"}) {
     if (!expect.contains(field)) continue;
     const std::string sep = problems.empty() ? "" : ", ";
     if (!report->contains(field)) {
       problems += sep + "no " + field;
-    } else if ((*report)[field] != expect[field]) {
+    } else if (const std::string d = judge::DescribeJsonDifference((*report)[field], expect[field]);
+               !d.empty()) {
       problems += sep + field + " " + Mismatch((*report)[field], expect[field]);
     }
   }
   return problems;
+}
+
+// The notes' facts, looked for in all notes together: how the notes are split and worded is
+// free (PROFILE-011).
+std::string CheckSelectionNoteFacts(const ordered_json& expect, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr || !expect.contains("selection_notes_facts")) return "";
+  std::string all;
+  for (const auto& note : report->value("selection_notes", ordered_json::array())) {
+    if (note.is_string()) all += note.get<std::string>() + "\n";
+  }
+  return MissingFactsOf(expect["selection_notes_facts"], all, "selection notes");
+}
+
+std::string CheckSelectionNoteWording(const ordered_json& expect, const Observed& got) {
+  const ordered_json* report = ParsedReport(got);
+  if (report == nullptr || !expect.contains("selection_notes")) return "";
+  const ordered_json notes = report->value("selection_notes", ordered_json());
+  return notes == expect["selection_notes"] ? "" : Mismatch(notes, expect["selection_notes"]);
 }
 
 // For notes the spec requires without fixing their wording (BOUND-023): at least this many.
@@ -462,20 +550,20 @@ std::string CheckPricesLength(const ordered_json&, const Observed& got) {
   return same ? "" : "prices length differs from returned_rows";
 }
 
-// ordered_json compares key order too: the CLI's order is part of the contract.
+// Compared as a JSON value: member order carries no meaning (PROFILE-006).
 std::string CheckFirstRow(const ordered_json& expect, const Observed& got) {
   const ordered_json* report = ParsedReport(got);
   if (report == nullptr || !expect.contains("first_row")) return "";
   const ordered_json& prices = report->value("prices", ordered_json::array());
   if (prices.empty()) return "no first row";
-  const bool same =
-      prices[0] == expect["first_row"] && prices[0].dump() == expect["first_row"].dump();
-  return same ? "" : Mismatch(prices[0], expect["first_row"]);
+  return judge::DescribeJsonDifference(prices[0], expect["first_row"]);
 }
 
 struct ExpectationCheck {
   const char* name;
   std::string (*problem)(const ordered_json& expect, const Observed& got);
+  // The reference's exact wording (PROFILE-003): reported, never counted in the verdict.
+  bool wording = false;
 };
 
 // Every case runs every check; a check that does not apply to the case says nothing.
@@ -483,7 +571,8 @@ constexpr ExpectationCheck kChecks[] = {
     {"outcome", CheckOutcome},
     {"reason", CheckReason},
     {"argv", CheckArgv},
-    {"message", CheckMessage},
+    {"message facts", CheckMessageFacts},
+    {"message wording", CheckMessageWording, true},
     {"no echo", CheckNoEcho},
     {"no CLI before a refusal", CheckNoCliBeforeRefusal},
     {"sandboxes disposed", CheckSandboxesDisposed},
@@ -492,25 +581,47 @@ constexpr ExpectationCheck kChecks[] = {
     {"counts", CheckCounts},
     {"backend", CheckBackend},
     {"tool", CheckTool},
+    {"tool wording", CheckToolWording, true},
     {"violations", CheckViolations},
     {"result_label", CheckResultLabel},
-    {"trusted messages", CheckTrustedMessages},
-    {"warnings", CheckWarnings},
+    {"trusted message facts", CheckTrustedMessageFacts},
+    {"trusted message wording", CheckTrustedMessageWording, true},
+    {"warning facts", CheckWarningFacts},
+    {"warning wording", CheckWarningWording, true},
     {"report present", CheckReportPresent},
     {"report JSON", CheckReportIsJson},
     {"report keys", CheckReportKeys},
     {"matched_by", CheckMatchedBy},
     {"report fields", CheckReportFields},
+    {"selection note facts", CheckSelectionNoteFacts},
+    {"selection note wording", CheckSelectionNoteWording, true},
     {"selection note count", CheckSelectionNoteCount},
     {"prices length", CheckPricesLength},
     {"first_row", CheckFirstRow},
 };
 
-std::string CheckAll(const ordered_json& expect, const Observed& got) {
-  std::string problems;
+// What one call's expectations found: the checks that count, and the wording checks.
+struct Problems {
+  std::string required;
+  std::string wording;
+  bool has_wording = false;
+};
+
+bool StatesWording(const ordered_json& expect) {
+  for (const char* key : {"message_contains", "trusted_messages_contain", "warnings_contain",
+                          "selection_notes"}) {
+    if (expect.contains(key)) return true;
+  }
+  return expect.contains("tool") && expect["tool"].contains("text_contains");
+}
+
+Problems CheckAll(const ordered_json& expect, const Observed& got) {
+  Problems problems{.has_wording = StatesWording(expect)};
   for (const ExpectationCheck& check : kChecks) {
     const std::string problem = check.problem(expect, got);
-    if (!problem.empty()) problems += std::string(check.name) + ": " + problem + "; ";
+    if (problem.empty()) continue;
+    (check.wording ? problems.wording : problems.required) +=
+        std::string(check.name) + ": " + problem + "; ";
   }
   return problems;
 }
@@ -634,14 +745,36 @@ std::string ObserveHost(const ordered_json& c, const ordered_json& entry,
 
 // What a case observed and what was wrong with it.
 struct CaseRun {
-  std::string problems;
+  Problems problems;
   std::string actual;  // the first call's outcome[/reason]
   std::vector<host::CallReport> reports;  // one per host call
+  ordered_json observed = ordered_json::array();  // each call as ObservedJson shows it
 };
 
-// One call: the case itself (`entry` is `c`) or one of its "then" calls.
-std::string RunEntry(const ordered_json& c, const ordered_json& entry,
-                     const CallExecutor& execute, CaseRun& run) {
+// A call as a failure shows it and the --json report carries it: what the implementation did,
+// in the terms the expectations use.
+ordered_json ObservedJson(const Observed& got) {
+  ordered_json o = {{"outcome", got.outcome}, {"reason", got.reason}};
+  if (got.argv) o["argv"] = *got.argv;
+  if (!got.report) return o;
+  const host::CallReport& r = *got.report;
+  o["trusted_messages"] = r.trusted_messages;
+  if (r.output) {
+    o["output"] = got.output && !got.output->is_discarded() ? *got.output : ordered_json(*r.output);
+  }
+  o["warnings"] = r.warnings;
+  o["violations"] = r.violations;
+  o["tools"] = r.tools;
+  o["sandbox_acquisitions"] = r.sandbox_acquisitions;
+  o["sandbox_disposals"] = r.sandbox_disposals;
+  o["execs"] = r.execs;
+  return o;
+}
+
+// One call: the case itself (`entry` is `c`) or one of its "then" calls. A case that cannot be
+// run at all is a required problem.
+Problems RunEntry(const ordered_json& c, const ordered_json& entry, const CallExecutor& execute,
+                  CaseRun& run) {
   std::string arguments;
   std::vector<std::string> inputs;
   if (entry.contains("arguments_text")) {
@@ -652,16 +785,17 @@ std::string RunEntry(const ordered_json& c, const ordered_json& entry,
     CollectStrings(entry["arguments"], inputs);
     CollectUnknownNames(entry["arguments"], inputs);
   } else {
-    return "case has neither arguments nor arguments_text";
+    return {.required = "case has neither arguments nor arguments_text"};
   }
   Observed got;
   if (std::string error = ObserveHost(c, entry, arguments, execute, got); !error.empty()) {
-    return error;
+    return {.required = error};
   }
   if (!entry.contains("cli")) PlanningView(got);
   if (run.actual.empty()) run.actual = got.outcome + (got.reason.empty() ? "" : "/" + got.reason);
   got.inputs.insert(got.inputs.begin(), inputs.begin(), inputs.end());
   if (got.report) run.reports.push_back(*got.report);
+  run.observed.push_back(ObservedJson(got));
   return CheckAll(entry["expect"], got);
 }
 
@@ -696,11 +830,49 @@ CaseRun RunOne(const ordered_json& c, const CallExecutor& execute) {
   run.problems = RunEntry(c, c, execute, run);
   const ordered_json& then = c.value("then", ordered_json::array());
   for (size_t i = 0; i < then.size(); ++i) {
-    const std::string problem = RunEntry(c, then[i], execute, run);
-    if (!problem.empty()) run.problems += "call " + std::to_string(i + 2) + ": " + problem;
+    const Problems call = RunEntry(c, then[i], execute, run);
+    const std::string prefix = "call " + std::to_string(i + 2) + ": ";
+    if (!call.required.empty()) run.problems.required += prefix + call.required;
+    if (!call.wording.empty()) run.problems.wording += prefix + call.wording;
+    run.problems.has_wording = run.problems.has_wording || call.has_wording;
   }
-  if (c.contains("across_calls")) run.problems += CheckAcrossCalls(c["across_calls"], run.reports);
+  if (c.contains("across_calls")) {
+    run.problems.required += CheckAcrossCalls(c["across_calls"], run.reports);
+  }
   return run;
+}
+
+// What the case gives the implementation: every call's arguments and CLI result, and the host,
+// backend, labels and middleware they share. A failure shows it, so a reader needs no case file.
+ordered_json InputsOf(const ordered_json& c) {
+  ordered_json inputs = ordered_json::object();
+  for (const char* key : {"host", "backend", "labels", "middleware"}) {
+    if (c.contains(key)) inputs[key] = c[key];
+  }
+  auto call = [](const ordered_json& entry) {
+    ordered_json out = ordered_json::object();
+    for (const char* key : {"arguments", "arguments_text", "call_id", "cli"}) {
+      if (entry.contains(key)) out[key] = entry[key];
+    }
+    if (!entry.contains("cli")) out["cli"] = {{"stdout_file", kPlanningCliStdout}};
+    return out;
+  };
+  inputs["calls"] = ordered_json::array({call(c)});
+  for (const auto& entry : c.value("then", ordered_json::array())) inputs["calls"].push_back(call(entry));
+  return inputs;
+}
+
+ordered_json ExpectedOf(const ordered_json& c) {
+  ordered_json expected = ordered_json::array({c.value("expect", ordered_json::object())});
+  for (const auto& entry : c.value("then", ordered_json::array())) {
+    expected.push_back(entry.value("expect", ordered_json::object()));
+  }
+  if (!c.contains("across_calls")) return expected;
+  return {{"calls", expected}, {"across_calls", c["across_calls"]}};
+}
+
+std::string Dumped(const ordered_json& v) {
+  return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // ---- Reading a case file. -------------------------------------------------------------------
@@ -733,11 +905,9 @@ std::string SchemaDetail(const std::string& file, const std::string& id,
   return detail;
 }
 
-CaseResult RunCase(const std::string& file, const ordered_json& c, const std::string& id,
-                   const std::vector<SchemaProblem>& problems, const CallExecutor& execute) {
-  CaseResult r;
-  r.file = file;
-  r.id = id;
+// What a case says of itself, before it runs: its requirements and expected outcome.
+CaseResult Unrun(const std::string& file, const ordered_json& c, const std::string& id) {
+  CaseResult r{.file = file, .id = id, .ran = false};
   for (const auto& req : c.value("requirements", ordered_json::array())) {
     if (req.is_string()) r.requirements.push_back(req.get<std::string>());
   }
@@ -746,19 +916,32 @@ CaseResult RunCase(const std::string& file, const ordered_json& c, const std::st
     if (expect.value("outcome", ordered_json()).is_string()) r.expected_outcome = expect["outcome"];
     if (expect.value("reason", ordered_json()).is_string()) r.expected_reason = expect["reason"];
   }
+  return r;
+}
+
+CaseResult RunCase(const std::string& file, const ordered_json& c, const std::string& id,
+                   const std::vector<SchemaProblem>& problems, const CallExecutor& execute) {
+  CaseResult r = Unrun(file, c, id);
+  r.ran = true;
   if (!problems.empty()) {
     r.detail = SchemaDetail(file, id, problems);
     return r;
   }
+  r.inputs = Dumped(InputsOf(c));
+  r.expected_value = Dumped(ExpectedOf(c));
   // The schema has been checked, so a type mismatch here is a gap in the schema, not the case.
   try {
     CaseRun run = RunOne(c, execute);
-    r.detail = std::move(run.problems);
+    r.detail = std::move(run.problems.required);
+    r.has_wording = run.problems.has_wording;
+    r.wording_detail = std::move(run.problems.wording);
     r.actual = std::move(run.actual);
+    r.actual_value = Dumped(run.observed);
   } catch (const std::exception&) {
     r.detail = "case is valid by case.schema.json but cannot be run: the schema lacks a rule";
   }
   r.passed = r.detail.empty();
+  r.wording_passed = r.wording_detail.empty();
   return r;
 }
 
@@ -769,7 +952,8 @@ std::vector<CaseResult> RunCaseFile(const std::string& path) {
   return RunCaseFile(path, [&runner](const host::ScriptedCall& call) { return runner.Run(call); });
 }
 
-std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute) {
+std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute,
+                                    const std::function<bool(const std::string& id)>& selected) {
   auto broken = [&path](const std::string& why) {
     return std::vector<CaseResult>{{.file = path, .id = "(file)", .detail = why}};
   };
@@ -790,7 +974,11 @@ std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor&
     const ordered_json& id = c.is_object() ? c.value("id", ordered_json()) : ordered_json();
     const std::string name =
         id.is_string() ? id.get<std::string>() : "(case " + std::to_string(i) + ")";
-    results.push_back(RunCase(path, c, name, problems[static_cast<int64_t>(i)], execute));
+    if (selected && !selected(name)) {
+      results.push_back(Unrun(path, c, name));
+    } else {
+      results.push_back(RunCase(path, c, name, problems[static_cast<int64_t>(i)], execute));
+    }
     if (!ids.insert(name).second) {
       results.back().passed = false;
       results.back().detail = "duplicate case id";

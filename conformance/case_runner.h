@@ -21,12 +21,27 @@ inline constexpr char kCaseSchema[] = "conformance/cases/case.schema.json";
 struct CaseResult {
   std::string file;
   std::string id;
+  // False for a case left out by the run's selection: only its requirements and expectation
+  // are filled in, so the catalog still counts its citations.
+  bool ran = true;
   std::vector<std::string> requirements;
   std::string expected_outcome;  // as the case states it: planned, completed, refused, ...
   std::string expected_reason;   // empty when the case names none
   std::string actual;             // what the first call did, outcome[/reason]; empty if unknown
   bool passed = false;
   std::string detail;  // why it failed; empty when it passed
+  // The case also states the reference's exact wording (message_contains and the like): judged
+  // apart, as a RECOMMENDED check (docs/profile.md, PROFILE-003), so wording never decides the
+  // verdict.
+  bool has_wording = false;
+  bool wording_passed = true;
+  std::string wording_detail;
+  // JSON text, for the failure line and the --json report: what the case gave the
+  // implementation (arguments, host, backend, labels, middleware, each call's CLI result), what
+  // it expected, and what each call did.
+  std::string inputs;
+  std::string expected_value;
+  std::string actual_value;
 };
 
 // Every case of one file, checked first against case.schema.json (an unknown or misspelt key
@@ -43,7 +58,10 @@ using CallExecutor =
 // The same cases and checks, with every call made by `execute`. A planning case (no "cli") is a
 // host call too, whose CLI returns an empty price list: "planned" means the call ran the CLI
 // once, with the argv the backend recorded.
-std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute);
+// `selected` (when given) names the cases to run by id; the others are neither run nor returned,
+// so --filter sends a testee only the cases it names.
+std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute,
+                                    const std::function<bool(const std::string& id)>& selected = nullptr);
 
 // Errors must not echo input: the problem when `message` contains any of `inputs` that is six
 // bytes or longer, or an empty string.

@@ -51,15 +51,19 @@ constexpr char kUsage[] =
     "            [--known-failures FILE] [--write-known-failures FILE] [--verbose]\n"
     "Judges an implementation of azure_pricing_get (the C++ reference in process, or a testee)\n"
     "and a sandbox backend (the bubblewrap backend in process, or an adapter). Prints a summary\n"
-    "table and ends with `N passed, N failed`. Exits 0 only when every required check passed\n"
-    "with zero skips, 1 otherwise, 64 on a usage error.\n"
+    "table and ends with `N passed, N failed` over the REQUIRED checks. Every check is REQUIRED\n"
+    "(a spec MUST or a REQUIRED rule of docs/profile.md) or RECOMMENDED (a SHOULD, or the\n"
+    "reference's exact wording): RECOMMENDED results are reported but never fail the gate.\n"
+    "Exits 0 only when every REQUIRED check passed with zero skips, 1 otherwise, 64 on a usage\n"
+    "error.\n"
     "  --suite S,...  kind (the cases in conformance/cases and the catalog check), properties\n"
     "                 (generated calls), backend (the backend suite), stack (end-to-end cases\n"
     "                 through the local stack: bubblewrap, egress proxy, azmcp, fake price API),\n"
     "                 live (the live check's dry run: its canonical queries against the fake\n"
     "                 price API; //tools:live_check runs them live), or all (the default);\n"
     "                 `cases` is accepted for kind\n"
-    "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds\n"
+    "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds;\n"
+    "                 a testee is sent only the cases selected\n"
     "  --shard I/N    run only shard I of N (a hash of suite/id), as Bazel's test sharding does\n"
     "  --seed N       the properties' seed (default 1); a failure prints the seed to rerun with\n"
     "  --properties-count N  generated calls per property (default 100)\n"
@@ -292,21 +296,26 @@ struct Run {
   void GateFailure(const std::string& id, const std::string& what) {
     records.push_back({.suite = kGateSuite, .id = id, .verdict = Verdict::kFailed, .detail = what});
   }
-  // False when every cited id is a SHOULD: such a failure is reported but does not fail the gate.
-  bool Required(const std::vector<std::string>& ids) const {
-    if (ids.empty()) return true;
+  // RECOMMENDED when every cited id is a SHOULD: such a failure is reported but does not fail
+  // the gate.
+  Level LevelOf(const std::vector<std::string>& ids) const {
+    if (ids.empty()) return Level::kRequired;
     for (const std::string& id : ids) {
-      if (should_only.count(id) == 0) return true;
+      if (should_only.count(id) == 0) return Level::kRequired;
     }
-    return false;
+    return Level::kRecommended;
   }
+  // A record's own RECOMMENDED level (a wording check) stays whatever it cites.
   void Add(GateRecord record) {
-    record.required = Required(record.requirements);
+    if (record.level == Level::kRequired) record.level = LevelOf(record.requirements);
     records.push_back(std::move(record));
   }
 };
 
 using Citations = std::map<std::string, std::set<std::string>>;
+
+// The suffix of a case's wording record: its exact texts, judged apart at RECOMMENDED level.
+constexpr char kWordingSuffix[] = "/wording";
 
 GateRecord CaseRecord(const CaseResult& r) {
   const std::string expected =
@@ -318,7 +327,23 @@ GateRecord CaseRecord(const CaseResult& r) {
           .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
           .expected = expected,
           .actual = r.actual,
-          .detail = r.detail};
+          .detail = r.detail,
+          .inputs = r.inputs,
+          .expected_value = r.expected_value,
+          .actual_value = r.actual_value};
+}
+
+GateRecord WordingRecord(const CaseResult& r) {
+  GateRecord record = CaseRecord(r);
+  record.id += kWordingSuffix;
+  record.verdict = r.wording_passed ? Verdict::kPassed : Verdict::kFailed;
+  record.detail = r.wording_detail;
+  record.level = Level::kRecommended;
+  return record;
+}
+
+bool CaseSelected(const Options& o, const std::string& id) {
+  return o.Selected("kind", id) || o.Selected("kind", id + kWordingSuffix);
 }
 
 // Runs every case file; adds each case's requirements to `citations` and its expected
@@ -331,21 +356,32 @@ void RunCases(Run& run, const CallExecutor& execute, Citations& citations,
   for (size_t f = 0; f < files.size(); ++f) {
     run.progress.Show("kind", f, files.size(), files[f]);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<CaseResult> results = RunCaseFile(files[f], execute);
-    const double each = results.empty() ? 0 : SecondsSince(start) / results.size();
+    const std::vector<CaseResult> results = RunCaseFile(
+        files[f], execute, [&run](const std::string& id) { return CaseSelected(run.options, id); });
+    size_t ran = 0;
+    for (const CaseResult& r : results) ran += r.ran ? 1 : 0;
+    const double each = ran == 0 ? 0 : SecondsSince(start) / static_cast<double>(ran);
     int passed = 0, failed = 0;
     run.progress.Clear();
     for (const CaseResult& r : results) {
       for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
       reached.insert({r.expected_outcome, r.expected_reason});
-      if (!run.options.Selected("kind", r.id)) continue;
-      ++(r.passed ? passed : failed);
-      if (run.options.verbose) {
-        std::printf("  %s %s\n", r.passed ? "ok  " : "FAIL", r.id.c_str());
+      if (!r.ran) continue;
+      std::vector<GateRecord> records;
+      if (run.options.Selected("kind", r.id)) records.push_back(CaseRecord(r));
+      if (r.has_wording && run.options.Selected("kind", r.id + kWordingSuffix)) {
+        records.push_back(WordingRecord(r));
       }
-      GateRecord record = CaseRecord(r);
-      record.seconds = each;
-      run.Add(std::move(record));
+      for (GateRecord& record : records) {
+        if (run.options.verbose) {
+          std::printf("  %s %s\n", record.verdict == Verdict::kPassed ? "ok  " : "FAIL",
+                      record.id.c_str());
+        }
+        record.seconds = each / static_cast<double>(records.size());
+        run.Add(std::move(record));
+        const GateRecord& added = run.records.back();
+        if (added.level == Level::kRequired) ++(added.verdict == Verdict::kPassed ? passed : failed);
+      }
     }
     std::printf("  %-36s %3d passed, %d failed\n", files[f].c_str(), passed, failed);
   }
@@ -646,6 +682,26 @@ void WriteReports(Run& run) {
   }
 }
 
+// One line per failure (with the case's inputs under it): first what fails the gate, then the
+// RECOMMENDED checks not met, which do not.
+void PrintFailures(const std::vector<GateRecord>& records) {
+  for (const Level level : {Level::kRequired, Level::kRecommended}) {
+    int listed = 0;
+    for (const GateRecord& r : records) {
+      const bool shown = r.verdict == Verdict::kSkipped
+                             ? level == Level::kRequired
+                             : r.verdict == Verdict::kFailed && r.level == level;
+      if (!shown) continue;
+      if (listed++ == 0) {
+        std::printf("\n%s\n", level == Level::kRequired
+                                   ? "failures"
+                                   : "RECOMMENDED checks not met (they do not fail the gate)");
+      }
+      std::printf("  %s\n%s", FailureLine(r).c_str(), InputsLines(r).c_str());
+    }
+  }
+}
+
 // The summary table, coverage, one line per failure, the verdict and the closing tally.
 int PrintVerdict(const Run& run, const Catalog* catalog) {
   std::printf("\nsummary\n%s", SummaryTable(Summarize(run.records, run.suite_seconds)).c_str());
@@ -659,17 +715,19 @@ int PrintVerdict(const Run& run, const Catalog* catalog) {
                                      !run.options.Partial())
                              .c_str());
   }
+  PrintFailures(run.records);
   const int failures = CountGateFailures(run.records);
-  int passed = 0, listed = 0;
+  int passed = 0, recommended_passed = 0, recommended_failed = 0;
   for (const GateRecord& r : run.records) {
-    passed += r.verdict == Verdict::kPassed ? 1 : 0;
-    if (r.verdict == Verdict::kFailed || r.verdict == Verdict::kSkipped) {
-      if (listed++ == 0) std::printf("\nfailures\n");
-      std::printf("  %s\n", FailureLine(r).c_str());
-    }
+    const bool required = r.level == Level::kRequired;
+    passed += required && r.verdict == Verdict::kPassed ? 1 : 0;
+    recommended_passed += !required && r.verdict == Verdict::kPassed ? 1 : 0;
+    recommended_failed += !required && r.verdict == Verdict::kFailed ? 1 : 0;
   }
   const char* scope = run.options.Partial() ? " (partial run: not a conformance verdict)" : "";
-  std::printf("\ngate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope);
+  std::printf("\nRECOMMENDED checks (not counted in the verdict): %d passed, %d not met\n",
+              recommended_passed, recommended_failed);
+  std::printf("gate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope);
   std::printf("%d passed, %d failed\n", passed, failures);
   return failures == 0 ? 0 : 1;
 }

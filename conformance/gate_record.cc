@@ -33,21 +33,39 @@ Status Write(const std::string& path, const std::string& text) {
   return OkStatus();
 }
 
+bool FailsGate(const GateRecord& r) {
+  return r.verdict == Verdict::kFailed && r.level == Level::kRequired;
+}
+
 std::string TestCase(const GateRecord& r) {
   char time[32];
   std::snprintf(time, sizeof time, "%.3f", r.seconds);
   std::string out = "    <testcase classname=\"" + XmlEscaped(r.suite) + "\" name=\"" +
-                    XmlEscaped(r.id) + "\" time=\"" + time + "\"";
-  if (r.verdict == Verdict::kPassed) return out + "/>\n";
+                    XmlEscaped(r.id) + "\" time=\"" + time + "\">\n";
+  out += "      <properties><property name=\"level\" value=\"" +
+         std::string(LevelName(r.level)) + "\"/></properties>\n";
   const std::string message = XmlEscaped(r.detail);
-  out += ">\n      ";
-  out += r.verdict == Verdict::kFailed ? "<failure message=\"" + message + "\"/>"
-                                       : "<skipped message=\"" + std::string(VerdictName(r.verdict)) +
-                                             ": " + message + "\"/>";
-  return out + "\n    </testcase>\n";
+  if (FailsGate(r)) {
+    out += "      <failure message=\"" + message + "\"/>\n";
+  } else if (r.verdict != Verdict::kPassed) {
+    const std::string what = r.verdict == Verdict::kFailed ? "failed (RECOMMENDED)"
+                                                           : std::string(VerdictName(r.verdict));
+    out += "      <skipped message=\"" + what + ": " + message + "\"/>\n";
+  }
+  return out + "    </testcase>\n";
+}
+
+// A record's JSON-text member as JSON, or as a string if it is not JSON.
+nlohmann::ordered_json AsJson(const std::string& text) {
+  nlohmann::ordered_json v = nlohmann::ordered_json::parse(text, nullptr, false);
+  return v.is_discarded() ? nlohmann::ordered_json(text) : v;
 }
 
 }  // namespace
+
+std::string_view LevelName(Level level) {
+  return level == Level::kRequired ? "REQUIRED" : "RECOMMENDED";
+}
 
 std::string_view VerdictName(Verdict verdict) {
   switch (verdict) {
@@ -63,22 +81,35 @@ Status WriteJsonReport(const std::string& path, const std::string& implementatio
                        const std::vector<GateRecord>& records) {
   nlohmann::ordered_json doc = {{"implementation", implementation}};
   std::map<std::string, int> counts = {{"passed", 0}, {"failed", 0}, {"known", 0}, {"skipped", 0}};
+  nlohmann::ordered_json by_level;
+  for (const Level level : {Level::kRequired, Level::kRecommended}) {
+    by_level[std::string(LevelName(level))] = {{"passed", 0}, {"failed", 0}, {"known", 0},
+                                               {"skipped", 0}};
+  }
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const GateRecord& r : records) {
-    ++counts[std::string(VerdictName(r.verdict))];
-    list.push_back({{"suite", r.suite},
-                    {"id", r.id},
-                    {"file", r.file},
-                    {"requirements", r.requirements},
-                    {"required", r.required},
-                    {"result", VerdictName(r.verdict)},
-                    {"expected", r.expected},
-                    {"actual", r.actual},
-                    {"detail", r.detail},
-                    {"seconds", r.seconds}});
+    const std::string verdict(VerdictName(r.verdict));
+    ++counts[verdict];
+    auto& tally = by_level[std::string(LevelName(r.level))][verdict];
+    tally = tally.get<int>() + 1;
+    nlohmann::ordered_json record = {{"suite", r.suite},
+                                     {"id", r.id},
+                                     {"file", r.file},
+                                     {"requirements", r.requirements},
+                                     {"level", LevelName(r.level)},
+                                     {"result", verdict},
+                                     {"expected", r.expected},
+                                     {"actual", r.actual},
+                                     {"detail", r.detail},
+                                     {"seconds", r.seconds}};
+    if (!r.inputs.empty()) record["inputs"] = AsJson(r.inputs);
+    if (!r.expected_value.empty()) record["expected_value"] = AsJson(r.expected_value);
+    if (!r.actual_value.empty()) record["actual_value"] = AsJson(r.actual_value);
+    list.push_back(std::move(record));
   }
   doc["records"] = std::move(list);
   for (const char* key : {"passed", "failed", "known", "skipped"}) doc[key] = counts[key];
+  doc["by_level"] = std::move(by_level);
   return Write(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
@@ -89,8 +120,8 @@ Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& 
   for (const auto& [suite, members] : by_suite) {
     int failures = 0, skipped = 0;
     for (const GateRecord* r : members) {
-      failures += r->verdict == Verdict::kFailed ? 1 : 0;
-      skipped += r->verdict == Verdict::kKnown || r->verdict == Verdict::kSkipped ? 1 : 0;
+      failures += FailsGate(*r) ? 1 : 0;
+      skipped += !FailsGate(*r) && r->verdict != Verdict::kPassed ? 1 : 0;
     }
     xml += "  <testsuite name=\"" + XmlEscaped(suite) + "\" tests=\"" +
            std::to_string(members.size()) + "\" failures=\"" + std::to_string(failures) +

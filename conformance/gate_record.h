@@ -17,6 +17,13 @@ enum class Verdict {
   kSkipped,  // selected but could not run (what it needs is missing); the gate wants zero
 };
 
+// How much a check counts (docs/profile.md, PROFILE-012). REQUIRED: a spec MUST or a REQUIRED
+// profile rule; it decides the verdict and the exit status. RECOMMENDED: a spec SHOULD or the
+// reference's exact wording; reported everywhere, never counted in the verdict.
+enum class Level { kRequired, kRecommended };
+
+std::string_view LevelName(Level level);  // "REQUIRED", "RECOMMENDED"
+
 // The suite of records about the run itself rather than a check of the implementation.
 inline constexpr char kGateSuite[] = "gate";
 
@@ -30,9 +37,15 @@ struct GateRecord {
   std::string actual;    // what the implementation did, in the same terms; empty when unknown
   std::string detail;    // what differed (empty when it passed)
   double seconds = 0;
-  // False when every requirement it cites is a SHOULD: its failure is reported, but does not
-  // fail the gate.
-  bool required = true;
+  // RECOMMENDED when every requirement it cites is a SHOULD, or when it checks the reference's
+  // wording: its failure is reported, but does not fail the gate.
+  Level level = Level::kRequired;
+  // JSON text, or empty: what the check gave the implementation, the whole expected value and
+  // the whole actual one (the --json report carries them as JSON; `expected` and `actual`
+  // above are their one-line summaries).
+  std::string inputs;
+  std::string expected_value;
+  std::string actual_value;
 };
 
 std::string_view VerdictName(Verdict verdict);
@@ -40,13 +53,17 @@ std::string_view VerdictName(Verdict verdict);
 // Reason (Outcome::kFailed) a report file cannot be written.
 inline constexpr char kReportWriteFailed[] = "report_write_failed";
 
-// {"implementation": ..., "records": [{suite, id, file, requirements, required, result,
-//   expected, actual, detail, seconds}], "passed": N, "failed": N, "known": N, "skipped": N}
+// {"implementation": ..., "records": [{suite, id, file, requirements, level, result,
+//   expected, actual, detail, seconds[, inputs, expected_value, actual_value]}],
+//  "passed": N, "failed": N, "known": N, "skipped": N,
+//  "by_level": {"REQUIRED": {passed, failed, known, skipped}, "RECOMMENDED": {...}}}
 Status WriteJsonReport(const std::string& path, const std::string& implementation,
                        const std::vector<GateRecord>& records);
 
 // JUnit XML: one <testsuite> per suite, one <testcase> per record (classname = suite, name =
-// id); failures as <failure message=...>, known failures and skips as <skipped message=...>.
+// id, a level property); failures of REQUIRED checks as <failure message=...>; known failures,
+// skips and failures of RECOMMENDED checks as <skipped message=...>, so CI's JUnit view fails
+// exactly when the gate does.
 Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& records);
 
 }  // namespace azure_pricing::conformance

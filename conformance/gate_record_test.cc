@@ -37,6 +37,36 @@ TEST(GateRecordTest, TheJsonReportHoldsEveryRecordAndTheCounts) {
   EXPECT_EQ(doc["passed"], 1);
   EXPECT_EQ(doc["failed"], 1);
   EXPECT_EQ(doc["skipped"], 1);
+  EXPECT_EQ(doc["records"][1]["level"], "REQUIRED");
+  EXPECT_EQ(doc["by_level"]["REQUIRED"]["failed"], 1);
+  EXPECT_EQ(doc["by_level"]["RECOMMENDED"]["failed"], 0);
+}
+
+TEST(GateRecordTest, TheJsonReportCarriesInputsAndWholeValuesAsJson) {
+  std::vector<GateRecord> records = Sample();
+  records[1].level = Level::kRecommended;
+  records[1].inputs = R"({"calls":[{"arguments":{"sku":"x"}}]})";
+  records[1].expected_value = R"([{"outcome":"refused"}])";
+  records[1].actual_value = "not json";
+  ASSERT_THAT(WriteJsonReport(TmpFile("v.json"), "impl 1", records), IsOk());
+  const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("v.json")));
+  const nlohmann::json& r = doc["records"][1];
+  EXPECT_EQ(r["level"], "RECOMMENDED");
+  EXPECT_EQ(r["inputs"]["calls"][0]["arguments"]["sku"], "x");
+  EXPECT_EQ(r["expected_value"][0]["outcome"], "refused");
+  EXPECT_EQ(r["actual_value"], "not json");
+  EXPECT_FALSE(doc["records"][0].contains("inputs"));
+  EXPECT_EQ(doc["by_level"]["RECOMMENDED"]["failed"], 1);
+}
+
+TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
+  std::vector<GateRecord> records = Sample();
+  records[1].level = Level::kRecommended;
+  ASSERT_THAT(WriteJUnitReport(TmpFile("rec.xml"), records), IsOk());
+  const std::string xml = *base::ReadFile(TmpFile("rec.xml"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml, HasSubstr("<skipped message=\"failed (RECOMMENDED): outcome"));
+  EXPECT_THAT(xml, HasSubstr("<property name=\"level\" value=\"RECOMMENDED\"/>"));
 }
 
 TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {

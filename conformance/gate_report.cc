@@ -7,12 +7,19 @@
 namespace azure_pricing::conformance {
 namespace {
 
-std::string Row(const std::string& suite, int passed, int failed, int known, int skipped,
-                double seconds) {
-  char line[160];
-  std::snprintf(line, sizeof line, "  %-12s %7d %7d %7d %7d %8.1fs\n", suite.c_str(), passed,
-                failed, known, skipped, seconds);
+std::string Row(const SuiteSummary& s) {
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-12s %7d %7d %7d  %7d %7d %7d %7d %8.1fs\n",
+                s.suite.c_str(), s.required.passed, s.required.failed, s.required.known,
+                s.recommended.passed, s.recommended.failed, s.recommended.known, s.skipped,
+                s.seconds);
   return line;
+}
+
+void Add(LevelTally& total, const LevelTally& t) {
+  total.passed += t.passed;
+  total.failed += t.failed;
+  total.known += t.known;
 }
 
 SuiteSummary& SummaryFor(std::vector<SuiteSummary>& out, const std::string& suite) {
@@ -30,10 +37,11 @@ std::vector<SuiteSummary> Summarize(const std::vector<GateRecord>& records,
   std::vector<SuiteSummary> out;
   for (const GateRecord& r : records) {
     SuiteSummary& s = SummaryFor(out, r.suite);
+    LevelTally& t = r.level == Level::kRequired ? s.required : s.recommended;
     switch (r.verdict) {
-      case Verdict::kPassed: ++s.passed; break;
-      case Verdict::kFailed: ++s.failed; break;
-      case Verdict::kKnown: ++s.known; break;
+      case Verdict::kPassed: ++t.passed; break;
+      case Verdict::kFailed: ++t.failed; break;
+      case Verdict::kKnown: ++t.known; break;
       case Verdict::kSkipped: ++s.skipped; break;
     }
     s.seconds += r.seconds;
@@ -46,21 +54,21 @@ std::vector<SuiteSummary> Summarize(const std::vector<GateRecord>& records,
 }
 
 std::string SummaryTable(const std::vector<SuiteSummary>& summaries) {
-  char head[160];
-  std::snprintf(head, sizeof head, "  %-12s %7s %7s %7s %7s %9s\n", "suite", "passed", "failed",
-                "known", "skipped", "time");
+  char head[320];
+  std::snprintf(head, sizeof head,
+                "  %-12s %-23s  %-23s\n  %-12s %7s %7s %7s  %7s %7s %7s %7s %9s\n", "",
+                "------- REQUIRED ------", "----- RECOMMENDED -----", "suite", "passed", "failed",
+                "known", "passed", "failed", "known", "skipped", "time");
   std::string out = head;
   SuiteSummary total{.suite = "total"};
   for (const SuiteSummary& s : summaries) {
-    out += Row(s.suite, s.passed, s.failed, s.known, s.skipped, s.seconds);
-    total.passed += s.passed;
-    total.failed += s.failed;
-    total.known += s.known;
+    out += Row(s);
+    Add(total.required, s.required);
+    Add(total.recommended, s.recommended);
     total.skipped += s.skipped;
     total.seconds += s.seconds;
   }
-  return out + Row(total.suite, total.passed, total.failed, total.known, total.skipped,
-                   total.seconds);
+  return out + Row(total);
 }
 
 RequirementCoverage ComputeRequirementCoverage(const std::vector<std::string>& implemented_ids,
@@ -99,7 +107,7 @@ std::string CoverageLine(const RequirementCoverage& coverage, bool list_uncovere
 std::string FailureLine(const GateRecord& r) {
   std::string line = std::string(r.verdict == Verdict::kSkipped ? "SKIP " : "FAIL ") + r.suite +
                      "/" + r.id;
-  if (!r.required) line += " (SHOULD only)";
+  if (r.level == Level::kRecommended) line += " (RECOMMENDED)";
   if (!r.requirements.empty()) {
     line += " [";
     for (size_t i = 0; i < r.requirements.size(); ++i) {
@@ -113,9 +121,17 @@ std::string FailureLine(const GateRecord& r) {
   return line;
 }
 
+std::string InputsLines(const GateRecord& r, size_t limit) {
+  if (r.inputs.empty()) return "";
+  std::string shown = r.inputs;
+  if (shown.size() > limit) shown = shown.substr(0, limit) + "... (whole in --json)";
+  return "      inputs: " + shown + "\n";
+}
+
 int CountGateFailures(const std::vector<GateRecord>& records) {
   return static_cast<int>(std::count_if(records.begin(), records.end(), [](const GateRecord& r) {
-    return (r.verdict == Verdict::kFailed && r.required) || r.verdict == Verdict::kSkipped;
+    return (r.verdict == Verdict::kFailed && r.level == Level::kRequired) ||
+           r.verdict == Verdict::kSkipped;
   }));
 }
 

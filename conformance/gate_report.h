@@ -13,12 +13,17 @@
 
 namespace azure_pricing::conformance {
 
-struct SuiteSummary {
-  std::string suite;
+struct LevelTally {
   int passed = 0;
   int failed = 0;
   int known = 0;
-  int skipped = 0;
+};
+
+struct SuiteSummary {
+  std::string suite;
+  LevelTally required;
+  LevelTally recommended;
+  int skipped = 0;  // of either level: a skip fails the gate whatever it would have checked
   double seconds = 0;
 };
 
@@ -28,8 +33,9 @@ std::vector<SuiteSummary> Summarize(const std::vector<GateRecord>& records,
                                     const std::map<std::string, double>& suite_seconds);
 
 // The table, with a total row:
-//   suite        passed  failed   known skipped     time
-//   kind            205       0       0       0     3.1s
+//                 ------- REQUIRED -------  ----- RECOMMENDED ----
+//   suite          passed  failed   known   passed  failed   known skipped      time
+//   kind              245       0       0       34       3       0       0      3.1s
 std::string SummaryTable(const std::vector<SuiteSummary>& summaries);
 
 struct RequirementCoverage {
@@ -50,9 +56,15 @@ std::string CoverageLine(const RequirementCoverage& coverage, bool list_uncovere
 // One line for a failed record:
 //   FAIL kind/arg-missing-filter [ARG-001 ARG-002] expected refused/missing_filter, actual
 //   completed: <detail>
+// A RECOMMENDED record says so after its id.
 std::string FailureLine(const GateRecord& record);
 
-// The records that fail the gate: failed and required, or skipped.
+// The lines under a failure line that let a reader judge it without the case file: what the
+// check gave the implementation ("inputs: {...}"), cut at `limit` bytes, with where the whole
+// value is. Empty when the record has no inputs.
+std::string InputsLines(const GateRecord& record, size_t limit = 600);
+
+// The records that fail the gate: failed and REQUIRED, or skipped.
 int CountGateFailures(const std::vector<GateRecord>& records);
 
 }  // namespace azure_pricing::conformance

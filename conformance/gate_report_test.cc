@@ -1,9 +1,12 @@
 #include "conformance/gate_report.h"
 
+#include "conformance/citations/cites.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace azure_pricing::conformance {
+namespace azure_pricing {
+CITES("PROFILE-012");
+namespace conformance {
 namespace {
 
 using ::testing::ElementsAre;
@@ -18,6 +21,8 @@ std::vector<GateRecord> Sample() {
       {.suite = "backend", .id = "exec.argv", .requirements = {"HOST-012"},
        .verdict = Verdict::kSkipped, .detail = "bwrap missing"},
       {.suite = "kind", .id = "c", .requirements = {"SEL-001"}, .verdict = Verdict::kKnown},
+      {.suite = "kind", .id = "c/wording", .requirements = {"SEL-001"},
+       .verdict = Verdict::kFailed, .level = Level::kRecommended},
   };
 }
 
@@ -25,9 +30,11 @@ TEST(GateReportTest, SummariesCountEachVerdictPerSuiteInFirstAppearanceOrder) {
   const std::vector<SuiteSummary> s = Summarize(Sample(), {{"backend", 7.0}});
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].suite, "kind");
-  EXPECT_EQ(s[0].passed, 1);
-  EXPECT_EQ(s[0].failed, 1);
-  EXPECT_EQ(s[0].known, 1);
+  EXPECT_EQ(s[0].required.passed, 1);
+  EXPECT_EQ(s[0].required.failed, 1);
+  EXPECT_EQ(s[0].required.known, 1);
+  EXPECT_EQ(s[0].recommended.failed, 1);
+  EXPECT_EQ(s[0].recommended.passed, 0);
   EXPECT_EQ(s[0].skipped, 0);
   EXPECT_DOUBLE_EQ(s[0].seconds, 0.75);  // no measured wall time: the records' sum
   EXPECT_EQ(s[1].suite, "backend");
@@ -38,10 +45,11 @@ TEST(GateReportTest, SummariesCountEachVerdictPerSuiteInFirstAppearanceOrder) {
 TEST(GateReportTest, TheTableHasAHeaderARowPerSuiteAndATotal) {
   const std::string table = SummaryTable(Summarize(Sample(), {}));
   EXPECT_EQ(table,
-            "  suite         passed  failed   known skipped      time\n"
-            "  kind               1       1       1       0      0.8s\n"
-            "  backend            0       0       0       1      0.0s\n"
-            "  total              1       1       1       1      0.8s\n");
+            "               ------- REQUIRED ------  ----- RECOMMENDED -----\n"
+            "  suite         passed  failed   known   passed  failed   known skipped      time\n"
+            "  kind               1       1       1        0       1       0       0      0.8s\n"
+            "  backend            0       0       0        0       0       0       1      0.0s\n"
+            "  total              1       1       1        0       1       0       1      0.8s\n");
 }
 
 TEST(GateReportTest, CoverageSeparatesCoveredPassingAndUncoveredIds) {
@@ -65,22 +73,31 @@ TEST(GateReportTest, AFailureLineNamesTheCaseItsIdsExpectedAndActual) {
             "outcome differs");
   EXPECT_EQ(FailureLine(Sample()[2]), "SKIP backend/exec.argv [HOST-012]: bwrap missing");
   GateRecord should = Sample()[1];
-  should.required = false;
-  EXPECT_THAT(FailureLine(should), HasSubstr("kind/b (SHOULD only)"));
+  should.level = Level::kRecommended;
+  EXPECT_THAT(FailureLine(should), HasSubstr("kind/b (RECOMMENDED)"));
   GateRecord unobserved = Sample()[1];
   unobserved.actual.clear();  // nothing observed to print: no placeholder either
   EXPECT_EQ(FailureLine(unobserved),
             "FAIL kind/b [ARG-001 ARG-002] expected refused/missing_filter: outcome differs");
 }
 
-TEST(GateReportTest, SkipsAndRequiredFailuresFailTheGateKnownAndShouldOnlyDoNot) {
+TEST(GateReportTest, InputsComeUnderTheFailureLineCutToALimit) {
+  GateRecord r = Sample()[1];
+  EXPECT_EQ(InputsLines(r), "");
+  r.inputs = R"({"calls":[{"arguments":{"sku":"x"}}]})";
+  EXPECT_EQ(InputsLines(r), "      inputs: {\"calls\":[{\"arguments\":{\"sku\":\"x\"}}]}\n");
+  EXPECT_EQ(InputsLines(r, 9), "      inputs: {\"calls\":... (whole in --json)\n");
+}
+
+TEST(GateReportTest, SkipsAndRequiredFailuresFailTheGateKnownAndRecommendedDoNot) {
   std::vector<GateRecord> records = Sample();
-  EXPECT_EQ(CountGateFailures(records), 2);  // b (failed) and exec.argv (skipped)
-  records[1].required = false;
+  EXPECT_EQ(CountGateFailures(records), 2);  // b (failed) and exec.argv (skipped), not c/wording
+  records[1].level = Level::kRecommended;
   EXPECT_EQ(CountGateFailures(records), 1);
   records[2].verdict = Verdict::kPassed;
   EXPECT_EQ(CountGateFailures(records), 0);
 }
 
 }  // namespace
-}  // namespace azure_pricing::conformance
+}  // namespace conformance
+}  // namespace azure_pricing

@@ -65,7 +65,7 @@ Status WriteKnownFailures(const std::string& path, const std::string& implementa
     // The gate's own findings (a list that does not hold, a file not written) are not checks.
     if (r.suite == kGateSuite) continue;
     if (r.verdict == Verdict::kFailed || r.verdict == Verdict::kKnown) {
-      list.push_back({{"id", r.id}, {"detail", r.detail}});
+      list.push_back({{"id", r.id}, {"level", LevelName(r.level)}, {"detail", r.detail}});
     }
   }
   const nlohmann::ordered_json doc = {{"implementation", implementation},

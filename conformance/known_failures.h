@@ -3,7 +3,10 @@
 // names no case fails the gate, and the gate says how to rewrite the file.
 //
 //   {"implementation": "example 0.1",
-//    "known_failures": [{"id": "arg-missing-filter", "detail": "outcome: ..."}]}
+//    "known_failures": [{"id": "arg-missing-filter", "level": "REQUIRED", "detail": "outcome: ..."}]}
+//
+// "level" is written for the reader (a RECOMMENDED failure never fails the gate, listed or not)
+// and ignored when the list is read.
 #ifndef CONFORMANCE_KNOWN_FAILURES_H_
 #define CONFORMANCE_KNOWN_FAILURES_H_
 
