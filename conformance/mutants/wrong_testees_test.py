@@ -39,7 +39,9 @@ def judge(gate, testee, mutant, workdir):
             records = json.load(f)["records"]
     except (OSError, ValueError, KeyError) as e:
         return f"gate exit {run.returncode} but no --json report ({e}): {run.stdout[-2000:]}"
-    failed = sorted({r["id"] for r in records if r["result"] == "failed"})
+    # Only REQUIRED checks count: a mutant caught by wording alone would pass the gate.
+    failed = sorted({r["id"] for r in records
+                     if r["result"] == "failed" and r.get("level") == "REQUIRED"})
     expected = set(mutant["caught_by"])
     if not expected & set(failed):
         return (f"the gate failed, but not on an expected case: expected one of "
