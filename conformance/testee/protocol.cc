@@ -1,5 +1,6 @@
 #include "conformance/testee/protocol.h"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <exception>
@@ -55,28 +56,143 @@ constexpr KnownReason kKnownReasons[] = {
      "The testee found the case's host configuration unusable."},
 };
 
-// Every member of `o` is one of `allowed`, and every one of `required` is present.
+// Where a testee's line breaks the protocol, for the gate's message: a JSON path (`report`,
+// `report.trusted_messages[1]`, `the line`) and what is wrong there, never a value the testee
+// sent. Only the first fault is kept.
+class Fault {
+ public:
+  bool Set(std::string_view path, std::string_view what) {
+    if (text_.empty()) text_ = std::string(path) + ": " + std::string(what);
+    return false;
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// A member name fit to print: the testee's own spelling when it is a plain identifier, else a
+// placeholder (a name is chosen by the testee and may carry anything).
+std::string PrintableName(std::string_view name) {
+  const bool plain = !name.empty() && name.size() <= 64 &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                              (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '$';
+                     });
+  return plain ? std::string(name) : std::string("<a member whose name is not an identifier>");
+}
+
+std::string MemberPath(std::string_view path, std::string_view name) {
+  return path.empty() ? PrintableName(name) : std::string(path) + "." + PrintableName(name);
+}
+
+std::string ItemPath(std::string_view path, size_t index) {
+  return std::string(path) + "[" + std::to_string(index) + "]";
+}
+
+const char* TypeName(const Json& v) {
+  if (v.is_null()) return "null";
+  if (v.is_boolean()) return "boolean";
+  if (v.is_number()) return "number";
+  if (v.is_string()) return "string";
+  if (v.is_array()) return "array";
+  return "object";
+}
+
+// False, with the fault "wrong type (number), want WANT".
+bool WrongType(Fault* fault, std::string_view path, const Json& v, std::string_view want) {
+  if (fault == nullptr) return false;
+  return fault->Set(path.empty() ? "the line" : path,
+                    std::string("wrong type (") + TypeName(v) + "), want " + std::string(want));
+}
+
+bool Expect(bool ok, Fault* fault, std::string_view path, std::string_view what) {
+  if (ok || fault == nullptr) return ok;
+  return fault->Set(path, what);
+}
+
+// Every member of `o` is one of `allowed`, and every one of `required` is present. `path` names
+// `o` in a fault ("" for the line itself).
 bool OnlyMembers(const Json& o, std::initializer_list<std::string_view> allowed,
-                 std::initializer_list<const char*> required) {
-  if (!o.is_object()) return false;
+                 std::initializer_list<const char*> required, Fault* fault = nullptr,
+                 std::string_view path = "") {
+  if (!o.is_object()) return WrongType(fault, path, o, "object");
   for (const auto& item : o.items()) {
     bool known = false;
     for (std::string_view name : allowed) known = known || item.key() == name;
-    if (!known) return false;
+    if (!known) return Expect(false, fault, MemberPath(path, item.key()), "unknown member");
   }
   for (const char* name : required) {
-    if (!o.contains(name)) return false;
+    if (!o.contains(name)) return Expect(false, fault, MemberPath(path, name), "missing");
   }
   return true;
 }
 
-bool StringList(const Json& v, std::vector<std::string>& out) {
-  if (!v.is_array()) return false;
-  for (const Json& item : v) {
-    if (!item.is_string()) return false;
-    out.push_back(item.get<std::string>());
+bool StringList(const Json& v, std::vector<std::string>& out, Fault* fault = nullptr,
+                std::string_view path = "") {
+  if (!v.is_array()) return WrongType(fault, path, v, "array of strings");
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string()) return WrongType(fault, ItemPath(path, i), v[i], "string");
+    out.push_back(v[i].get<std::string>());
   }
   return true;
+}
+
+// Why `line` does not parse: where the JSON breaks (a byte offset) or which member is repeated.
+std::string WhyUnreadable(std::string_view line) {
+  struct Frame {
+    bool array = false;
+    std::string key;
+    size_t index = 0;
+    std::set<std::string> keys;
+  };
+  std::vector<Frame> open;
+  std::string repeated;
+  auto path = [&open]() {
+    std::string out;
+    for (const Frame& f : open) {
+      out = f.array ? ItemPath(out, f.index) : MemberPath(out, f.key);
+    }
+    return out;
+  };
+  auto element_done = [&open]() {
+    if (!open.empty() && open.back().array) ++open.back().index;
+  };
+  Json::parser_callback_t note = [&](int, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        open.push_back({.array = event == Json::parse_event_t::array_start});
+        break;
+      case Json::parse_event_t::key:
+        if (!open.empty() && parsed.is_string()) {
+          open.back().key = parsed.get<std::string>();
+          if (!open.back().keys.insert(open.back().key).second && repeated.empty()) {
+            repeated = path();
+          }
+        }
+        break;
+      case Json::parse_event_t::value:
+        element_done();
+        break;
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        if (!open.empty()) open.pop_back();
+        element_done();
+        break;
+    }
+    return true;
+  };
+  try {
+    const Json parsed = Json::parse(line.begin(), line.end(), note);
+    if (parsed.is_discarded()) return "the line: not JSON";
+  } catch (const Json::parse_error& e) {
+    return "the line: not JSON (at byte " + std::to_string(e.byte) + ")";
+  } catch (const std::exception&) {
+    return "the line: not JSON";
+  }
+  if (!repeated.empty()) return repeated + ": member repeated";
+  return "the line: not JSON";
 }
 
 Json OptionalInt(const std::optional<int64_t>& v) { return v ? Json(*v) : Json(nullptr); }
@@ -156,20 +272,22 @@ Json ReportJson(const CallReport& r) {
 }
 
 // The tool as the model sees it: {"name", "description", "parameters_schema"} or null.
-bool ToolFrom(const Json& j, CallReport& r) {
+bool ToolFrom(const Json& j, CallReport& r, Fault& fault) {
+  constexpr std::string_view kPath = "report.tool";
   if (j.is_null()) return true;
+  if (!j.is_object()) return WrongType(&fault, kPath, j, "object or null");
   const char* const keys[] = {"name", "description", "parameters_schema"};
   if (!OnlyMembers(j, {"name", "description", "parameters_schema"},
-                   {"name", "description", "parameters_schema"})) {
+                   {"name", "description", "parameters_schema"}, &fault, kPath)) {
     return false;
   }
   for (const char* key : keys) {
-    if (!j[key].is_string()) return false;
+    if (!j[key].is_string()) return WrongType(&fault, MemberPath(kPath, key), j[key], "string");
   }
   r.tool_name = j["name"].get<std::string>();
   r.tool_description = j["description"].get<std::string>();
   r.tool_parameters_schema = j["parameters_schema"].get<std::string>();
-  return !r.tool_name.empty();
+  return Expect(!r.tool_name.empty(), &fault, "report.tool.name", "empty, want a name");
 }
 
 std::optional<Outcome> OutcomeNamed(const Json& v) {
@@ -180,50 +298,79 @@ std::optional<Outcome> OutcomeNamed(const Json& v) {
   return std::nullopt;
 }
 
-bool LabelFrom(const Json& j, std::optional<labels::ContentLabel>& out) {
+bool LabelFrom(const Json& j, std::optional<labels::ContentLabel>& out, Fault& fault) {
+  constexpr std::string_view kPath = "report.result_label";
   if (j.is_null()) return true;
-  if (!OnlyMembers(j, {"integrity", "confidentiality"}, {"integrity", "confidentiality"}) ||
-      !j["integrity"].is_string() || !j["confidentiality"].is_string()) {
+  if (!j.is_object()) return WrongType(&fault, kPath, j, "object or null");
+  if (!OnlyMembers(j, {"integrity", "confidentiality"}, {"integrity", "confidentiality"}, &fault,
+                   kPath)) {
     return false;
+  }
+  for (const char* key : {"integrity", "confidentiality"}) {
+    if (!j[key].is_string()) return WrongType(&fault, MemberPath(kPath, key), j[key], "string");
   }
   const auto integrity = labels::ParseIntegrity(j["integrity"].get<std::string>());
   const auto confidentiality = labels::ParseConfidentiality(j["confidentiality"].get<std::string>());
-  if (!integrity || !confidentiality) return false;
+  if (!integrity) {
+    return fault.Set("report.result_label.integrity", "not an integrity label this gate knows");
+  }
+  if (!confidentiality) {
+    return fault.Set("report.result_label.confidentiality",
+                     "not a confidentiality label this gate knows");
+  }
   out = labels::ContentLabel{};
   out->integrity = *integrity;
   out->confidentiality = *confidentiality;
   return true;
 }
 
-std::optional<CallReport> ReportFrom(const Json& j) {
+std::optional<CallReport> ReportFrom(const Json& j, Fault& fault) {
   if (!OnlyMembers(j,
                    {"outcome", "reason", "trusted_messages", "output", "result_label",
                     "violations", "warnings", "tools", "tool"},
                    {"outcome", "reason", "trusted_messages", "output", "result_label",
-                    "violations", "warnings", "tools", "tool"})) {
+                    "violations", "warnings", "tools", "tool"},
+                   &fault, "report")) {
     return std::nullopt;
   }
   CallReport r;
-  const std::optional<Outcome> outcome = OutcomeNamed(j["outcome"]);
+  const Json& outcome_json = j["outcome"];
+  const std::optional<Outcome> outcome = OutcomeNamed(outcome_json);
   const std::optional<int64_t> tools = AsInt64(j["tools"]);
-  if (!outcome || !tools || *tools < 0 || !(j["reason"].is_null() || j["reason"].is_string()) ||
-      !(j["output"].is_null() || j["output"].is_string())) {
+  if (!outcome_json.is_string()) {
+    WrongType(&fault, "report.outcome", outcome_json, "string");
     return std::nullopt;
+  }
+  if (!outcome) {
+    fault.Set("report.outcome", "not one of completed, refused, failed, blocked");
+    return std::nullopt;
+  }
+  if (!tools || *tools < 0) {
+    fault.Set("report.tools", std::string("wrong type or value (") + TypeName(j["tools"]) +
+                                  "), want a non-negative integer");
+    return std::nullopt;
+  }
+  for (const char* key : {"reason", "output"}) {
+    if (!(j[key].is_null() || j[key].is_string())) {
+      WrongType(&fault, MemberPath("report", key), j[key], "string or null");
+      return std::nullopt;
+    }
   }
   r.outcome = *outcome;
   r.tools = static_cast<size_t>(*tools);
   if (j["reason"].is_string()) r.reason = j["reason"].get<std::string>();
   if (j["output"].is_string()) r.output = j["output"].get<std::string>();
-  if (!StringList(j["trusted_messages"], r.trusted_messages) ||
-      !StringList(j["violations"], r.violations) || !StringList(j["warnings"], r.warnings) ||
-      !LabelFrom(j["result_label"], r.result_label) || !ToolFrom(j["tool"], r)) {
+  if (!StringList(j["trusted_messages"], r.trusted_messages, &fault, "report.trusted_messages") ||
+      !StringList(j["violations"], r.violations, &fault, "report.violations") ||
+      !StringList(j["warnings"], r.warnings, &fault, "report.warnings") ||
+      !LabelFrom(j["result_label"], r.result_label, fault) || !ToolFrom(j["tool"], r, fault)) {
     return std::nullopt;
   }
   return r;
 }
 
 Status Malformed() { return StatusForReason(Outcome::kRefused, kMalformedMessage); }
-Status ProtocolError() { return StatusForReason(Outcome::kFailed, kTesteeProtocolError); }
+Status ProtocolError(const Fault& fault) { return TesteeProtocolError(fault.text()); }
 
 std::optional<GateMessage> BodyFrom(GateOp op, const Json& doc, int64_t seq) {
   GateMessage m{.seq = seq, .op = op};
@@ -264,31 +411,49 @@ std::string_view OpName(GateOp op) {
   return "unknown";
 }
 
-std::optional<Status> ErrorFrom(const Json& doc) {
-  if (!OnlyMembers(doc, {"seq", "ok", "error"}, {"error"})) return std::nullopt;
+std::optional<Status> ErrorFrom(const Json& doc, Fault& fault) {
+  if (!OnlyMembers(doc, {"seq", "ok", "error"}, {"error"}, &fault)) return std::nullopt;
   const Json& e = doc["error"];
-  if (!OnlyMembers(e, {"outcome", "reason", "message"}, {"outcome", "reason", "message"}) ||
-      !e["reason"].is_string() || !e["message"].is_string()) {
+  if (!OnlyMembers(e, {"outcome", "reason", "message"}, {"outcome", "reason", "message"}, &fault,
+                   "error")) {
     return std::nullopt;
   }
+  for (const char* key : {"outcome", "reason", "message"}) {
+    if (!e[key].is_string()) {
+      WrongType(&fault, MemberPath("error", key), e[key], "string");
+      return std::nullopt;
+    }
+  }
   const std::optional<Outcome> outcome = OutcomeNamed(e["outcome"]);
-  if (!outcome || *outcome == Outcome::kCompleted) return std::nullopt;
+  if (!outcome || *outcome == Outcome::kCompleted) {
+    fault.Set("error.outcome", "not one of refused, failed, blocked");
+    return std::nullopt;
+  }
   return StatusForReason(*outcome, e["reason"].get<std::string>());
 }
 
 // The fields of an "ok":true answer to `answered`.
 StatusOr<TesteeAnswer> OkAnswerFrom(const Json& doc, GateOp answered, TesteeAnswer answer) {
+  Fault fault;
   switch (answered) {
     case GateOp::kHello: {
       if (!OnlyMembers(doc, {"seq", "ok", "protocol", "implementation"},
-                       {"protocol", "implementation"}) ||
-          !doc["protocol"].is_string()) {
-        return ProtocolError();
+                       {"protocol", "implementation"}, &fault)) {
+        return ProtocolError(fault);
+      }
+      if (!doc["protocol"].is_string()) {
+        WrongType(&fault, "protocol", doc["protocol"], "string");
+        return ProtocolError(fault);
       }
       const Json& i = doc["implementation"];
-      if (!OnlyMembers(i, {"name", "version"}, {"name", "version"}) || !i["name"].is_string() ||
-          !i["version"].is_string()) {
-        return ProtocolError();
+      if (!OnlyMembers(i, {"name", "version"}, {"name", "version"}, &fault, "implementation")) {
+        return ProtocolError(fault);
+      }
+      for (const char* key : {"name", "version"}) {
+        if (!i[key].is_string()) {
+          WrongType(&fault, MemberPath("implementation", key), i[key], "string");
+          return ProtocolError(fault);
+        }
       }
       answer.protocol = doc["protocol"].get<std::string>();
       if (answer.protocol != kProtocolVersion) {
@@ -298,20 +463,30 @@ StatusOr<TesteeAnswer> OkAnswerFrom(const Json& doc, GateOp answered, TesteeAnsw
       return answer;
     }
     case GateOp::kCase: {
-      if (!OnlyMembers(doc, {"seq", "ok", "report"}, {"report"})) return ProtocolError();
-      std::optional<CallReport> report = ReportFrom(doc["report"]);
-      if (!report) return ProtocolError();
+      if (!OnlyMembers(doc, {"seq", "ok", "report"}, {"report"}, &fault)) {
+        return ProtocolError(fault);
+      }
+      std::optional<CallReport> report = ReportFrom(doc["report"], fault);
+      if (!report) return ProtocolError(fault);
       answer.report = std::move(*report);
       return answer;
     }
     case GateOp::kStop:
-      if (!OnlyMembers(doc, {"seq", "ok"}, {})) return ProtocolError();
+      if (!OnlyMembers(doc, {"seq", "ok"}, {}, &fault)) return ProtocolError(fault);
       return answer;
   }
-  return ProtocolError();
+  fault.Set("op", "not a message this gate sends");
+  return ProtocolError(fault);
 }
 
 }  // namespace
+
+Status TesteeProtocolError(std::string_view fault) {
+  const Status fixed = StatusForReason(Outcome::kFailed, kTesteeProtocolError);
+  if (fault.empty()) return fixed;
+  return Status(Outcome::kFailed, kTesteeProtocolError,
+                fixed.message() + " At fault: " + std::string(fault) + ".");
+}
 
 Status StatusForReason(Outcome outcome, std::string_view reason) {
   const Outcome wire = outcome == Outcome::kCompleted ? Outcome::kFailed : outcome;
@@ -376,27 +551,44 @@ bool IsCallback(std::string_view line) {
 }
 
 StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered) {
+  Fault fault;
   try {
     const std::optional<Json> doc = ParseStrict(line);
-    if (!doc || !doc->is_object() || !doc->contains("seq") || !doc->contains("ok") ||
-        !(*doc)["ok"].is_boolean()) {
-      return ProtocolError();
+    if (!doc) return TesteeProtocolError(WhyUnreadable(line));
+    if (!doc->is_object()) {
+      WrongType(&fault, "the line", *doc, "object");
+      return ProtocolError(fault);
+    }
+    for (const char* key : {"seq", "ok"}) {
+      if (!doc->contains(key)) {
+        fault.Set(key, "missing");
+        return ProtocolError(fault);
+      }
+    }
+    if (!(*doc)["ok"].is_boolean()) {
+      WrongType(&fault, "ok", (*doc)["ok"], "boolean");
+      return ProtocolError(fault);
     }
     TesteeAnswer answer;
     const Json& seq = (*doc)["seq"];
     if (!seq.is_null()) {
       answer.seq = AsInt64(seq);
-      if (!answer.seq) return ProtocolError();
+      if (!answer.seq) {
+        fault.Set("seq", std::string("wrong type or value (") + TypeName(seq) +
+                             "), want a 64-bit integer or null");
+        return ProtocolError(fault);
+      }
     }
     if (!(*doc)["ok"].get<bool>()) {
-      std::optional<Status> error = ErrorFrom(*doc);
-      if (!error) return ProtocolError();
+      std::optional<Status> error = ErrorFrom(*doc, fault);
+      if (!error) return ProtocolError(fault);
       answer.error = std::move(*error);
       return answer;
     }
     return OkAnswerFrom(*doc, answered, std::move(answer));
   } catch (const std::exception&) {
-    return ProtocolError();
+    fault.Set("the line", "not readable as an answer");
+    return ProtocolError(fault);
   }
 }
 

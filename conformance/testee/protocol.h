@@ -98,6 +98,13 @@ bool IsCallback(std::string_view line);
 // its Status with a fixed message (StatusForReason).
 StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered);
 
+// kTesteeProtocolError with its fixed message and, when `fault` is not empty, " At fault: "
+// and `fault`: where the testee's line breaks the protocol (a JSON path such as
+// `report.trusted_messages[1]`, or `the line`) and what is wrong there ("missing", "unknown
+// member", "member repeated", "wrong type (number), want string"). Never a value the testee
+// sent. DecodeAnswer's protocol errors carry one.
+Status TesteeProtocolError(std::string_view fault);
+
 // The Status an error with this reason stands for: a reason this protocol knows keeps its
 // constant and gets its fixed message, as does invalid_configuration; any other is kTesteeError.
 Status StatusForReason(Outcome outcome, std::string_view reason);

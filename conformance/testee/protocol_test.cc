@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::testee {
@@ -135,6 +137,116 @@ TEST(TesteeProtocolTest, LinesThatAreNotMessagesAreNamed) {
                            GateOp::kHello)
                   .status(),
               StatusIs(Outcome::kFailed, kProtocolMismatch));
+}
+
+// A protocol error names the member or line at fault and what is wrong there, and never echoes
+// a value the testee sent; the reason stays testee_protocol_error.
+struct BadAnswer {
+  const char* line;
+  GateOp answered;
+  const char* fault;
+};
+
+class ProtocolFaultTest : public ::testing::TestWithParam<BadAnswer> {};
+
+TEST_P(ProtocolFaultTest, NamesTheMemberAndWhatIsWrongWithoutTheValue) {
+  const Status status = DecodeAnswer(GetParam().line, GetParam().answered).status();
+  EXPECT_THAT(status, StatusIs(Outcome::kFailed, kTesteeProtocolError,
+                               ::testing::EndsWith(std::string(" At fault: ") +
+                                                   GetParam().fault + ".")));
+  EXPECT_THAT(status.message(), ::testing::StartsWith("The testee's line is not a protocol answer"));
+  EXPECT_EQ(status.message().find("SECRET"), std::string::npos) << status.message();
+}
+
+// A complete report with the text `replace` replaced by `with`.
+std::string Report(const std::string& replace, const std::string& with) {
+  std::string report =
+      R"({"outcome":"completed","reason":null,"trusted_messages":["a","b"],"output":null,)"
+      R"("result_label":null,"violations":[],"warnings":[],"tools":1,)"
+      R"("tool":{"name":"t","description":"d","parameters_schema":"{}"}})";
+  if (!replace.empty()) {
+    const size_t at = report.find(replace);
+    EXPECT_NE(at, std::string::npos) << replace;
+    report.replace(at, replace.size(), with);
+  }
+  return R"({"seq":2,"ok":true,"report":)" + report + "}";
+}
+
+const std::string kCases[][2] = {
+    {R"("trusted_messages":["a","b"])", R"("trusted_messages":["a",7])"},
+    {R"("trusted_messages":["a","b"])", R"("trusted_messages":"SECRET")"},
+    {R"("tools":1,)", ""},
+    {R"("tools":1,)", R"("tools":1,"extra_member":"SECRET",)"},
+    {R"("tools":1,)", R"("tools":"SECRET",)"},
+    {R"("outcome":"completed")", R"("outcome":"SECRET")"},
+    {R"("result_label":null)", R"("result_label":{"integrity":"SECRET","confidentiality":"x"})"},
+    {R"("result_label":null)", R"("result_label":{"integrity":"trusted"})"},
+    {R"("name":"t")", R"("name":42)"},
+    {R"("warnings":[])", R"("warnings":[],"warnings":["SECRET"])"},
+    {R"("output":null)", R"("output":{"prices":"SECRET"})"},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Answers, ProtocolFaultTest,
+    ::testing::Values(
+        BadAnswer{"SECRET not json", GateOp::kCase, "the line: not JSON (at byte 1)"},
+        BadAnswer{R"(["SECRET"])", GateOp::kCase, "the line: wrong type (array), want object"},
+        BadAnswer{R"({"ok":true})", GateOp::kCase, "seq: missing"},
+        BadAnswer{R"({"seq":1,"ok":"SECRET"})", GateOp::kCase,
+                  "ok: wrong type (string), want boolean"},
+        BadAnswer{R"({"seq":"SECRET","ok":true})", GateOp::kCase,
+                  "seq: wrong type or value (string), want a 64-bit integer or null"},
+        BadAnswer{R"({"seq":1,"ok":true})", GateOp::kCase, "report: missing"},
+        BadAnswer{R"({"seq":1,"ok":true,"report":{},"SECRET?":1})", GateOp::kCase,
+                  "<a member whose name is not an identifier>: unknown member"},
+        BadAnswer{R"({"seq":1,"ok":true,"protocol":"p","implementation":{"name":"n"}})",
+                  GateOp::kHello, "implementation.version: missing"},
+        BadAnswer{R"({"seq":1,"ok":false,"error":{"outcome":"completed","reason":"r",)"
+                  R"("message":"SECRET"}})",
+                  GateOp::kCase, "error.outcome: not one of refused, failed, blocked"},
+        BadAnswer{R"({"seq":1,"ok":true,"extra":[]})", GateOp::kStop, "extra: unknown member"}));
+
+TEST(TesteeProtocolTest, AReportFaultIsNamedByItsJsonPath) {
+  const char* const faults[] = {
+      "report.trusted_messages[1]: wrong type (number), want string",
+      "report.trusted_messages: wrong type (string), want array of strings",
+      "report.tools: missing",
+      "report.extra_member: unknown member",
+      "report.tools: wrong type or value (string), want a non-negative integer",
+      "report.outcome: not one of completed, refused, failed, blocked",
+      "report.result_label.integrity: not an integrity label this gate knows",
+      "report.result_label.confidentiality: missing",
+      "report.tool.name: wrong type (number), want string",
+      "report.warnings: member repeated",
+      "report.output: wrong type (object), want string or null",
+  };
+  static_assert(std::size(faults) == std::size(kCases));
+  for (size_t i = 0; i < std::size(kCases); ++i) {
+    const std::string line = Report(kCases[i][0], kCases[i][1]);
+    const Status status = DecodeAnswer(line, GateOp::kCase).status();
+    EXPECT_THAT(status, StatusIs(Outcome::kFailed, kTesteeProtocolError,
+                                 ::testing::EndsWith(std::string(" At fault: ") + faults[i] +
+                                                     ".")))
+        << line;
+    EXPECT_EQ(status.message().find("SECRET"), std::string::npos) << status.message();
+  }
+  // The unchanged report decodes, so each fault above is the replaced member's alone.
+  EXPECT_THAT(DecodeAnswer(Report("", ""), GateOp::kCase).status(), IsOk());
+}
+
+TEST(TesteeProtocolTest, ARepeatedMemberDeepInsideIsNamedByItsPath) {
+  EXPECT_THAT(
+      DecodeAnswer(R"({"seq":1,"ok":true,"report":{"a":[{"x":1},{"y":[1,{"z":2,"z":3}]}]}})",
+                   GateOp::kCase)
+          .status(),
+      StatusIs(Outcome::kFailed, kTesteeProtocolError,
+               ::testing::EndsWith(" At fault: report.a[1].y[1].z: member repeated.")));
+}
+
+TEST(TesteeProtocolTest, ProtocolErrorWithoutAFaultIsTheFixedMessage) {
+  EXPECT_EQ(TesteeProtocolError("").message(),
+            StatusForReason(Outcome::kFailed, kTesteeProtocolError).message());
+  EXPECT_EQ(TesteeProtocolError("seq: x").reason(), kTesteeProtocolError);
 }
 
 TEST(TesteeProtocolTest, ACallbackIsTellingFromAnAnswer) {

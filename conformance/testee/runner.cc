@@ -16,6 +16,9 @@ namespace {
 
 Status Failed(const char* reason) { return StatusForReason(Outcome::kFailed, reason); }
 
+// An answer whose seq is not the message in flight's (the numbers are the gate's own).
+Status WrongSeq() { return TesteeProtocolError("seq: not the seq of the message in flight"); }
+
 bp::Response ErrorResponse(std::optional<int64_t> seq, const char* reason) {
   return bp::Response{seq, bp::StatusForReason(Outcome::kRefused, reason), {}};
 }
@@ -124,7 +127,10 @@ Status TesteeProcess::Launch() {
     bp::KillAndReap(child_);
     return answer.status();
   }
-  if (answer->seq != seq) return Kill(kTesteeProtocolError);
+  if (answer->seq != seq) {
+    (void)Kill(kTesteeProtocolError);  // killed and reaped; the error names the member at fault
+    return WrongSeq();
+  }
   if (!answer->error.ok()) {
     bp::KillAndReap(child_);
     return answer->error;
@@ -162,7 +168,8 @@ StatusOr<std::string> TesteeProcess::ReadLine(Clock::time_point deadline) {
     case bp::ReadResult::kTimeout:
       return Kill(kTesteeTimeout);
     case bp::ReadResult::kTooLong:
-      return Kill(kTesteeProtocolError);
+      (void)Kill(kTesteeProtocolError);
+      return TesteeProtocolError("the line: longer than the protocol's 16 MiB");
     case bp::ReadResult::kEof:
     case bp::ReadResult::kError:
       break;
@@ -204,7 +211,15 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
       continue;
     }
     StatusOr<TesteeAnswer> answer = DecodeAnswer(*line, GateOp::kCase);
-    if (!answer.ok() || answer->seq != message.seq) return Kill(kTesteeProtocolError);
+    // Killed and reaped either way; the error names the member or line at fault.
+    if (!answer.ok()) {
+      (void)Kill(kTesteeProtocolError);
+      return answer.status();
+    }
+    if (answer->seq != message.seq) {
+      (void)Kill(kTesteeProtocolError);
+      return WrongSeq();
+    }
     if (session.bad_callback()) return Failed(kTesteeBadCallback);
     if (!answer->error.ok()) return answer->error;
     CallReport report = std::move(answer->report);

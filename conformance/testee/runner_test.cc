@@ -132,6 +132,23 @@ INSTANTIATE_TEST_SUITE_P(Modes, FakeTesteeTest,
                                            Misbehaviour{"bad_callback", kTesteeBadCallback}),
                          [](const auto& info) { return std::string(info.param.mode); });
 
+// The case's error says what was wrong with the testee's line, not only that it was wrong.
+TEST(FakeTesteeFaultTest, AProtocolErrorNamesTheLineOrMemberAtFault) {
+  const std::pair<const char*, const char*> modes[] = {
+      {"garbage", " At fault: the line: not JSON (at byte 2)."},  // "this is not JSON"
+      {"wrong_seq", " At fault: seq: not the seq of the message in flight."},
+  };
+  for (const auto& [mode, fault] : modes) {
+    std::unique_ptr<TesteeProcess> testee = StartOrDie({kFake, "--mode", mode});
+    ASSERT_NE(testee, nullptr);
+    const StatusOr<CallReport> report = testee->RunCall(TrivialCall());
+    EXPECT_THAT(report.status(),
+                StatusIs(Outcome::kFailed, kTesteeProtocolError, ::testing::EndsWith(fault)))
+        << mode;
+    EXPECT_EQ(testee->pid(), 0) << mode;  // killed and reaped
+  }
+}
+
 // The gate counts from its own backend: a sandbox the testee never disposed fails every host
 // case through the runner's "sandboxes disposed" check, whatever the testee reports.
 TEST(RunnerTest, ASandboxNeverDisposedFailsTheCaseThroughTheGatesOwnCount) {
