@@ -12,6 +12,7 @@
 #include "conformance/judge/cli_request.h"
 #include "conformance/judge/json_diff.h"
 #include "conformance/judge/message_facts.h"
+#include "conformance/judge/profile_facts.h"
 #include "conformance/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/pricing/lookup.h"
@@ -143,13 +144,65 @@ std::vector<judge::Fact> FactsOf(const ordered_json& facts) {
   return out;
 }
 
-std::string MissingFactsOf(const ordered_json& facts, const std::string& text, const char* what) {
+std::string MissingFactsIn(const std::vector<judge::Fact>& facts, const std::string& text,
+                           const std::string& what) {
   std::string problems;
-  for (const std::string& fact : judge::MissingFacts(text, FactsOf(facts))) {
+  for (const std::string& fact : judge::MissingFacts(text, facts)) {
     problems += std::string(problems.empty() ? "" : ", ") + what + " does not state \"" + fact +
                 "\"";
   }
   return problems;
+}
+
+std::string MissingFactsOf(const ordered_json& facts, const std::string& text, const char* what) {
+  return MissingFactsIn(FactsOf(facts), text, what);
+}
+
+// Read once: the profile is the one place the facts are written down.
+const judge::ProfileFacts* Profile() {
+  static const std::optional<judge::ProfileFacts> facts = judge::LoadProfileFacts();
+  return facts ? &*facts : nullptr;
+}
+
+std::string MessageTableFacts(const judge::ProfileFacts& profile, const char* name,
+                              const std::string& text, const std::string& what) {
+  const auto it = profile.by_message.find(name);
+  if (it == profile.by_message.end()) return std::string("the profile has no ") + name + " row";
+  return MissingFactsIn(it->second, text, what);
+}
+
+// A completed call's fixed messages: completion, truncation and the standing guidance.
+std::string CompletedCallFacts(const judge::ProfileFacts& profile, const Observed& got) {
+  const std::vector<std::string>& messages = got.report->trusted_messages;
+  const std::string first = messages.empty() ? "" : messages[0];
+  std::string problems = MessageTableFacts(profile, "completed", first, "trusted_messages[0]");
+  auto add = [&problems](const std::string& p) {
+    if (!p.empty()) problems += (problems.empty() ? "" : ", ") + p;
+  };
+  const ordered_json* report = got.output && !got.output->is_discarded() ? &*got.output : nullptr;
+  // At the CLI's ceiling the report is truncated too; its message speaks of the ceiling.
+  const bool ceiling = report != nullptr && report->value("upstream_limit_reached", false) == true;
+  const bool cut = report != nullptr && report->value("truncated", false) == true;
+  const char* flag = ceiling ? "upstream_limit_reached" : cut ? "truncated" : nullptr;
+  if (flag != nullptr) {
+    add(MessageTableFacts(profile, flag, first, std::string("trusted_messages[0] (") + flag + ")"));
+  }
+  add(MessageTableFacts(profile, "guidance", messages.size() > 1 ? messages[1] : "",
+                        "trusted_messages[1] (guidance)"));
+  return problems;
+}
+
+// The facts docs/profile.md gives the call's messages (PROFILE-001, PROFILE-002): by reason
+// for a call that ended as the case expects, by message for a completed one.
+std::string CheckProfileFacts(const ordered_json& expect, const Observed& got) {
+  if (!got.report || got.outcome == "planned") return "";
+  const judge::ProfileFacts* profile = Profile();
+  if (profile == nullptr) return std::string("cannot read the facts of ") + judge::kProfilePath;
+  if (got.outcome == "completed") return CompletedCallFacts(*profile, got);
+  if (!expect.contains("reason") || expect["reason"] != got.reason) return "";
+  const auto it = profile->by_reason.find({got.outcome, got.reason});
+  if (it == profile->by_reason.end()) return "the profile lists no " + got.outcome + "/" + got.reason;
+  return MissingFactsIn(it->second, got.message, "message (trusted_messages[0])");
 }
 
 // "message" is the first trusted message: the refusal or failure text (PROFILE-002).
@@ -572,6 +625,7 @@ constexpr ExpectationCheck kChecks[] = {
     {"reason", CheckReason},
     {"argv", CheckArgv},
     {"message facts", CheckMessageFacts},
+    {"profile facts", CheckProfileFacts},
     {"message wording", CheckMessageWording, true},
     {"no echo", CheckNoEcho},
     {"no CLI before a refusal", CheckNoCliBeforeRefusal},

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "conformance/citations/cites.h"
+#include "conformance/judge/profile_facts.h"
 #include "conformance/host/scripted_host.h"
 #include "conformance/testee/runner.h"  // the gate's codes, declared in protocol.h
 #include "ref/base/files.h"
@@ -36,38 +37,8 @@ std::string Profile() {
   return text.ok() ? *text : std::string();
 }
 
-std::string Trim(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return "";
-  return std::string(s.substr(b, s.find_last_not_of(" \t") - b + 1));
-}
-
-// The body rows of the Markdown table between `<!-- NAME -->` and the next `<!-- /` marker,
-// each as its trimmed cells; the header row and the |---| row are left out. Empty when the
-// markers are missing, which the callers' size checks turn into a failure.
 std::vector<std::vector<std::string>> TableRows(const std::string& text, std::string_view name) {
-  std::vector<std::vector<std::string>> rows;
-  const size_t open = text.find("<!-- " + std::string(name) + " -->");
-  if (open == std::string::npos) return rows;
-  const size_t close = text.find("<!-- /", open);
-  size_t line = text.find('\n', open) + 1;
-  bool header = true;
-  while (line < close) {
-    const size_t end = text.find('\n', line);
-    if (end == std::string::npos) break;
-    const std::string_view row(text.data() + line, end - line);
-    line = end + 1;
-    if (!row.starts_with("|") || row.starts_with("|---")) continue;
-    std::vector<std::string> cells;
-    for (size_t at = 1; at < row.size();) {
-      const size_t bar = row.find('|', at);
-      if (bar == std::string_view::npos) break;
-      cells.push_back(Trim(row.substr(at, bar - at)));
-      at = bar + 1;
-    }
-    if (!std::exchange(header, false)) rows.push_back(std::move(cells));
-  }
-  return rows;
+  return judge::ProfileTableRows(text, name);
 }
 
 // "`code`" -> "code"; anything else stays as it is and will not match a code.

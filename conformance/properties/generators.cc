@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "conformance/judge/cli_request.h"
+
 namespace azure_pricing::properties {
 namespace {
 
@@ -256,38 +258,24 @@ bool RegionExpands(const Json& arguments) {
 }
 
 std::string ArgvProblem(const Json& args, const std::vector<std::string>& argv) {
-  if (argv.size() < 5 || argv[0] != "/usr/local/bin/azmcp" || argv[1] != "pricing" ||
-      argv[2] != "get") {
-    return "argv does not start /usr/local/bin/azmcp pricing get";
-  }
+  // The argv the arguments ask for, in one layout; any argv the CLI binds the same way conforms
+  // (docs/profile.md, PROFILE-004 and PROFILE-005).
   const bool expands = RegionExpands(args);
+  std::vector<std::string> want = {"/usr/local/bin/azmcp", "pricing", "get"};
   const std::vector<std::pair<std::string, std::string>> options = {
       {"sku", "--sku"},          {"service", "--service"},   {"region", "--region"},
       {"service_family", "--service-family"}, {"price_type", "--price-type"},
       {"currency", "--currency"}, {"filter", "--filter"}};
-  size_t expected_size = 3;
-  size_t last_position = 2;
   for (const auto& [name, option] : options) {
     bool present = args.contains(name) || name == "currency";
     if (name == "region" && expands) present = false;
     if (name == "filter" && expands) present = true;
-    const auto count = std::count(argv.begin(), argv.end(), option);
-    if (count != (present ? 1 : 0)) return option + " appears " + std::to_string(count) + " times";
     if (!present) continue;
-    const auto at = static_cast<size_t>(std::find(argv.begin(), argv.end(), option) - argv.begin());
-    if (at <= last_position) return option + " is out of the fixed order";
-    if (at + 1 >= argv.size() || argv[at + 1] != ExpectedValue(args, name, expands)) {
-      return option + " does not carry the expected value";
-    }
-    last_position = at;
-    expected_size += 2;
+    want.push_back(option);
+    want.push_back(ExpectedValue(args, name, expands));
   }
-  const bool plan_flag = args.value("include_savings_plan", false);
-  if (std::count(argv.begin(), argv.end(), "--include-savings-plan") != (plan_flag ? 1 : 0)) {
-    return "--include-savings-plan is not there exactly when asked for";
-  }
-  expected_size += plan_flag ? 1 : 0;
-  return argv.size() == expected_size ? "" : "argv has elements no argument asked for";
+  if (args.value("include_savings_plan", false)) want.push_back("--include-savings-plan");
+  return conformance::judge::DescribeArgvDifference(argv, want);
 }
 
 }  // namespace azure_pricing::properties
