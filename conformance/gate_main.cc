@@ -104,9 +104,13 @@ struct Options {
     if (shard_count > 1 && Fnv1a(suite + "/" + id) % shard_count != shard_index) return false;
     return !filter || std::regex_search(id, *filter) || std::regex_search(suite + "/" + id, *filter);
   }
-  // A run that leaves checks out is not a conformance verdict, whatever it finds.
+  // A run that leaves checks out is not a conformance verdict, whatever it finds. A testee is
+  // judged by the kind and properties suites alone (the others judge a sandbox backend and the
+  // reference's stack), so those two make its verdict whole.
   bool Partial() const {
-    return filter.has_value() || shard_count > 1 || suites.size() < std::size(kSuites);
+    if (filter.has_value() || shard_count > 1) return true;
+    if (!testee.empty()) return !Runs("kind") || !Runs("properties");
+    return suites.size() < std::size(kSuites);
   }
   // A shard is a function of the check's name alone, so every shard agrees without talking.
   static uint64_t Fnv1a(const std::string& text) {
@@ -361,7 +365,7 @@ void RunCases(Run& run, const CallExecutor& execute, Citations& citations,
     size_t ran = 0;
     for (const CaseResult& r : results) ran += r.ran ? 1 : 0;
     const double each = ran == 0 ? 0 : SecondsSince(start) / static_cast<double>(ran);
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, wording = 0, wording_met = 0;
     run.progress.Clear();
     for (const CaseResult& r : results) {
       for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
@@ -380,10 +384,20 @@ void RunCases(Run& run, const CallExecutor& execute, Citations& citations,
         record.seconds = each / static_cast<double>(records.size());
         run.Add(std::move(record));
         const GateRecord& added = run.records.back();
-        if (added.level == Level::kRequired) ++(added.verdict == Verdict::kPassed ? passed : failed);
+        const bool ok = added.verdict == Verdict::kPassed;
+        if (added.level == Level::kRequired) ++(ok ? passed : failed);
+        if (added.level == Level::kRecommended) {
+          ++wording;
+          wording_met += ok ? 1 : 0;
+        }
       }
     }
-    std::printf("  %-36s %3d passed, %d failed\n", files[f].c_str(), passed, failed);
+    // REQUIRED records, before any known-failures list is applied; RECOMMENDED ones after ';'.
+    const std::string recommended =
+        wording == 0 ? "" : "; RECOMMENDED " + std::to_string(wording_met) + " of " +
+                                std::to_string(wording) + " met";
+    std::printf("  %-36s %3d passed, %d failed%s\n", files[f].c_str(), passed, failed,
+                recommended.c_str());
   }
 }
 
@@ -669,9 +683,18 @@ void ApplyKnownFailureList(Run& run) {
 // The report files; one that cannot be written is a failure of the run, not a silent loss.
 void WriteReports(Run& run) {
   const Options& o = run.options;
-  if (!o.write_known_failures.empty() &&
-      !WriteKnownFailures(o.write_known_failures, run.implementation, run.records).ok()) {
-    run.GateFailure("reports", "cannot write --write-known-failures " + o.write_known_failures);
+  if (!o.write_known_failures.empty()) {
+    if (WriteKnownFailures(o.write_known_failures, run.implementation, run.records).ok()) {
+      int listed = 0;
+      for (const GateRecord& r : run.records) {
+        const bool failed = r.verdict == Verdict::kFailed || r.verdict == Verdict::kKnown;
+        listed += r.suite != kGateSuite && failed ? 1 : 0;
+      }
+      std::printf("\nwrote %d known failures to %s (this run's verdict is unchanged)\n", listed,
+                  o.write_known_failures.c_str());
+    } else {
+      run.GateFailure("reports", "cannot write --write-known-failures " + o.write_known_failures);
+    }
   }
   if (!o.json_report.empty() &&
       !WriteJsonReport(o.json_report, run.implementation, run.records).ok()) {
@@ -724,7 +747,10 @@ int PrintVerdict(const Run& run, const Catalog* catalog) {
     recommended_passed += !required && r.verdict == Verdict::kPassed ? 1 : 0;
     recommended_failed += !required && r.verdict == Verdict::kFailed ? 1 : 0;
   }
-  const char* scope = run.options.Partial() ? " (partial run: not a conformance verdict)" : "";
+  const char* scope = run.options.Partial() ? " (partial run: not a conformance verdict)"
+                      : !run.options.testee.empty()
+                          ? " (verdict on the testee: the kind and properties suites)"
+                          : "";
   std::printf("\nRECOMMENDED checks (not counted in the verdict): %d passed, %d not met\n",
               recommended_passed, recommended_failed);
   std::printf("gate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope);
