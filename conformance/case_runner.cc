@@ -969,6 +969,11 @@ CaseResult Unrun(const std::string& file, const ordered_json& c, const std::stri
   if (expect.is_object()) {
     if (expect.value("outcome", ordered_json()).is_string()) r.expected_outcome = expect["outcome"];
     if (expect.value("reason", ordered_json()).is_string()) r.expected_reason = expect["reason"];
+    r.has_wording = StatesWording(expect);
+  }
+  for (const auto& entry : c.value("then", ordered_json::array())) {
+    const ordered_json& then_expect = entry.value("expect", ordered_json::object());
+    r.has_wording = r.has_wording || (then_expect.is_object() && StatesWording(then_expect));
   }
   return r;
 }

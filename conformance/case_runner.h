@@ -31,8 +31,8 @@ struct CaseResult {
   bool passed = false;
   std::string detail;  // why it failed; empty when it passed
   // The case also states the reference's exact wording (message_contains and the like): judged
-  // apart, as a RECOMMENDED check (docs/profile.md, PROFILE-003), so wording never decides the
-  // verdict.
+  // apart, as a RECOMMENDED check of PROFILE-003 (docs/profile.md), so wording never decides the
+  // verdict. Known from the case itself, so set for a case that did not run too.
   bool has_wording = false;
   bool wording_passed = true;
   std::string wording_detail;

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "conformance/case_runner.h"
+#include "conformance/citations/cites.h"
 #include "ref/base/files.h"
 #include "ref/status/status_matchers.h"
 
-namespace azure_pricing::conformance {
+namespace azure_pricing {
+CITES("PROFILE-003");
+namespace conformance {
 namespace {
 
 using ::testing::HasSubstr;
@@ -371,4 +374,5 @@ TEST(CaseRunnerTest, UnselectedCasesAreNotRunButKeepTheirCitations) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::conformance
+}  // namespace conformance
+}  // namespace azure_pricing

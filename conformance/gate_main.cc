@@ -337,9 +337,14 @@ GateRecord CaseRecord(const CaseResult& r) {
           .actual_value = r.actual_value};
 }
 
+// The reference's exact wording is PROFILE-003 alone: a wording miss says nothing of the MUSTs
+// the case's own record judges.
+constexpr char kWordingRequirement[] = "PROFILE-003";
+
 GateRecord WordingRecord(const CaseResult& r) {
   GateRecord record = CaseRecord(r);
   record.id += kWordingSuffix;
+  record.requirements = {kWordingRequirement};
   record.verdict = r.wording_passed ? Verdict::kPassed : Verdict::kFailed;
   record.detail = r.wording_detail;
   record.level = Level::kRecommended;
@@ -369,6 +374,7 @@ void RunCases(Run& run, const CallExecutor& execute, Citations& citations,
     run.progress.Clear();
     for (const CaseResult& r : results) {
       for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
+      if (r.has_wording) citations["case " + r.id + kWordingSuffix].insert(kWordingRequirement);
       reached.insert({r.expected_outcome, r.expected_reason});
       if (!r.ran) continue;
       std::vector<GateRecord> records;
