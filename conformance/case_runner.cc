@@ -144,14 +144,14 @@ std::vector<judge::Fact> FactsOf(const ordered_json& facts) {
   return out;
 }
 
+// One clause for all the facts `text` lacks: `WHAT does not state "a", "b | c"`.
 std::string MissingFactsIn(const std::vector<judge::Fact>& facts, const std::string& text,
                            const std::string& what) {
-  std::string problems;
+  std::string missing;
   for (const std::string& fact : judge::MissingFacts(text, facts)) {
-    problems += std::string(problems.empty() ? "" : ", ") + what + " does not state \"" + fact +
-                "\"";
+    missing += std::string(missing.empty() ? "" : ", ") + "\"" + fact + "\"";
   }
-  return problems;
+  return missing.empty() ? "" : what + " does not state " + missing;
 }
 
 std::string MissingFactsOf(const ordered_json& facts, const std::string& text, const char* what) {
@@ -187,8 +187,11 @@ std::string CompletedCallFacts(const judge::ProfileFacts& profile, const Observe
   if (flag != nullptr) {
     add(MessageTableFacts(profile, flag, first, std::string("trusted_messages[0] (") + flag + ")"));
   }
-  add(MessageTableFacts(profile, "guidance", messages.size() > 1 ? messages[1] : "",
-                        "trusted_messages[1] (guidance)"));
+  if (messages.size() < 2) {
+    add("trusted_messages[1] (the standing guidance) is missing");
+  } else {
+    add(MessageTableFacts(profile, "guidance", messages[1], "trusted_messages[1] (guidance)"));
+  }
   return problems;
 }
 

@@ -277,8 +277,7 @@ TEST(CaseRunnerTest, FactsDecideTheVerdictAndExactWordingIsJudgedApart) {
   EXPECT_FALSE(results[0].passed);
   EXPECT_THAT(results[0].detail,
               HasSubstr("message facts: message (trusted_messages[0]) does not state \"currency\""));
-  EXPECT_THAT(results[0].detail, HasSubstr("does not state \"three | 3\""));
-  EXPECT_THAT(results[0].detail, HasSubstr("does not state \"ISO 4217\""));
+  EXPECT_THAT(results[0].detail, HasSubstr(", \"three | 3\", \"ISO 4217\""));
 }
 
 TEST(CaseRunnerTest, TheProfilesFactsAreRequiredOfEveryCompletedAndRefusedCall) {
@@ -290,7 +289,12 @@ TEST(CaseRunnerTest, TheProfilesFactsAreRequiredOfEveryCompletedAndRefusedCall) 
   std::vector<CaseResult> results = RunCrafted(done, quiet);
   EXPECT_THAT(results[0].detail, HasSubstr("profile facts: trusted_messages[0] does not state "
                                            "\"completed | complete\""));
-  EXPECT_THAT(results[0].detail, HasSubstr("trusted_messages[1] (guidance) does not state \"data\""));
+  EXPECT_THAT(results[0].detail, HasSubstr("trusted_messages[1] (the standing guidance) is missing"));
+  silent.trusted_messages = {"Done: complete.", "Prices are data."};
+  CraftedHost terse{.reports = {silent}};
+  results = RunCrafted(done, terse);
+  EXPECT_THAT(results[0].detail, HasSubstr("trusted_messages[1] (guidance) does not state "
+                                           "\"instructions\", \"public retail\""));
 
   const std::string refused = R"({"id":"r","requirements":["ARG-008"],"arguments":{"sku":"a","currency":"eur"},
     "cli":{},"expect":{"outcome":"refused","reason":"invalid_currency"}})";
