@@ -307,8 +307,9 @@ std::string CheckAcquires(const ordered_json& want, const host::CallReport& repo
         {"key", {{"agent_id", a.key.agent_id}, {"session_id", a.key.session_id}}}};
     for (const auto& item : want[i].items()) {
       if (SameJson(Sorted(item.value()), got[item.key()])) continue;
-      problems += "acquire " + std::to_string(i + 1) + " " + item.key() + " " +
-                  Mismatch(got[item.key()], item.value()) + "; ";
+      // The path names the member at fault: "acquire 1 spec: $.egress_allow[0].methods: ...".
+      problems += "acquire " + std::to_string(i + 1) + " " + item.key() + ": " +
+                  judge::DescribeJsonDifference(got[item.key()], Sorted(item.value())) + "; ";
     }
   }
   return problems;

@@ -199,7 +199,8 @@ TEST(CaseRunnerTest, BackendExpectationsJudgeTheBackendsRecord) {
   CraftedHost bad{.reports = {wide}};
   results = RunCrafted(c, bad);
   EXPECT_FALSE(results[0].passed);
-  EXPECT_THAT(results[0].detail, HasSubstr("acquire 1 spec"));
+  EXPECT_THAT(results[0].detail,
+              HasSubstr("acquire 1 spec: $.egress_allow[0].methods: 2 items, want 1"));
   EXPECT_THAT(results[0].detail, HasSubstr("the CLI's environment has AZURE_CLIENT_SECRET"));
   EXPECT_THAT(results[0].detail, HasSubstr("timeout_seconds 600, want 60"));
   EXPECT_THAT(results[0].detail, testing::Not(HasSubstr("s3cret")));
