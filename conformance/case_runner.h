@@ -64,7 +64,8 @@ std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor&
                                     const std::function<bool(const std::string& id)>& selected = nullptr);
 
 // Errors must not echo input: the problem when `message` contains any of `inputs` that is six
-// bytes or longer, or an empty string.
+// bytes or longer and not a location value with spaces around it (a constant of the tool, which
+// the message may name), or an empty string.
 std::string EchoProblem(const std::string& message, const std::vector<std::string>& inputs);
 
 // The case files in `directory` (every *.json but the schema), sorted, so a new file is run

@@ -101,6 +101,9 @@ TEST(CaseRunnerTest, EchoCheckCatchesAnEchoedInput) {
   EXPECT_NE(EchoProblem("Retry failed after 4 tries.", {"x", "Retry failed after 4 tries."}), "");
   // Short inputs are too common to count as an echo.
   EXPECT_EQ(EchoProblem("Argument 'sku' is empty.", {"sku", "empty"}), "");
+  // A location value with a space at either end is a constant the message names, not an echo.
+  EXPECT_EQ(EchoProblem("region: the location value is spelled Global.", {" Global"}), "");
+  EXPECT_NE(EchoProblem("region: the value was  Globalx here", {" Globalx"}), "");
 }
 
 // A host whose report the test writes: what a wrong implementation would have the backend see.
