@@ -8,7 +8,7 @@
 # resolve), and compares the output with the block after normalising what legitimately varies:
 #   - `tools/bazel run //conformance:gate --` runs the gate binary of this build;
 #   - `/tmp/` in a command is the test's own temporary directory (and is printed back as /tmp/);
-#   - a time such as `0.3s` or `17.8s` is compared as `N.Ns`;
+#   - a time such as `0.3s` or `17.8s`, with the spaces that pad it, is compared as ` N.Ns`;
 #   - trailing whitespace at the end of a line is ignored (Markdown tools strip it).
 # Everything else must match exactly: a changed line of the gate's output fails the test with a
 # unified diff. Refresh the doc's transcripts from this build with
@@ -50,7 +50,8 @@ BLOCK = re.compile(
     r"(<!-- transcript: (?P<name>[\w.-]+) -->\n```[a-z]*\n)(?P<body>.*?)(```\n<!-- /transcript -->)",
     re.S)
 GATE_RUN = "tools/bazel run //conformance:gate --"
-TIME = re.compile(r"(?<![\w.])\d+\.\d+s\b")
+# The spaces before a time pad it to a column, so they vary with its width too.
+TIME = re.compile(r"(?: +|(?<![\w.]))\d+\.\d+s\b")
 
 tmp = tempfile.mkdtemp(prefix="implementers.", dir=os.environ.get("TEST_TMPDIR"))
 env = dict(os.environ)
@@ -83,7 +84,7 @@ def run(command):
 
 
 def normalised(text):
-    return [TIME.sub("N.Ns", line.rstrip()) for line in text.splitlines()]
+    return [TIME.sub(" N.Ns", line.rstrip()) for line in text.splitlines()]
 
 
 failures, blocks = [], 0
