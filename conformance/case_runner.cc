@@ -576,8 +576,7 @@ std::string CheckReportFields(const ordered_json& expect, const Observed& got) {
     const std::string sep = problems.empty() ? "" : ", ";
     if (!report->contains(field)) {
       problems += sep + "no " + field;
-    } else if (const std::string d = judge::DescribeJsonDifference((*report)[field], expect[field]);
-               !d.empty()) {
+    } else if (!SameJson((*report)[field], expect[field])) {
       problems += sep + field + " " + Mismatch((*report)[field], expect[field]);
     }
   }

@@ -692,12 +692,9 @@ void WriteReports(Run& run) {
   const Options& o = run.options;
   if (!o.write_known_failures.empty()) {
     if (WriteKnownFailures(o.write_known_failures, run.implementation, run.records).ok()) {
-      int listed = 0;
-      for (const GateRecord& r : run.records) {
-        const bool failed = r.verdict == Verdict::kFailed || r.verdict == Verdict::kKnown;
-        listed += r.suite != kGateSuite && failed ? 1 : 0;
-      }
-      std::printf("\nwrote %d known failures to %s (this run's verdict is unchanged)\n", listed,
+      const auto listed =
+          std::count_if(run.records.begin(), run.records.end(), ListedAsKnownFailure);
+      std::printf("\nwrote %td known failures to %s (this run's verdict is unchanged)\n", listed,
                   o.write_known_failures.c_str());
     } else {
       run.GateFailure("reports", "cannot write --write-known-failures " + o.write_known_failures);

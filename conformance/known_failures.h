@@ -36,7 +36,11 @@ std::vector<std::string> ApplyKnownFailures(
     const std::vector<KnownFailure>& known, std::vector<GateRecord>& records,
     const std::function<bool(const std::string& id)>& selected = nullptr);
 
-// Writes every failed or known record of this run as the new list.
+// Whether `record` belongs in a written list: a failed or known check of the implementation (the
+// gate's own findings, a list that does not hold or a file not written, are not checks).
+bool ListedAsKnownFailure(const GateRecord& record);
+
+// Writes every record ListedAsKnownFailure accepts as the new list.
 Status WriteKnownFailures(const std::string& path, const std::string& implementation,
                           const std::vector<GateRecord>& records);
 

@@ -220,18 +220,10 @@ def _enclosed(operand):
     if not (operand.startswith("(") and operand.endswith(")")):
         return None
     inner = operand[1:-1]
-    if split_top(inner, "and") is None:  # balance check of the inside
+    # split_top refuses an inside whose depth goes below 0, which is "(a) and (b)": the first
+    # parenthesis closes early; and one that does not balance.
+    if split_top(inner, "and") is None:
         return None
-    depth, quoted = 0, False
-    for c in inner:
-        if c == "'":
-            quoted = not quoted
-        elif not quoted and c == "(":
-            depth += 1
-        elif not quoted and c == ")":
-            depth -= 1
-            if depth < 0:
-                return None  # "(a) and (b)": the first parenthesis closes early
     return inner
 
 
