@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fakes/prices_server/page_cache.h"
@@ -70,7 +71,9 @@ constexpr char kUsage[] =
     "names the flag, the path or address and the reason, and the exit status is 1 (64 for\n"
     "the command line), with nothing on stdout.\n"
     "Admin (same listeners): GET /_admin/requests lists every request received as JSON\n"
-    "(with --replay each API request has \"replay\": \"matched\" or \"unmatched\");\n"
+    "(with --replay each API request has \"replay\": \"matched\" or \"unmatched\"; one no\n"
+    "route served, such as another path or a method refused before routing, has\n"
+    "\"routed\": false);\n"
     "POST /_admin/faults appends faults (a list with a bad one is refused whole, 400 with the\n"
     "reason); POST /_admin/reset (any body or none) clears requests and faults.\n"
     "A fault applies to the next API request, in order, `times` times (default 1):\n"
@@ -198,9 +201,14 @@ std::string FromHex(const std::string& hex) {
   return out;
 }
 
+// Set by RecordRequest for the request this thread is serving, so the logger (which httplib
+// calls for every response, routed or not) records only what no route recorded.
+thread_local bool g_request_recorded = false;
+
 // `replay_mark` ("matched", "unmatched") tells a replay test which requests were not recorded.
 void RecordRequest(State& state, const httplib::Request& req,
                    std::optional<std::string_view> replay_mark) {
+  g_request_recorded = true;
   std::lock_guard<std::mutex> lock(state.mu);
   Json headers = Json::object();
   for (const auto& [k, v] : req.headers) {
@@ -395,6 +403,15 @@ void Install(httplib::Server& server, State& state) {
              [&](const httplib::Request& q, httplib::Response& r) { ServeApi(state, q, r); });
   server.Post("/api/retail/prices",
               [&](const httplib::Request& q, httplib::Response& r) { ServeApi(state, q, r); });
+  // A request no route takes (another path, or a method httplib refuses before routing, such
+  // as a lower-case `get`) still reached this server: a test that asks "did anything but a GET
+  // arrive?" must see it, so it is logged with "routed": false.
+  server.set_logger([&](const httplib::Request& q, const httplib::Response&) {
+    const bool recorded = std::exchange(g_request_recorded, false);
+    if (recorded || q.path.rfind("/_admin/", 0) == 0) return;
+    std::lock_guard<std::mutex> lock(state.mu);
+    state.requests.push_back({{"method", q.method}, {"target", q.target}, {"routed", false}});
+  });
   server.Get("/_admin/requests", [&](const httplib::Request&, httplib::Response& r) {
     std::lock_guard<std::mutex> lock(state.mu);
     r.set_content(state.requests.dump(), "application/json");

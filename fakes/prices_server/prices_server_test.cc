@@ -227,6 +227,25 @@ TEST(PricesServerTest, AdminResetWithoutABodyResets) {
   EXPECT_EQ(Json::parse(server.RequestLog()).size(), 1u);
 }
 
+// A backend suite asks "did anything but a GET reach the upstream?": a request httplib refuses
+// before routing (a lower-case method) or that no route serves (another path) is in the log too.
+TEST(PricesServerTest, RequestsNoRouteServesAreLoggedAsUnrouted) {
+  test_support::PricesServerProcess server(kCatalog);
+  const std::string lower = RawExchange(
+      server, "get /api/retail/prices HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(lower.rfind("HTTP/1.1 400", 0), 0u) << lower;
+  RawExchange(server, "GET /elsewhere HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+  RawExchange(server, kGet);
+  const Json log = Json::parse(server.RequestLog());
+  ASSERT_EQ(log.size(), 3u) << log.dump();
+  EXPECT_EQ(log[0]["method"], "get");
+  EXPECT_EQ(log[0]["routed"], false);
+  EXPECT_EQ(log[1]["target"], "/elsewhere");
+  EXPECT_EQ(log[1]["routed"], false);
+  EXPECT_EQ(log[2]["method"], "GET");
+  EXPECT_FALSE(log[2].contains("routed"));
+}
+
 // The admin API says which fault is wrong and why, as the --faults file's errors do.
 TEST(PricesServerTest, BadFaultsAreRefusedWholeWithTheReason) {
   test_support::PricesServerProcess server(kCatalog);
