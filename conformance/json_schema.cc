@@ -1,13 +1,50 @@
 #include "conformance/json_schema.h"
 
+#include <cstdint>
 #include <regex>
 #include <set>
 #include <string_view>
+#include <utility>
 
 namespace azure_pricing::conformance {
 namespace {
 
 using nlohmann::ordered_json;
+
+constexpr std::string_view kDefsPrefix = "#/$defs/";
+
+// A reference that reaches itself without descending into the value would never end.
+constexpr int kMaxRefDepth = 32;
+
+const std::set<std::string>& Keywords() {
+  static const std::set<std::string> kKnown = {
+      // Annotations.
+      "$schema", "$id", "title", "description", "$defs",
+      // Assertions and applicators.
+      "type", "enum", "const", "properties", "required", "additionalProperties", "items",
+      "minItems", "maxItems", "uniqueItems", "minimum", "maximum", "minLength", "maxLength",
+      "pattern", "contentEncoding", "oneOf", "anyOf", "if", "then", "else", "$ref"};
+  return kKnown;
+}
+
+// What a schema object uses that this validator would not enforce.
+std::vector<std::string> UnsupportedKeywords(const ordered_json& schema) {
+  std::vector<std::string> out;
+  for (const auto& item : schema.items()) {
+    if (Keywords().count(item.key()) == 0) {
+      out.push_back("the schema uses \"" + item.key() + "\", which this validator does not implement");
+    }
+  }
+  const auto additional = schema.find("additionalProperties");
+  if (additional != schema.end() && !additional->is_boolean()) {
+    out.push_back("the schema's additionalProperties must be true or false");
+  }
+  const auto encoding = schema.find("contentEncoding");
+  if (encoding != schema.end() && *encoding != "base64") {
+    out.push_back("the schema's contentEncoding must be \"base64\", the one this validator checks");
+  }
+  return out;
+}
 
 bool HasType(const ordered_json& value, std::string_view type) {
   if (type == "object") return value.is_object();
@@ -20,90 +57,209 @@ bool HasType(const ordered_json& value, std::string_view type) {
   return false;
 }
 
+bool TypeMatches(const ordered_json& type, const ordered_json& value) {
+  if (type.is_string()) return HasType(value, type.get<std::string>());
+  for (const auto& t : type) {
+    if (t.is_string() && HasType(value, t.get<std::string>())) return true;
+  }
+  return false;
+}
+
+bool InEnum(const ordered_json& allowed, const ordered_json& value) {
+  for (const auto& a : allowed) {
+    if (a == value) return true;
+  }
+  return false;
+}
+
+// -1, 0 or 1. Integers compare exactly whatever their sign and width (a bound of INT64_MAX must
+// not round to 2^63); anything with a fraction compares as a double.
+int CompareNumbers(const ordered_json& a, const ordered_json& b) {
+  if (a.is_number_float() || b.is_number_float()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  const auto negative = [](const ordered_json& n) {
+    return !n.is_number_unsigned() && n.get<int64_t>() < 0;
+  };
+  if (negative(a) != negative(b)) return negative(a) ? -1 : 1;
+  if (negative(a)) {
+    const int64_t x = a.get<int64_t>(), y = b.get<int64_t>();
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  const uint64_t x = a.get<uint64_t>(), y = b.get<uint64_t>();
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+// JSON Schema measures a string in code points, not bytes; the parser has checked the UTF-8.
+size_t CodePoints(const std::string& text) {
+  size_t n = 0;
+  for (const unsigned char c : text) n += (c & 0xC0) == 0x80 ? 0 : 1;
+  return n;
+}
+
+// RFC 4648's standard alphabet with padding, as Python's b64encode and Go's StdEncoding write it.
+// A scan rather than a pattern: std::regex recurses per character and an exec's output may be
+// megabytes.
+bool IsBase64(std::string_view text) {
+  if (text.size() % 4 != 0) return false;
+  size_t pad = 0;
+  while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=') ++pad;
+  for (size_t i = 0; i < text.size() - pad; ++i) {
+    const char c = text[i];
+    const bool alphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                          (c >= '0' && c <= '9') || c == '+' || c == '/';
+    if (!alphabet) return false;
+  }
+  return true;
+}
+
+// The schema a $ref names and the document it lies in (which its own "#/..." references mean):
+// "#/$defs/NAME" in `current`, "URI" or "URI#/$defs/NAME" in the registry. Null when nothing is
+// there.
+const ordered_json* Resolve(const std::string& ref, const ordered_json& current,
+                            const SchemaRegistry* registry, const ordered_json** document) {
+  const size_t hash = ref.find('#');
+  const std::string uri = ref.substr(0, hash);
+  const std::string fragment = hash == std::string::npos ? "" : ref.substr(hash);
+  const ordered_json* doc = &current;
+  if (!uri.empty()) {
+    if (registry == nullptr) return nullptr;
+    const auto it = registry->find(uri);
+    if (it == registry->end()) return nullptr;
+    doc = &it->second;
+  }
+  *document = doc;
+  if (fragment.empty() || fragment == "#") return doc;
+  if (!fragment.starts_with(kDefsPrefix) || !doc->is_object()) return nullptr;
+  const auto defs = doc->find("$defs");
+  const std::string name = fragment.substr(kDefsPrefix.size());
+  if (defs == doc->end() || !defs->is_object() || !defs->contains(name)) return nullptr;
+  return &(*defs)[name];
+}
+
+std::string UnresolvedRef(const std::string& ref) {
+  return ref.starts_with(kDefsPrefix)
+             ? "the schema's $ref " + ref + " names no entry of $defs"
+             : "the schema's $ref " + ref + " names no schema this validator was given";
+}
+
 class Validator {
  public:
-  explicit Validator(const ordered_json& root) : root_(root) {}
+  Validator(const ordered_json& root, const SchemaRegistry* registry)
+      : root_(&root), registry_(registry) {}
 
   std::vector<SchemaProblem> problems;
 
   void Check(const ordered_json& schema, const ordered_json& value) {
-    if (!schema.is_object()) return Add("the schema here is not an object");
+    if (schema.is_boolean()) {
+      if (!schema.get<bool>()) Add("false", "is not allowed here");
+      return;
+    }
+    if (!schema.is_object()) return Add("$schema", "the schema here is not an object");
     if (!KnownKeywords(schema)) return;
     if (schema.contains("$ref")) CheckRef(schema["$ref"].get<std::string>(), value);
-    if (schema.contains("type") && !TypeMatches(schema["type"], value)) {
-      return Add("is not of type " + schema["type"].dump());
-    }
-    if (schema.contains("enum") && !InEnum(schema["enum"], value)) {
-      return Add("is not one of " + schema["enum"].dump());
-    }
-    if (schema.contains("pattern") && value.is_string()) {
-      const std::string pattern = schema["pattern"].get<std::string>();
-      if (!std::regex_search(value.get<std::string>(), std::regex(pattern))) {
-        Add("does not match " + pattern);
-      }
-    }
-    if (schema.contains("oneOf")) CheckOneOf(schema["oneOf"], value);
+    // A value of the wrong kind is that one problem; what else it breaks would only repeat it.
+    if (!CheckKind(schema, value)) return;
+    if (value.is_string()) CheckString(schema, value.get_ref<const std::string&>());
+    if (value.is_number()) CheckNumber(schema, value);
+    CheckCombinations(schema, value);
     if (value.is_object()) CheckObject(schema, value);
     if (value.is_array()) CheckArray(schema, value);
   }
 
  private:
-  const ordered_json& root_;
+  const ordered_json* root_;  // the document the schema being checked is in: what "#" means
+  const SchemaRegistry* registry_;
   std::vector<std::string> path_;
   int ref_depth_ = 0;
 
-  // Only references into the root's $defs ("#/$defs/NAME"), so a schema stays one file.
+  void Add(std::string keyword, std::string what, std::string member = "") {
+    problems.push_back({path_, std::move(what), std::move(keyword), std::move(member)});
+  }
+
+  bool KnownKeywords(const ordered_json& schema) {
+    const std::vector<std::string> unsupported = UnsupportedKeywords(schema);
+    for (const std::string& u : unsupported) Add("$schema", u);
+    return unsupported.empty();
+  }
+
   void CheckRef(const std::string& ref, const ordered_json& value) {
-    constexpr std::string_view kPrefix = "#/$defs/";
-    const auto defs = root_.find("$defs");
-    if (!ref.starts_with(kPrefix) || defs == root_.end() ||
-        !defs->contains(ref.substr(kPrefix.size()))) {
-      return Add("the schema's $ref " + ref + " names no entry of $defs");
-    }
-    // A reference that reaches itself without descending into the value would never end.
-    if (++ref_depth_ > 32) {
-      --ref_depth_;
-      return Add("the schema's $ref " + ref + " refers to itself");
-    }
-    Check((*defs)[ref.substr(kPrefix.size())], value);
+    const ordered_json* document = nullptr;
+    const ordered_json* target = Resolve(ref, *root_, registry_, &document);
+    if (target == nullptr) return Add("$ref", UnresolvedRef(ref));
+    if (ref_depth_ >= kMaxRefDepth) return Add("$ref", "the schema's $ref " + ref + " refers to itself");
+    ++ref_depth_;
+    const ordered_json* outer = std::exchange(root_, document);
+    Check(*target, value);
+    root_ = outer;
     --ref_depth_;
   }
 
-  void Add(std::string what) { problems.push_back({path_, std::move(what)}); }
-
-  bool KnownKeywords(const ordered_json& schema) {
-    static const std::set<std::string> kKnown = {
-        "type",  "properties", "required", "additionalProperties", "enum",        "items",
-        "minItems", "oneOf",   "pattern",  "$schema",              "$id",         "title",
-        "description", "$defs", "$ref"};
-    bool known = true;
-    for (const auto& item : schema.items()) {
-      if (kKnown.count(item.key()) == 0) {
-        Add("the schema uses \"" + item.key() + "\", which this validator does not implement");
-        known = false;
-      }
+  // type, enum and const; false when the value is not even of the kind the schema wants.
+  bool CheckKind(const ordered_json& schema, const ordered_json& value) {
+    if (schema.contains("type") && !TypeMatches(schema["type"], value)) {
+      Add("type", "is not of type " + schema["type"].dump());
+      return false;
     }
-    const auto additional = schema.find("additionalProperties");
-    if (additional != schema.end() && !additional->is_boolean()) {
-      Add("the schema's additionalProperties must be true or false");
-      known = false;
+    if (schema.contains("enum") && !InEnum(schema["enum"], value)) {
+      Add("enum", "is not one of " + schema["enum"].dump());
+      return false;
     }
-    return known;
+    if (schema.contains("const") && schema["const"] != value) {
+      Add("const", "is not " + schema["const"].dump());
+      return false;
+    }
+    return true;
   }
 
-  static bool TypeMatches(const ordered_json& type, const ordered_json& value) {
-    if (type.is_string()) return HasType(value, type.get<std::string>());
-    for (const auto& t : type) {
-      if (t.is_string() && HasType(value, t.get<std::string>())) return true;
+  void CheckString(const ordered_json& schema, const std::string& text) {
+    if (schema.contains("minLength") && CodePoints(text) < schema["minLength"].get<size_t>()) {
+      Add("minLength", "is shorter than " + schema["minLength"].dump() + " characters");
     }
-    return false;
+    if (schema.contains("maxLength") && CodePoints(text) > schema["maxLength"].get<size_t>()) {
+      Add("maxLength", "is longer than " + schema["maxLength"].dump() + " characters");
+    }
+    if (schema.contains("pattern")) {
+      const std::string pattern = schema["pattern"].get<std::string>();
+      if (!std::regex_search(text, std::regex(pattern))) Add("pattern", "does not match " + pattern);
+    }
+    if (schema.contains("contentEncoding") && !IsBase64(text)) {
+      Add("contentEncoding", "is not base64 (the standard alphabet, with padding)");
+    }
   }
 
-  static bool InEnum(const ordered_json& allowed, const ordered_json& value) {
-    for (const auto& a : allowed) {
-      if (a == value) return true;
+  void CheckNumber(const ordered_json& schema, const ordered_json& value) {
+    if (schema.contains("minimum") && CompareNumbers(value, schema["minimum"]) < 0) {
+      Add("minimum", "is less than the minimum " + schema["minimum"].dump());
     }
-    return false;
+    if (schema.contains("maximum") && CompareNumbers(value, schema["maximum"]) > 0) {
+      Add("maximum", "is greater than the maximum " + schema["maximum"].dump());
+    }
+  }
+
+  // The problems `value` would have against `schema` here, without adding them.
+  std::vector<SchemaProblem> Trial(const ordered_json& schema, const ordered_json& value) const {
+    Validator inner(*root_, registry_);
+    inner.path_ = path_;
+    inner.ref_depth_ = ref_depth_;
+    inner.Check(schema, value);
+    return std::move(inner.problems);
+  }
+
+  void CheckCombinations(const ordered_json& schema, const ordered_json& value) {
+    if (schema.contains("oneOf")) CheckOneOf(schema["oneOf"], value);
+    if (schema.contains("anyOf")) {
+      bool any = false;
+      for (const auto& alternative : schema["anyOf"]) any = any || Trial(alternative, value).empty();
+      if (!any) Add("anyOf", "matches none of the anyOf alternatives");
+    }
+    // if/then/else: `if` only chooses; its own problems are never reported.
+    if (schema.contains("if")) {
+      const bool holds = Trial(schema["if"], value).empty();
+      const char* branch = holds ? "then" : "else";
+      if (schema.contains(branch)) Check(schema[branch], value);
+    }
   }
 
   // With no alternative matching, the problems of the one whose type fits say the most.
@@ -111,21 +267,20 @@ class Validator {
     int matching = 0;
     std::vector<SchemaProblem> closest;
     for (const auto& alternative : alternatives) {
-      Validator inner(root_);
-      inner.path_ = path_;
-      inner.ref_depth_ = ref_depth_;
-      inner.Check(alternative, value);
-      if (inner.problems.empty()) {
+      std::vector<SchemaProblem> found = Trial(alternative, value);
+      if (found.empty()) {
         ++matching;
-      } else if (!alternative.contains("type") || TypeMatches(alternative["type"], value)) {
-        closest = std::move(inner.problems);
+      } else if (!alternative.is_object() || !alternative.contains("type") ||
+                 TypeMatches(alternative["type"], value)) {
+        closest = std::move(found);
       }
     }
     if (matching == 1) return;
     if (matching == 0 && !closest.empty()) {
       problems.insert(problems.end(), closest.begin(), closest.end());
     } else {
-      Add("matches " + std::to_string(matching) + " of the oneOf alternatives, not exactly one");
+      Add("oneOf", "matches " + std::to_string(matching) +
+                       " of the oneOf alternatives, not exactly one");
     }
   }
 
@@ -134,7 +289,7 @@ class Validator {
     const ordered_json& properties = schema.contains("properties") ? schema["properties"] : kNone;
     for (const auto& required : schema.value("required", ordered_json::array())) {
       if (!value.contains(required.get<std::string>())) {
-        Add("lacks the required key \"" + required.get<std::string>() + "\"");
+        Add("required", "lacks the required key \"" + required.get<std::string>() + "\"");
       }
     }
     const bool closed = !schema.value("additionalProperties", true);
@@ -144,15 +299,19 @@ class Validator {
         Check(properties[item.key()], item.value());
         path_.pop_back();
       } else if (closed) {
-        Add("unknown key \"" + item.key() + "\"");
+        Add("additionalProperties", "unknown key \"" + item.key() + "\"", item.key());
       }
     }
   }
 
   void CheckArray(const ordered_json& schema, const ordered_json& value) {
     if (schema.contains("minItems") && value.size() < schema["minItems"].get<size_t>()) {
-      Add("has fewer than " + schema["minItems"].dump() + " items");
+      Add("minItems", "has fewer than " + schema["minItems"].dump() + " items");
     }
+    if (schema.contains("maxItems") && value.size() > schema["maxItems"].get<size_t>()) {
+      Add("maxItems", "has more than " + schema["maxItems"].dump() + " items");
+    }
+    if (schema.value("uniqueItems", false)) CheckUnique(value);
     if (!schema.contains("items")) return;
     for (size_t i = 0; i < value.size(); ++i) {
       path_.push_back(std::to_string(i));
@@ -160,21 +319,106 @@ class Validator {
       path_.pop_back();
     }
   }
+
+  // Items compare as JSON values: 1 and 1.0 are the same item, and so are two objects with the
+  // same members in another order.
+  void CheckUnique(const ordered_json& value) {
+    for (size_t i = 1; i < value.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (nlohmann::json(value[i]) == nlohmann::json(value[j])) {
+          return Add("uniqueItems", "repeats item " + std::to_string(j) + " at item " +
+                                        std::to_string(i));
+        }
+      }
+    }
+  }
 };
 
-}  // namespace
+// Walks every subschema of a document for CheckSchema.
+class SchemaWalker {
+ public:
+  SchemaWalker(const ordered_json& root, const SchemaRegistry& registry)
+      : root_(root), registry_(registry) {}
 
-std::vector<SchemaProblem> ValidateAgainstSchema(const ordered_json& schema,
-                                                 const ordered_json& value) {
-  Validator validator(schema);
+  std::vector<SchemaProblem> problems;
+
+  void Walk(const ordered_json& schema) {
+    if (schema.is_boolean()) return;
+    if (!schema.is_object()) return Add("the schema here is not an object");
+    for (const std::string& u : UnsupportedKeywords(schema)) Add(u);
+    if (schema.contains("$ref")) {
+      const ordered_json* document = nullptr;
+      const ordered_json& ref = schema["$ref"];
+      if (!ref.is_string()) {
+        Add("the schema's $ref is not a string");
+      } else if (Resolve(ref.get<std::string>(), root_, &registry_, &document) == nullptr) {
+        Add(UnresolvedRef(ref.get<std::string>()));
+      }
+    }
+    for (const char* single : {"items", "if", "then", "else"}) {
+      if (schema.contains(single)) Descend({single}, schema[single]);
+    }
+    for (const char* map : {"properties", "$defs"}) {
+      if (!schema.contains(map) || !schema[map].is_object()) continue;
+      for (const auto& item : schema[map].items()) Descend({map, item.key()}, item.value());
+    }
+    for (const char* list : {"oneOf", "anyOf"}) {
+      if (!schema.contains(list) || !schema[list].is_array()) continue;
+      for (size_t i = 0; i < schema[list].size(); ++i) {
+        Descend({list, std::to_string(i)}, schema[list][i]);
+      }
+    }
+  }
+
+ private:
+  const ordered_json& root_;
+  const SchemaRegistry& registry_;
+  std::vector<std::string> path_;
+
+  void Add(std::string what) { problems.push_back({path_, std::move(what), "$schema", ""}); }
+
+  void Descend(const std::vector<std::string>& steps, const ordered_json& schema) {
+    path_.insert(path_.end(), steps.begin(), steps.end());
+    Walk(schema);
+    path_.resize(path_.size() - steps.size());
+  }
+};
+
+std::vector<SchemaProblem> Validate(const ordered_json& schema, const ordered_json& value,
+                                    const SchemaRegistry* registry) {
+  Validator validator(schema, registry);
   // A keyword of the wrong JSON type or a pattern std::regex cannot compile is a broken schema,
   // reported like any other problem rather than thrown past this function.
   try {
     validator.Check(schema, value);
   } catch (const std::exception&) {
-    return {{{}, "the schema is malformed"}};
+    return {{{}, "the schema is malformed", "$schema", ""}};
   }
   return std::move(validator.problems);
+}
+
+}  // namespace
+
+std::vector<SchemaProblem> ValidateAgainstSchema(const ordered_json& schema,
+                                                 const ordered_json& value) {
+  return Validate(schema, value, nullptr);
+}
+
+std::vector<SchemaProblem> ValidateAgainstSchema(const ordered_json& schema,
+                                                 const ordered_json& value,
+                                                 const SchemaRegistry& registry) {
+  return Validate(schema, value, &registry);
+}
+
+std::vector<SchemaProblem> CheckSchema(const ordered_json& schema,
+                                       const SchemaRegistry& registry) {
+  SchemaWalker walker(schema, registry);
+  try {
+    walker.Walk(schema);
+  } catch (const std::exception&) {
+    return {{{}, "the schema is malformed", "$schema", ""}};
+  }
+  return std::move(walker.problems);
 }
 
 std::string PathText(const std::vector<std::string>& path) {

@@ -1,12 +1,18 @@
-// A validator for the subset of JSON Schema that case.schema.json uses: type (a name or a list),
-// properties, required, additionalProperties (false, or absent to leave an object open), enum,
-// items, minItems, oneOf, pattern and $ref into the root's $defs ("#/$defs/NAME"); $schema,
-// $id, title and description are annotations. A
-// schema that uses any other keyword is itself a problem, so an edit to the schema cannot
-// silently stop being enforced.
+// A validator for the subset of JSON Schema (draft 2020-12) that the project's schemas use
+// (case.schema.json, the protocol schemas in conformance/backend/protocol/schema and
+// conformance/testee/schema):
+//   type (a name or a list; "integer" is a JSON number written without fraction or exponent),
+//   enum, const, properties, required, additionalProperties (true or false), items, minItems,
+//   maxItems, uniqueItems, minimum, maximum, minLength, maxLength (in code points), pattern,
+//   contentEncoding ("base64" only, asserted: the standard alphabet with padding), oneOf, anyOf,
+//   if/then/else, the boolean schemas true and false, and $ref: "#/$defs/NAME" in the document
+//   the reference is in, or "URI" / "URI#/$defs/NAME" naming another schema by its $id.
+// $schema, $id, title, description and $defs are annotations. A schema that uses any other
+// keyword is itself a problem, so an edit to the schema cannot silently stop being enforced.
 #ifndef CONFORMANCE_JSON_SCHEMA_H_
 #define CONFORMANCE_JSON_SCHEMA_H_
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -16,11 +22,30 @@ namespace azure_pricing::conformance {
 struct SchemaProblem {
   std::vector<std::string> path;  // object keys and array indices from the document's root
   std::string what;               // e.g. unknown key "expet"
+  // The keyword whose rule the value breaks ("type", "required", "additionalProperties", ...),
+  // or "$schema" for a problem of the schema itself.
+  std::string keyword;
+  // For additionalProperties: the unknown member's name, which is the document's text, not the
+  // schema's (a caller that must not repeat the document can leave it out).
+  std::string member;
 };
 
-// Every place where `value` does not follow `schema`; empty when it does.
+// Schemas a $ref may name, by their $id.
+using SchemaRegistry = std::map<std::string, nlohmann::ordered_json>;
+
+// Every place where `value` does not follow `schema`; empty when it does. References to other
+// documents resolve in `registry`.
 std::vector<SchemaProblem> ValidateAgainstSchema(const nlohmann::ordered_json& schema,
                                                  const nlohmann::ordered_json& value);
+std::vector<SchemaProblem> ValidateAgainstSchema(const nlohmann::ordered_json& schema,
+                                                 const nlohmann::ordered_json& value,
+                                                 const SchemaRegistry& registry);
+
+// The problems of the schema itself wherever they are, whether or not a value reaches them: a
+// keyword this validator does not implement, a $ref that resolves nowhere. `path` is the place in
+// the schema.
+std::vector<SchemaProblem> CheckSchema(const nlohmann::ordered_json& schema,
+                                       const SchemaRegistry& registry = {});
 
 // "/cases/3/expect" for a problem's path.
 std::string PathText(const std::vector<std::string>& path);

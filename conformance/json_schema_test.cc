@@ -1,4 +1,5 @@
-// The schema subset the case files rely on: each keyword rejects what it should and names where.
+// The schema subset the case files and the protocol schemas rely on: each keyword rejects what it
+// should and names where.
 #include "conformance/json_schema.h"
 
 #include <gtest/gtest.h>
@@ -83,6 +84,165 @@ TEST(JsonSchemaTest, ARefThatResolvesNowhereOrToItselfIsAProblem) {
             std::vector<std::string>{"/ the schema's $ref #/$defs/missing names no entry of $defs"});
   EXPECT_EQ(Problems(R"({"$ref":"other.json#/x"})", "{}").size(), 1u);
   EXPECT_FALSE(Problems(R"({"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}})", "{}").empty());
+}
+
+// Each keyword the protocol schemas added: the value it accepts and the one it rejects, and
+// where it says so.
+TEST(JsonSchemaTest, ConstAcceptsOnlyItsValue) {
+  EXPECT_EQ(Problems(R"({"const":"hello"})", R"("hello")"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"const":"hello"})", R"("hell")"),
+            std::vector<std::string>{"/ is not \"hello\""});
+  EXPECT_EQ(Problems(R"({"const":false})", "0"), std::vector<std::string>{"/ is not false"});
+}
+
+TEST(JsonSchemaTest, AnIntegerIsWrittenWithoutFractionOrExponent) {
+  const char* schema = R"({"type":"integer"})";
+  EXPECT_EQ(Problems(schema, "5"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(schema, "-5"), std::vector<std::string>{});
+  for (const char* value : {"5.0", "5e0", "18446744073709551616", "\"5\"", "true"}) {
+    EXPECT_EQ(Problems(schema, value), std::vector<std::string>{"/ is not of type \"integer\""})
+        << value;
+  }
+}
+
+TEST(JsonSchemaTest, MinimumAndMaximumHoldExactlyAtTheSigned64BitBounds) {
+  const char* int64 =
+      R"({"minimum":-9223372036854775808,"maximum":9223372036854775807})";
+  EXPECT_EQ(Problems(int64, "9223372036854775807"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(int64, "-9223372036854775808"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(int64, "9223372036854775808"),
+            std::vector<std::string>{"/ is greater than the maximum 9223372036854775807"});
+  EXPECT_EQ(Problems(R"({"minimum":0})", "-1"),
+            std::vector<std::string>{"/ is less than the minimum 0"});
+  EXPECT_EQ(Problems(R"({"minimum":1})", "0.5"),
+            std::vector<std::string>{"/ is less than the minimum 1"});
+  EXPECT_EQ(Problems(R"({"maximum":65535})", "65535"), std::vector<std::string>{});
+  // Bounds say nothing of what is not a number.
+  EXPECT_EQ(Problems(R"({"minimum":1})", R"("0")"), std::vector<std::string>{});
+}
+
+TEST(JsonSchemaTest, LengthsCountCodePointsNotBytes) {
+  EXPECT_EQ(Problems(R"({"maxLength":1})", "\"\u00e9\""), std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"maxLength":1})", R"("ab")"),
+            std::vector<std::string>{"/ is longer than 1 characters"});
+  EXPECT_EQ(Problems(R"({"minLength":1})", R"("")"),
+            std::vector<std::string>{"/ is shorter than 1 characters"});
+  EXPECT_EQ(Problems(R"({"minLength":1})", "[]"), std::vector<std::string>{});
+}
+
+TEST(JsonSchemaTest, MaxItemsAndUniqueItems) {
+  EXPECT_EQ(Problems(R"({"maxItems":2})", "[1,2]"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"maxItems":2})", "[1,2,3]"),
+            std::vector<std::string>{"/ has more than 2 items"});
+  EXPECT_EQ(Problems(R"({"uniqueItems":true})", R"(["a","b",1])"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"uniqueItems":true})", R"(["a",1,1.0])"),
+            std::vector<std::string>{"/ repeats item 1 at item 2"});
+  EXPECT_EQ(Problems(R"({"uniqueItems":true})", R"([{"a":1,"b":2},{"b":2,"a":1}])"),
+            std::vector<std::string>{"/ repeats item 0 at item 1"});
+  EXPECT_EQ(Problems(R"({"uniqueItems":false})", "[1,1]"), std::vector<std::string>{});
+}
+
+TEST(JsonSchemaTest, AnyOfNeedsOneAlternativeOrMore) {
+  const char* schema = R"({"anyOf":[{"type":"integer"},{"minimum":0}]})";
+  EXPECT_EQ(Problems(schema, "3"), std::vector<std::string>{});  // both match: fine for anyOf
+  EXPECT_EQ(Problems(schema, "-1.5"),
+            std::vector<std::string>{"/ matches none of the anyOf alternatives"});
+}
+
+TEST(JsonSchemaTest, IfChoosesThenOrElseAndIsNeverReportedItself) {
+  const char* schema = R"({
+    "if": {"required": ["ok"], "properties": {"ok": {"const": false}}},
+    "then": {"required": ["error"]},
+    "else": {"required": ["result"]}})";
+  EXPECT_EQ(Problems(schema, R"({"ok":false,"error":1})"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(schema, R"({"ok":true,"result":1})"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(schema, R"({"ok":false})"),
+            std::vector<std::string>{"/ lacks the required key \"error\""});
+  EXPECT_EQ(Problems(schema, R"({})"),
+            std::vector<std::string>{"/ lacks the required key \"result\""});
+  EXPECT_EQ(Problems(R"({"if":{"type":"string"},"then":{"minLength":2}})", "5"),
+            std::vector<std::string>{});
+}
+
+TEST(JsonSchemaTest, Base64ContentIsTheStandardAlphabetWithPadding) {
+  const char* schema = R"({"type":"string","contentEncoding":"base64"})";
+  for (const char* good : {R"("")", R"("eyJ9")", R"("QQ==")", R"("QUI=")", R"("+/8A")"}) {
+    EXPECT_EQ(Problems(schema, good), std::vector<std::string>{}) << good;
+  }
+  for (const char* bad : {R"("abc")", R"("Q===")", R"("ab=c")", R"("-_8A")", R"("QQ")"}) {
+    EXPECT_EQ(Problems(schema, bad),
+              std::vector<std::string>{"/ is not base64 (the standard alphabet, with padding)"})
+        << bad;
+  }
+  EXPECT_EQ(Problems(R"({"contentEncoding":"base32"})", R"("x")").size(), 1u);
+}
+
+TEST(JsonSchemaTest, FalseForbidsAMemberAndTrueAllowsAnything) {
+  const char* schema = R"({"properties":{"upstream":false,"any":true}})";
+  EXPECT_EQ(Problems(schema, R"({"any":[1,{"x":null}]})"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(schema, R"({"upstream":null})"),
+            std::vector<std::string>{"/upstream is not allowed here"});
+}
+
+std::vector<std::string> ProblemsWith(const SchemaRegistry& registry, const char* schema,
+                                      const char* value) {
+  std::vector<std::string> out;
+  for (const SchemaProblem& p : ValidateAgainstSchema(ordered_json::parse(schema),
+                                                      ordered_json::parse(value), registry)) {
+    out.push_back(PathText(p.path) + " " + p.what);
+  }
+  return out;
+}
+
+TEST(JsonSchemaTest, ARefNamesAnotherSchemaByItsIdAndItsRefsMeanThatDocument) {
+  const SchemaRegistry registry = {
+      {"https://example.invalid/defs.json", ordered_json::parse(R"({
+         "$id": "https://example.invalid/defs.json",
+         "$defs": {"seq": {"$ref": "#/$defs/int"}, "int": {"type": "integer", "minimum": 1}}})")},
+      {"https://example.invalid/whole.json", ordered_json::parse(R"({"type":"object"})")}};
+  const char* schema = R"({
+    "properties": {"seq": {"$ref": "https://example.invalid/defs.json#/$defs/seq"},
+                   "body": {"$ref": "https://example.invalid/whole.json"}},
+    "$defs": {"int": {"type": "string"}}})";
+  EXPECT_EQ(ProblemsWith(registry, schema, R"({"seq":1,"body":{}})"), std::vector<std::string>{});
+  EXPECT_EQ(ProblemsWith(registry, schema, R"({"seq":0,"body":[]})"),
+            (std::vector<std::string>{"/seq is less than the minimum 1",
+                                      "/body is not of type \"object\""}));
+  EXPECT_EQ(ProblemsWith(registry, R"({"$ref":"https://example.invalid/none.json"})", "{}"),
+            std::vector<std::string>{
+                "/ the schema's $ref https://example.invalid/none.json names no schema this "
+                "validator was given"});
+}
+
+TEST(JsonSchemaTest, AProblemNamesItsKeywordAndAnUnknownMemberApart) {
+  const std::vector<SchemaProblem> problems = ValidateAgainstSchema(
+      ordered_json::parse(kSchema), ordered_json::parse(R"({"id":"abc","n":"x","extra":1})"));
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].keyword, "type");
+  EXPECT_EQ(problems[0].member, "");
+  EXPECT_EQ(problems[1].keyword, "additionalProperties");
+  EXPECT_EQ(problems[1].member, "extra");
+}
+
+TEST(JsonSchemaTest, CheckSchemaFindsProblemsNoValueReaches) {
+  const SchemaRegistry registry = {
+      {"https://example.invalid/defs.json", ordered_json::parse(R"({"$defs":{"a":{}}})")}};
+  const ordered_json good = ordered_json::parse(R"({
+    "type": "object", "properties": {"a": {"$ref": "https://example.invalid/defs.json#/$defs/a"},
+                                     "b": {"anyOf": [true, {"$ref": "#/$defs/x"}]}},
+    "$defs": {"x": {"if": {"const": 1}, "then": {"maximum": 2}, "else": {"items": false}}}})");
+  EXPECT_TRUE(CheckSchema(good, registry).empty());
+  const ordered_json bad = ordered_json::parse(R"({
+    "properties": {"a": {"$ref": "#/$defs/missing"}},
+    "$defs": {"unused": {"oneOf": [{"format": "email"}]}}})");
+  std::vector<std::string> found;
+  for (const SchemaProblem& p : CheckSchema(bad, registry)) {
+    found.push_back(PathText(p.path) + " " + p.what);
+  }
+  EXPECT_EQ(found, (std::vector<std::string>{
+                       "/properties/a the schema's $ref #/$defs/missing names no entry of $defs",
+                       "/$defs/unused/oneOf/0 the schema uses \"format\", which this validator "
+                       "does not implement"}));
 }
 
 }  // namespace
