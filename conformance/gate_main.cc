@@ -50,7 +50,7 @@ constexpr char kUsage[] =
     "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE]\n"
     "            [--known-failures FILE] [--write-known-failures FILE] [--verbose]\n"
     "Judges an implementation of azure_pricing_get (the C++ reference in process, or a testee)\n"
-    "and a sandbox backend (the bubblewrap backend in process, or an adapter). Prints a summary\n"
+    "and a sandbox backend (the reference bubblewrap adapter, or yours). Prints a summary\n"
     "table and ends with `N passed, N failed` over the REQUIRED checks. Every check is REQUIRED\n"
     "(a spec MUST or a REQUIRED rule of docs/profile.md) or RECOMMENDED (a SHOULD, or the\n"
     "reference's exact wording): RECOMMENDED results are reported but never fail the gate.\n"
@@ -111,8 +111,11 @@ struct Options {
   bool Partial() const {
     if (filter.has_value() || shard_count > 1) return true;
     if (!testee.empty()) return !Runs("kind") || !Runs("properties");
+    if (BackendOnly()) return false;
     return suites.size() < std::size(kSuites);
   }
+  // A sandbox backend is judged by the backend suite alone: that run is its whole verdict.
+  bool BackendOnly() const { return testee.empty() && suites == std::set<std::string>{"backend"}; }
   // A shard is a function of the check's name alone, so every shard agrees without talking.
   static uint64_t Fnv1a(const std::string& text) {
     uint64_t h = 14695981039346656037ULL;
@@ -525,9 +528,12 @@ void RunBackendSuite(Run& run) {
   for (const backend::ProbeResult& r : result.probes) {
     if (!run.options.Selected("backend", r.id)) continue;
     run.Add({.suite = "backend", .id = r.id, .requirements = r.requirements,
-             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-             .expected = r.passed ? "" : r.diagnosis,
-             .actual = r.passed ? "" : r.detail});
+             .verdict = !r.applicable ? Verdict::kNotApplicable
+                        : r.passed    ? Verdict::kPassed
+                                      : Verdict::kFailed,
+             .expected = r.passed || !r.applicable ? "" : r.expected,
+             .actual = r.passed || !r.applicable ? "" : r.detail,
+             .detail = r.applicable ? "" : "not applicable: " + r.detail});
   }
   run.suite_seconds["backend"] = SecondsSince(start);
 }
@@ -754,9 +760,18 @@ int PrintVerdict(const Run& run, const Catalog* catalog) {
   const char* scope = run.options.Partial() ? " (partial run: not a conformance verdict)"
                       : !run.options.testee.empty()
                           ? " (verdict on the testee: the kind and properties suites)"
-                          : "";
+                      : run.options.BackendOnly() ? " (verdict on the backend: the backend suite)"
+                                                  : "";
   std::printf("\nRECOMMENDED checks (not counted in the verdict): %d passed, %d not met\n",
               recommended_passed, recommended_failed);
+  if (const std::optional<BackendVerdict> backend = JudgeBackend(run.records);
+      backend && !run.options.filter && run.options.shard_count <= 1) {
+    const std::string failed =
+        backend->failed == 0 ? "" : ", " + std::to_string(backend->failed) + " failed";
+    std::printf("backend: %s (%d required probes%s)\n",
+                backend->conformant ? "CONFORMANT" : "NOT CONFORMANT", backend->required,
+                failed.c_str());
+  }
   std::printf("gate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope);
   std::printf("%d passed, %d failed\n", passed, failures);
   return failures == 0 ? 0 : 1;

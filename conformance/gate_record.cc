@@ -67,12 +67,30 @@ std::string_view LevelName(Level level) {
   return level == Level::kRequired ? "REQUIRED" : "RECOMMENDED";
 }
 
+std::optional<BackendVerdict> JudgeBackend(const std::vector<GateRecord>& records) {
+  BackendVerdict out;
+  bool any = false;
+  for (const GateRecord& r : records) {
+    if (r.suite != kBackendSuite) continue;
+    any = true;
+    if (r.verdict == Verdict::kNotApplicable) {
+      ++out.not_applicable;
+      continue;
+    }
+    ++out.required;
+    out.failed += r.verdict == Verdict::kPassed ? 0 : 1;
+  }
+  out.conformant = out.failed == 0;
+  return any ? std::optional<BackendVerdict>(out) : std::nullopt;
+}
+
 std::string_view VerdictName(Verdict verdict) {
   switch (verdict) {
     case Verdict::kPassed: return "passed";
     case Verdict::kFailed: return "failed";
     case Verdict::kKnown: return "known";
     case Verdict::kSkipped: return "skipped";
+    case Verdict::kNotApplicable: return "not_applicable";
   }
   return "failed";
 }
@@ -83,8 +101,8 @@ Status WriteJsonReport(const std::string& path, const std::string& implementatio
   std::map<std::string, int> counts = {{"passed", 0}, {"failed", 0}, {"known", 0}, {"skipped", 0}};
   nlohmann::ordered_json by_level;
   for (const Level level : {Level::kRequired, Level::kRecommended}) {
-    by_level[std::string(LevelName(level))] = {{"passed", 0}, {"failed", 0}, {"known", 0},
-                                               {"skipped", 0}};
+    by_level[std::string(LevelName(level))] = {
+        {"passed", 0}, {"failed", 0}, {"known", 0}, {"skipped", 0}, {"not_applicable", 0}};
   }
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const GateRecord& r : records) {
@@ -108,8 +126,16 @@ Status WriteJsonReport(const std::string& path, const std::string& implementatio
     list.push_back(std::move(record));
   }
   doc["records"] = std::move(list);
-  for (const char* key : {"passed", "failed", "known", "skipped"}) doc[key] = counts[key];
+  for (const char* key : {"passed", "failed", "known", "skipped", "not_applicable"}) {
+    doc[key] = counts[key];
+  }
   doc["by_level"] = std::move(by_level);
+  if (const std::optional<BackendVerdict> backend = JudgeBackend(records)) {
+    doc["backend_verdict"] = {{"verdict", backend->conformant ? "CONFORMANT" : "NOT CONFORMANT"},
+                              {"required_probes", backend->required},
+                              {"failed", backend->failed},
+                              {"not_applicable", backend->not_applicable}};
+  }
   return Write(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
@@ -126,6 +152,12 @@ Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& 
     xml += "  <testsuite name=\"" + XmlEscaped(suite) + "\" tests=\"" +
            std::to_string(members.size()) + "\" failures=\"" + std::to_string(failures) +
            "\" skipped=\"" + std::to_string(skipped) + "\">\n";
+    const std::optional<BackendVerdict> backend = JudgeBackend(records);
+    if (suite == kBackendSuite && backend) {
+      xml += "    <properties><property name=\"backend_verdict\" value=\"" +
+             std::string(backend->conformant ? "CONFORMANT" : "NOT CONFORMANT") +
+             "\"/></properties>\n";
+    }
     for (const GateRecord* r : members) xml += TestCase(*r);
     xml += "  </testsuite>\n";
   }

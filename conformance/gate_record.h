@@ -3,6 +3,7 @@
 #ifndef CONFORMANCE_GATE_RECORD_H_
 #define CONFORMANCE_GATE_RECORD_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ enum class Verdict {
   kFailed,
   kKnown,    // failed exactly as the implementation's known-failures file says
   kSkipped,  // selected but could not run (what it needs is missing); the gate wants zero
+  // A backend probe whose subject the backend does not declare (closed egress it does not
+  // offer, a protocol it does not speak in process): neither a pass nor a failure.
+  kNotApplicable,
 };
 
 // How much a check counts (docs/profile.md, PROFILE-012). REQUIRED: a spec MUST or a REQUIRED
@@ -49,6 +53,20 @@ struct GateRecord {
 };
 
 std::string_view VerdictName(Verdict verdict);
+
+// The backend suite's records' suite name.
+inline constexpr char kBackendSuite[] = "backend";
+
+// A sandbox backend's own verdict, apart from the implementation's: every applicable backend
+// probe is REQUIRED, and one that failed or could not run makes it NOT CONFORMANT.
+struct BackendVerdict {
+  bool conformant = true;
+  int required = 0;  // applicable probes
+  int failed = 0;    // failed or skipped
+  int not_applicable = 0;
+};
+// nullopt when no backend probe is among the records.
+std::optional<BackendVerdict> JudgeBackend(const std::vector<GateRecord>& records);
 
 // Reason (Outcome::kFailed) a report file cannot be written.
 inline constexpr char kReportWriteFailed[] = "report_write_failed";

@@ -43,6 +43,7 @@ std::vector<SuiteSummary> Summarize(const std::vector<GateRecord>& records,
       case Verdict::kFailed: ++t.failed; break;
       case Verdict::kKnown: ++t.known; break;
       case Verdict::kSkipped: ++s.skipped; break;
+      case Verdict::kNotApplicable: break;
     }
     s.seconds += r.seconds;
   }
@@ -75,6 +76,7 @@ RequirementCoverage ComputeRequirementCoverage(const std::vector<std::string>& i
                                                const std::vector<GateRecord>& records) {
   std::set<std::string> cited, failing;
   for (const GateRecord& r : records) {
+    if (r.verdict == Verdict::kNotApplicable) continue;  // it checked nothing
     for (const std::string& id : r.requirements) {
       cited.insert(id);
       if (r.verdict != Verdict::kPassed) failing.insert(id);
@@ -115,10 +117,12 @@ std::string FailureLine(const GateRecord& r) {
     }
     line += "]";
   }
-  if (!r.expected.empty()) line += " expected " + r.expected;
-  if (!r.actual.empty()) line += (r.expected.empty() ? " actual " : ", actual ") + r.actual;
-  if (!r.detail.empty()) line += ": " + r.detail;
-  return line;
+  std::string said;
+  for (const std::string& part : {r.expected.empty() ? "" : "expected " + r.expected,
+                                  r.actual.empty() ? "" : "got " + r.actual, r.detail}) {
+    if (!part.empty()) said += (said.empty() ? "" : "; ") + part;
+  }
+  return said.empty() ? line : line + ": " + said;
 }
 
 std::string InputsLines(const GateRecord& r, size_t limit) {

@@ -45,68 +45,100 @@ struct BackendUnderTest {
   std::string description;
   std::set<pid_t> own;
   std::string cli_kind;
-  std::string problem;  // set when there is no backend to test
+  AdapterCommand command;  // how the protocol probes start another instance
+  std::string problem;     // set when there is no backend to test
 };
 
-BackendUnderTest InProcess(const BackendGateOptions& options, const std::string& work) {
-  BackendUnderTest out;
-  // No CLI named: the fake from the runfiles, so the suite needs nothing outside them (a
-  // remote-execution worker has no npm cache). A CLI named but not there is a problem.
+// The suite's image, what every adapter is told about it (PROTOCOL.md, "The image"), and the
+// CLI in it: the real azmcp when one is named, else the fake from the runfiles, so the suite
+// needs nothing outside them (a remote-execution worker has no npm cache).
+struct SuiteImage {
+  std::string dir;
+  std::string azmcp;
+  std::string cli_kind;
+  std::string problem;
+};
+
+SuiteImage AssembleSuiteImage(const BackendGateOptions& options, const std::string& work) {
   const bool real = !options.azmcp.empty();
   if (real && access(options.azmcp.c_str(), X_OK) != 0) {
-    out.problem = "the azmcp named by AZURE_PRICING_AZMCP or --azmcp is not an executable file; "
-                  "run the gate through tools/bazel, which installs it";
-    return out;
+    return {.problem = "the azmcp named by AZURE_PRICING_AZMCP or --azmcp is not an executable "
+                       "file; run the gate through tools/bazel, which installs it"};
   }
-  const std::string cli = real ? options.azmcp : Runfile("fakes/azmcp/azmcp");
-  const std::string image = work + "/image";
+  SuiteImage image{.dir = work + "/image",
+                   .azmcp = real ? options.azmcp : Runfile("fakes/azmcp/azmcp"),
+                   .cli_kind = real ? "the real azmcp" : "the fake azmcp"};
   const Status made = sandbox::bwrap::AssembleImage(
-      {.azmcp = cli,
+      {.azmcp = image.azmcp,
        .dotnet_bundle = real,
        .sandbox_init = Runfile("ref/sandbox/bwrap/sandbox_init"),
        .probe = Runfile("conformance/backend/probe/sandbox_probe"),
-       .provenance = real ? cli : "//fakes/azmcp (no real azmcp named)"},
-      image);
-  if (!made.ok()) {
-    out.problem = "cannot assemble the image: " + made.message();
-    return out;
-  }
-  sandbox::bwrap::BwrapOptions bwrap;
-  bwrap.image_dir = image;
-  bwrap.bwrap_path = options.bwrap;
-  bwrap.egress_log = [](const std::string&) {};
-  StatusOr<std::unique_ptr<sandbox::bwrap::BwrapBackend>> backend =
-      sandbox::bwrap::BwrapBackend::Create(bwrap);
-  if (!backend.ok()) {
-    out.problem = backend.status().message();
-    return out;
-  }
-  out.backend = std::move(*backend);
-  out.description = "bubblewrap (in process)";
-  out.cli_kind = real ? "the real azmcp" : "the fake azmcp";
-  return out;
+       .provenance = real ? image.azmcp : "//fakes/azmcp (no real azmcp named)"},
+      image.dir);
+  if (!made.ok()) image.problem = "cannot assemble the image: " + made.message();
+  return image;
 }
 
-BackendUnderTest Adapter(const BackendGateOptions& options) {
-  BackendUnderTest out;
+// The gate's environment plus where the image and its two programs are.
+std::vector<std::string> AdapterEnvironment(const SuiteImage& image) {
   std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  std::vector<std::string> argv = options.adapter;
-  argv[0] = base::ResolveProgram(argv[0]);
-  // `bazel run` starts the gate in its runfiles; the adapter's relative paths mean the user's
-  // directory.
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (entry.rfind("AZURE_PRICING_IMAGE_DIR=", 0) == 0 ||
+        entry.rfind("AZURE_PRICING_SANDBOX_PROBE=", 0) == 0) {
+      continue;
+    }
+    env.push_back(entry);
+  }
+  env.push_back("AZURE_PRICING_IMAGE_DIR=" + image.dir);
+  env.push_back("AZURE_PRICING_SANDBOX_PROBE=" + Runfile("conformance/backend/probe/sandbox_probe"));
+  if (std::getenv("AZURE_PRICING_AZMCP") == nullptr) env.push_back("AZURE_PRICING_AZMCP=" + image.azmcp);
+  return env;
+}
+
+BackendUnderTest StartAdapter(std::vector<std::string> argv, std::vector<std::string> env,
+                              const std::string& directory) {
+  BackendUnderTest out;
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(argv, env, {}, base::CallerDirectory());
+      backend_protocol::AdapterBackend::Start(argv, env, {}, directory);
   if (!adapter.ok()) {
     out.problem = "the adapter did not start: " + adapter.status().message();
     return out;
   }
   out.own.insert((*adapter)->pid());
-  out.description = (*adapter)->identity().name + " " + (*adapter)->identity().version +
-                    " (adapter: " + options.adapter.front() + ")";
-  out.cli_kind = "the adapter's azmcp";
+  out.description = (*adapter)->identity().name + " " + (*adapter)->identity().version;
+  out.command = {std::move(argv), std::move(env), directory};
   out.backend = std::move(*adapter);
   return out;
+}
+
+// The reference: the bubblewrap backend through its own adapter, held to the same protocol
+// checks as any other.
+BackendUnderTest Reference(const BackendGateOptions& options, const SuiteImage& image) {
+  std::vector<std::string> argv = {Runfile("conformance/backend/bwrap_adapter"), "--image",
+                                   image.dir};
+  if (!options.bwrap.empty()) argv.insert(argv.end(), {"--bwrap", options.bwrap});
+  BackendUnderTest out = StartAdapter(argv, AdapterEnvironment(image), "");
+  out.description += " (the reference: bubblewrap through //conformance/backend:bwrap_adapter)";
+  out.cli_kind = image.cli_kind;
+  return out;
+}
+
+BackendUnderTest Adapter(const BackendGateOptions& options, const SuiteImage& image) {
+  std::vector<std::string> argv = options.adapter;
+  argv[0] = base::ResolveProgram(argv[0]);
+  // `bazel run` starts the gate in its runfiles; the adapter's relative paths mean the user's
+  // directory.
+  BackendUnderTest out = StartAdapter(argv, AdapterEnvironment(image), base::CallerDirectory());
+  out.description += " (adapter: " + options.adapter.front() + ")";
+  out.cli_kind = "the adapter's azmcp";
+  return out;
+}
+
+BackendUnderTest Start(const BackendGateOptions& options, const std::string& work) {
+  const SuiteImage image = AssembleSuiteImage(options, work);
+  if (!image.problem.empty()) return {.problem = image.problem};
+  return options.adapter.empty() ? Reference(options, image) : Adapter(options, image);
 }
 
 }  // namespace
@@ -121,9 +153,8 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
                               Status(Outcome::kFailed, kPriceApiFailed, "no work directory"))
                         : PriceApiProcess::Start(Runfile("fakes/prices_server/prices_server"),
                                                  kSuiteCatalog, work.path);
-  BackendUnderTest under =
-      !api.ok() ? BackendUnderTest{.problem = api.status().message()}
-                : (options.adapter.empty() ? InProcess(options, work.path) : Adapter(options));
+  BackendUnderTest under = !api.ok() ? BackendUnderTest{.problem = api.status().message()}
+                                     : Start(options, work.path);
   std::printf("backend suite\n");
   if (!under.problem.empty()) {
     std::printf("  the backend suite did not run: %s\n", under.problem.c_str());
@@ -131,16 +162,24 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
     return result;
   }
   std::printf("  backend: %s\n", under.description.c_str());
-  SuiteOptions suite{.price_api = (*api)->api(), .cli_kind = under.cli_kind, .own_processes = under.own};
+  SuiteOptions suite{.price_api = (*api)->api(),
+                     .adapter = under.command,
+                     .cli_kind = under.cli_kind,
+                     .own_processes = under.own};
   suite.progress = [](const std::string& line) {
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);  // probes take seconds; show each as it ends
   };
   for (const ProbeResult& r : RunBackendSuite(*under.backend, suite)) {
-    ++(r.passed ? result.passed : result.failed);
+    if (!r.applicable) {
+      ++result.not_applicable;
+    } else {
+      ++(r.passed ? result.passed : result.failed);
+    }
     result.probes.push_back(r);
   }
-  std::printf("  %-36s %3d passed, %d failed\n", "backend probes", result.passed, result.failed);
+  std::printf("  %-36s %3d passed, %d failed, %d not applicable\n", "backend probes",
+              result.passed, result.failed, result.not_applicable);
   return result;
 }
 

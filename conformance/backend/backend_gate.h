@@ -1,6 +1,6 @@
-// The backend suite as the gate runs it: the fake price API, the backend under test (the
-// bubblewrap backend in process on an image assembled for the run, or any adapter process), the
-// probes, and one line per probe.
+// The backend suite as the gate runs it: the fake price API, the image assembled for the run, the
+// backend under test as an adapter process (the reference bubblewrap adapter, or any other), the
+// probes, one line per probe, and the backend's own verdict.
 #ifndef CONFORMANCE_BACKEND_BACKEND_GATE_H_
 #define CONFORMANCE_BACKEND_BACKEND_GATE_H_
 
@@ -12,17 +12,19 @@
 namespace azure_pricing::conformance::backend {
 
 struct BackendGateOptions {
-  // The adapter command line, already split; empty runs the bubblewrap backend in process.
+  // The adapter command line, already split; empty runs the reference, the bubblewrap backend
+  // through //conformance/backend:bwrap_adapter.
   std::vector<std::string> adapter;
-  // The real azmcp to put in the in-process backend's image (the npm cache's, by default).
+  // The real azmcp to put in the suite's image (the npm cache's, by default).
   std::string azmcp;
-  std::string bwrap;  // the bwrap program for the in-process backend; empty: the one on PATH
+  std::string bwrap;  // the bwrap program for the reference; empty: the one on PATH
   bool verbose = false;
 };
 
 struct BackendGateResult {
   int passed = 0;
   int failed = 0;
+  int not_applicable = 0;  // probes whose subject the backend does not declare
   std::vector<ProbeResult> probes;  // every probe that ran, in order
   // Why no probe ran (the fake API or the backend did not start); empty when they ran. The
   // gate reports every probe as skipped then, which fails it: zero skips.

@@ -65,6 +65,131 @@ Observation PostRefused(Context& ctx) {
   return seen;
 }
 
+// Refused by the proxy (an error status, or a handshake it would not complete), and the
+// upstream received nothing at all: what the client is told can lie, the upstream's log cannot.
+Observation RefusedUnseen(Context& ctx, const std::vector<std::string>& args,
+                          const std::string& what, bool tls_refusal_counts = false) {
+  if (Status reset = ResetRequestLog(ctx.options.price_api); !reset.ok()) {
+    return Fail(reset.message());
+  }
+  std::string why;
+  const std::optional<Json> out = ProbeJson(ctx, args, &why);
+  if (!out) return Fail(why);
+  const StatusOr<std::vector<std::string>> seen = ReceivedMethods(ctx.options.price_api);
+  if (!seen.ok()) return Fail(seen.status().message());
+  if (!seen->empty()) {
+    return Fail(what + " reached the upstream (as " + seen->front() + ", " +
+                std::to_string(seen->size()) + " request(s))");
+  }
+  if (Succeeded(*out)) return Fail(what + " got through (" + Summary(*out) + ")");
+  const bool tls = tls_refusal_counts && out->value("stage", "") == "tls";
+  if (out->value("status", 0) < 400 && !tls) {
+    return Fail(what + " got no refusal from the proxy, only (" + Summary(*out) +
+                "): is egress working at all?");
+  }
+  return Pass(what + " refused (" + Summary(*out) + "), nothing reached the upstream");
+}
+
+Observation MethodCase(Context& ctx) {
+  return RefusedUnseen(ctx, {"https-get", kPricesUrl, "--method", "get"}, "a lower-case get");
+}
+
+Observation HostSuffix(Context& ctx) {
+  return RefusedUnseen(ctx, {"https-get", "https://evilprices.azure.com/api/retail/prices"},
+                       "a CONNECT to evilprices.azure.com");
+}
+
+Observation HostHeaderMismatch(Context& ctx) {
+  return RefusedUnseen(ctx, {"https-get", kPricesUrl, "--host-header", "management.azure.com"},
+                       "a Host header other than the CONNECT host");
+}
+
+Observation SniMismatch(Context& ctx) {
+  return RefusedUnseen(ctx, {"https-get", kPricesUrl, "--sni", "management.azure.com"},
+                       "an SNI other than the CONNECT host", /*tls_refusal_counts=*/true);
+}
+
+// The methods the upstream received for one probe run; `why` set when either failed.
+std::optional<std::vector<std::string>> UpstreamMethods(Context& ctx,
+                                                        const std::vector<std::string>& args,
+                                                        std::optional<Json>& out, std::string* why) {
+  if (Status reset = ResetRequestLog(ctx.options.price_api); !reset.ok()) {
+    *why = reset.message();
+    return std::nullopt;
+  }
+  out = ProbeJson(ctx, args, why);
+  if (!out) return std::nullopt;
+  StatusOr<std::vector<std::string>> seen = ReceivedMethods(ctx.options.price_api);
+  if (!seen.ok()) {
+    *why = seen.status().message();
+    return std::nullopt;
+  }
+  return *seen;
+}
+
+// Every request on a tunnel is judged, not only the first: a POST after a GET on one kept-alive
+// connection, then pipelined behind it, must not reach the upstream.
+Observation SameTunnelRequests(Context& ctx) {
+  const std::vector<std::vector<std::string>> runs = {
+      {"https-get", kPricesUrl, "--then", "POST"},
+      {"https-get", kPricesUrl, "--then", "POST", "--then", "DELETE", "--pipeline"}};
+  for (const std::vector<std::string>& args : runs) {
+    const bool pipelined = args.back() == "--pipeline";
+    const std::string how = pipelined ? "pipelined after a GET" : "after a GET on the same tunnel";
+    std::string why;
+    std::optional<Json> out;
+    const std::optional<std::vector<std::string>> methods = UpstreamMethods(ctx, args, out, &why);
+    if (!methods) return Fail(why);
+    for (const std::string& m : *methods) {
+      if (m != "GET") return Fail("a " + m + " sent " + how + " reached the upstream");
+    }
+    const Json responses = out->value("responses", Json::array());
+    if (!responses.is_array() || responses.size() < 2) {
+      return Fail("the probe did not report its requests on one tunnel: is it this suite's probe?");
+    }
+    for (size_t i = 1; i < responses.size(); ++i) {
+      const int status = responses[i].is_object() ? responses[i].value("status", 0) : 0;
+      if (status >= 200 && status < 300) {
+        return Fail("a " + responses[i].value("method", std::string("?")) + " sent " + how +
+                    " was answered " + std::to_string(status));
+      }
+    }
+  }
+  return Pass("POST and DELETE after a GET on one tunnel, kept alive or pipelined, never reached "
+              "the upstream");
+}
+
+Observation ClosedEgress(Context& ctx) {
+  if (ctx.backend.declaration().egress_modes.count(sandbox::Egress::kClosed) == 0) {
+    return NotApplicable("the backend does not declare closed egress");
+  }
+  sandbox::Spec spec = SuiteSpec();
+  spec.egress = sandbox::Egress::kClosed;
+  spec.egress_allow.clear();
+  if (Status reset = ResetRequestLog(ctx.options.price_api); !reset.ok()) return Fail(reset.message());
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = AcquireSandbox(ctx, spec);
+  if (!box.ok()) return Fail("a closed-egress spec was " + Describe(box.status()));
+  std::string why;
+  const std::optional<Json> proxied =
+      ProbeIn(ctx, **box, {"https-get", kPricesUrl, "--timeout-ms", "3000"}, &why);
+  const std::optional<Json> direct =
+      proxied ? ProbeIn(ctx, **box,
+                        {"connect", "127.0.0.1", std::to_string(ctx.options.price_api.port), "2000"},
+                        &why)
+              : std::nullopt;
+  (void)ctx.backend.Dispose(std::move(*box));
+  if (!proxied || !direct) return Fail(why);
+  const StatusOr<std::vector<std::string>> seen = ReceivedMethods(ctx.options.price_api);
+  if (!seen.ok()) return Fail(seen.status().message());
+  if (Succeeded(*proxied) || !seen->empty()) {
+    return Fail("with closed egress a GET to prices.azure.com got through (" + Summary(*proxied) +
+                ")");
+  }
+  if (direct->value("connected", true)) return Fail("with closed egress the host's loopback is reachable");
+  return Pass("with closed egress neither the proxy nor the host is reachable (" +
+              Summary(*proxied) + ")");
+}
+
 Observation OtherHostRefused(Context& ctx) {
   return MustBeRefused(ctx, {"https-get", "https://management.azure.com/subscriptions"},
                        "another host");
@@ -154,24 +279,43 @@ Observation CliLookup(Context& ctx) {
 std::vector<ProbeDef> EgressProbes() {
   return {
       {{"egress.get_allowed", {"HOST-008", "HOST-012", "HOST-013"},
-        "GET to prices.azure.com through the backend's proxy does not work"},
+        "a GET to prices.azure.com through HTTPS_PROXY, verified with SSL_CERT_FILE, succeeds"},
        GetAllowed},
-      {{"egress.post_refused", {"HOST-008"}, "the proxy lets a method other than GET through"},
+      {{"egress.post_refused", {"HOST-008"}, "a POST is refused and never reaches the upstream"},
        PostRefused},
-      {{"egress.other_host_refused", {"HOST-008"}, "the proxy reaches hosts beyond prices.azure.com"},
+      {{"egress.other_host_refused", {"HOST-008"}, "a CONNECT to another host is refused"},
        OtherHostRefused},
-      {{"egress.ip_literal_refused", {"HOST-008"}, "the proxy connects to IP literals"},
+      {{"egress.ip_literal_refused", {"HOST-008"}, "a CONNECT to an IP literal is refused"},
        IpLiteralRefused},
-      {{"egress.direct_refused", {"HOST-008", "HOST-012"}, "connections bypassing the proxy work"},
+      {{"egress.direct_refused", {"HOST-008", "HOST-012"}, "a connection that bypasses the proxy fails"},
        DirectRefused},
       {{"egress.verification_on", {"HOST-014"},
-        "TLS inside the sandbox succeeds without a trust anchor: verification is off"},
+        "TLS inside the sandbox fails without a trust anchor (verification is on)"},
        EmptyTrustStoreFails},
       {{"egress.upstream_verified", {"HOST-014"},
-        "the proxy does not verify the upstream's certificate"},
+        "the proxy answers 502 when the upstream's certificate does not verify"},
        UpstreamVerified},
+      {{"egress.same_tunnel_requests", {"HOST-008"},
+        "every request on a tunnel is checked: a POST after a GET, kept alive or pipelined, is "
+        "refused and never reaches the upstream"},
+       SameTunnelRequests},
+      {{"egress.method_case", {"HOST-008"},
+        "a method in another letter case (get) is refused and never reaches the upstream"},
+       MethodCase},
+      {{"egress.host_suffix", {"HOST-008"},
+        "a host that only ends with the allowed name (evilprices.azure.com) is refused"},
+       HostSuffix},
+      {{"egress.host_header_mismatch", {"HOST-008"},
+        "a Host header that differs from the CONNECT host is refused and never reaches the "
+        "upstream"},
+       HostHeaderMismatch},
+      {{"egress.sni_mismatch", {"HOST-008"},
+        "a TLS server name that differs from the CONNECT host is refused and never reaches the "
+        "upstream"},
+       SniMismatch},
+      {{"egress.closed", {"HOST-008"}, "with closed egress nothing is reachable"}, ClosedEgress},
       {{"cli.lookup", {"HOST-012", "HOST-013", "HOST-006"},
-        "the tool cannot complete a lookup through this backend"},
+        "azure_pricing_get completes a lookup through the backend"},
        CliLookup},
   };
 }

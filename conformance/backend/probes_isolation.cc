@@ -1,6 +1,7 @@
 // Isolation and disposal: nothing crosses from the host or from one call to the next, and
 // nothing of a sandbox outlives it.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "conformance/backend/suite_internal.h"
 
@@ -114,25 +116,93 @@ Observation NoProcessesCrossCalls(Context& ctx) {
   return Pass("the previous call's process and a host process are invisible");
 }
 
-// Files the suite writes on the host: in /tmp and in its HOME (where credentials would live).
+// Canary files planted on the host, named with a token unique to the run, removed on
+// destruction: in /tmp, HOME, the working directory, /etc and a credential directory. A
+// location this user cannot write is left out (and named in the pass line).
+class HostCanaries {
+ public:
+  explicit HostCanaries(const std::string& token) {
+    std::vector<std::string> dirs = {"/tmp", "/etc"};
+    if (char cwd[4096]; getcwd(cwd, sizeof cwd) != nullptr) dirs.emplace_back(cwd);
+    if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
+      dirs.emplace_back(home);
+      const std::string azure = std::string(home) + "/.azure";
+      if (mkdir(azure.c_str(), 0700) == 0) made_dir_ = azure;
+      dirs.push_back(azure);
+    }
+    for (const std::string& dir : dirs) {
+      const std::string file = dir + "/" + token + "-canary";
+      std::ofstream out(file);
+      out << "host canary";
+      (out.good() ? files_ : skipped_).push_back(out.good() ? file : dir);
+    }
+  }
+  ~HostCanaries() {
+    for (const std::string& file : files_) unlink(file.c_str());
+    if (!made_dir_.empty()) rmdir(made_dir_.c_str());
+  }
+  const std::vector<std::string>& files() const { return files_; }
+  const std::vector<std::string>& skipped() const { return skipped_; }
+
+ private:
+  std::vector<std::string> files_, skipped_;
+  std::string made_dir_;
+};
+
+// The device and root of this machine's "/" mount, as /proc/self/mountinfo has them.
+std::pair<std::string, std::string> HostRootMount() {
+  std::ifstream in("/proc/self/mountinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string id, parent, device, root, mount_point;
+    fields >> id >> parent >> device >> root >> mount_point;
+    if (mount_point == "/") return {device, root};
+  }
+  return {"", ""};
+}
+
+// A mount inside the sandbox of the host's whole root file system, wherever it is mounted.
+std::string HostRootBound(const Json& mounts) {
+  const auto [device, root] = HostRootMount();
+  if (device.empty()) return "";
+  for (const Json& m : mounts.value("mounts", Json::array())) {
+    if (!m.is_object()) continue;
+    if (m.value("device", "") == device && m.value("root", "") == root &&
+        m.value("mount_point", "") != "/") {
+      return m.value("mount_point", "?");
+    }
+  }
+  return "";
+}
+
 Observation HostFilesInvisible(Context& ctx) {
-  std::vector<std::string> files = {"/tmp/" + ctx.Marker() + "-host"};
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
-    files.push_back(std::string(home) + "/." + ctx.Marker() + "-host");
-  }
-  for (const std::string& file : files) {
-    std::ofstream out(file);
-    out << "host";
-    if (!out.good()) return Fail("the suite cannot write " + file + " on the host");
-  }
+  const std::string token = ctx.Marker() + "-host";
+  const HostCanaries canaries(token);
+  if (canaries.files().empty()) return Fail("the suite could not plant a canary file on the host");
   std::string why;
-  const auto seen = Visible(ctx, files, &why);
-  for (const std::string& file : files) unlink(file.c_str());
+  const auto seen = Visible(ctx, canaries.files(), &why);
   if (!seen) return Fail(why);
   if (const std::string path = FirstVisible(*seen); !path.empty()) {
     return Fail("the host's " + path + " is visible in the sandbox");
   }
-  return Pass("files the suite wrote in the host's /tmp and HOME are invisible");
+  const std::optional<Json> walk = ProbeJson(ctx, {"find-names", token, "2000000"}, &why);
+  if (!walk) return Fail(why);
+  const Json found = walk->value("found", Json::array());
+  if (!found.empty()) {
+    return Fail("a host canary is visible at " + found.front().get<std::string>());
+  }
+  const std::optional<Json> mounts = ProbeJson(ctx, {"mounts"}, &why);
+  if (!mounts) return Fail(why);
+  if (const std::string at = HostRootBound(*mounts); !at.empty()) {
+    return Fail("the host's root file system is mounted at " + at);
+  }
+  std::string note = std::to_string(canaries.files().size()) + " host canaries found nowhere (" +
+                     std::to_string(walk->value("visited", 0)) + " entries walked" +
+                     (walk->value("complete", false) ? "" : ", walk bounded") +
+                     "), no host root mount";
+  for (const std::string& dir : canaries.skipped()) note += "; " + dir + " not writable here";
+  return Pass(note);
 }
 
 Observation NoNetworkButLoopback(Context& ctx) {
@@ -209,23 +279,23 @@ Observation DisposeLeavesNothing(Context& ctx) {
 
 std::vector<ProbeDef> IsolationProbes() {
   return {
-      {{"isolation.files_between_calls", {"HOST-006"}, "/tmp or HOME is shared between calls"},
+      {{"isolation.files_between_calls", {"HOST-006"}, "files in /tmp and HOME do not cross from one sandbox to the next"},
        NothingCrossesCalls},
-      {{"isolation.processes", {"HOST-006"}, "processes of other calls or of the host are visible"},
+      {{"isolation.processes", {"HOST-006"}, "processes of other sandboxes and of the host are invisible"},
        NoProcessesCrossCalls},
-      {{"isolation.host_files", {"HOST-006", "INTRO-009"}, "the host's files are visible"},
+      {{"isolation.host_files", {"HOST-006", "INTRO-009"}, "no file of the host is visible anywhere in the sandbox"},
        HostFilesInvisible},
       {{"isolation.network", {"HOST-008", "HOST-006"},
-        "the sandbox shares the host's network instead of having only loopback"},
+        "the sandbox has only loopback, not the host's network"},
        NoNetworkButLoopback},
       {{"isolation.no_privileges", {"HOST-006"},
-        "the program runs with capabilities and could undo the sandbox's read-only mounts"},
+        "the program runs with no capabilities"},
        NoPrivileges},
       {{"isolation.credentials", {"INTRO-009", "INTRO-010"},
-        "credentials of the host reach the sandbox"},
+        "no credential variable or credential file of the host reaches the sandbox"},
        NoCredentials},
       {{"disposal.nothing_left", {"INTRO-007", "HOST-006"},
-        "something of the sandbox keeps running after dispose"},
+        "after dispose nothing of the sandbox runs"},
        DisposeLeavesNothing},
   };
 }

@@ -136,6 +136,7 @@ std::set<pid_t> CurrentDescendants(const Context& ctx) {
 
 Observation Pass(std::string detail) { return {true, std::move(detail)}; }
 Observation Fail(std::string detail) { return {false, std::move(detail)}; }
+Observation NotApplicable(std::string why) { return {false, std::move(why), false}; }
 
 std::string Describe(const Status& status) {
   return status.ok() ? "ok"
@@ -170,25 +171,43 @@ void KillLeftovers(const Context& ctx) {
   ReapStrayZombies(ctx, ProcessTable());
 }
 
-StatusOr<sandbox::ExecResult> RunInSandbox(Context& ctx, const std::vector<std::string>& args,
-                                           const ExecOptions& options) {
-  const sandbox::Spec spec = PricingSandboxSpec("backend-suite");
-  const sandbox::SandboxKey key{"backend-suite", ctx.run_id, ctx.Marker()};
-  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = ctx.backend.Acquire(spec, key);
-  if (!box.ok()) return box.status();
-  sandbox::BoundedExec* bounded = (*box)->bounded_exec();
+sandbox::Spec SuiteSpec() { return PricingSandboxSpec("backend-suite"); }
+
+StatusOr<std::unique_ptr<sandbox::Sandbox>> AcquireSandbox(Context& ctx,
+                                                           const sandbox::Spec& spec) {
+  return ctx.backend.Acquire(spec, {"backend-suite", ctx.run_id, ctx.Marker()});
+}
+
+StatusOr<sandbox::ExecResult> ExecIn(Context& ctx, sandbox::Sandbox& box,
+                                     const std::vector<std::string>& args,
+                                     const ExecOptions& options) {
+  sandbox::BoundedExec* bounded = box.bounded_exec();
+  if (bounded == nullptr) {
+    return Status(Outcome::kRefused, kNoBoundedExec, "the backend offers no BoundedExec");
+  }
   std::vector<std::string> argv = {sandbox::bwrap::kProbePath};
   argv.insert(argv.end(), args.begin(), args.end());
   const Clock::time_point start = Clock::now();
   StatusOr<sandbox::ExecResult> result =
-      bounded == nullptr
-          ? StatusOr<sandbox::ExecResult>(Status(Outcome::kRefused, kNoBoundedExec,
-                                                 "the backend offers no BoundedExec"))
-          : bounded->ExecBounded({.argv = std::move(argv),
-                                  .env = options.env,
-                                  .timeout_seconds = options.timeout_seconds,
-                                  .max_output_bytes = options.max_output_bytes});
+      bounded->ExecBounded({.argv = std::move(argv),
+                            .env = options.env,
+                            .timeout_seconds = options.timeout_seconds,
+                            .max_output_bytes = options.max_output_bytes});
   ctx.last_exec_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+std::optional<nlohmann::json> ProbeIn(Context& ctx, sandbox::Sandbox& box,
+                                      const std::vector<std::string>& args, std::string* why,
+                                      const ExecOptions& options) {
+  return ProbeJson(ExecIn(ctx, box, args, options), why);
+}
+
+StatusOr<sandbox::ExecResult> RunInSandbox(Context& ctx, const std::vector<std::string>& args,
+                                           const ExecOptions& options) {
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = AcquireSandbox(ctx, SuiteSpec());
+  if (!box.ok()) return box.status();
+  StatusOr<sandbox::ExecResult> result = ExecIn(ctx, **box, args, options);
   if (Status disposed = ctx.backend.Dispose(std::move(*box)); !disposed.ok()) return disposed;
   return result;
 }
@@ -216,9 +235,26 @@ std::optional<nlohmann::json> ProbeJson(Context& ctx, const std::vector<std::str
 
 }  // namespace internal
 
+namespace {
+
+using Group = std::vector<internal::ProbeDef> (*)();
+// Protocol first: an adapter that misreads the protocol makes every later observation doubtful.
+constexpr Group kGroups[] = {internal::ProtocolProbes, internal::ExecProbes,
+                             internal::SandboxProbes, internal::IsolationProbes,
+                             internal::EgressProbes};
+
+std::string ProgressLine(const internal::Observation& seen, const internal::ProbeDef& p) {
+  if (!seen.applicable) return "  n/a  " + p.info.id + ": " + seen.detail;
+  return CheckLine(seen.passed, p.info.id,
+                   seen.passed ? seen.detail
+                               : "expected " + p.info.expected + "; got " + seen.detail);
+}
+
+}  // namespace
+
 std::vector<ProbeInfo> BackendProbes() {
   std::vector<ProbeInfo> out;
-  for (auto* group : {internal::ExecProbes, internal::IsolationProbes, internal::EgressProbes}) {
+  for (Group group : kGroups) {
     for (const internal::ProbeDef& p : group()) out.push_back(p.info);
   }
   return out;
@@ -236,19 +272,19 @@ std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteO
                      internal::Describe(redirected));
   }
   std::vector<ProbeResult> results;
-  for (auto* group : {internal::ExecProbes, internal::IsolationProbes, internal::EgressProbes}) {
+  for (Group group : kGroups) {
     for (const internal::ProbeDef& p : group()) {
       if (!options.only.empty() && options.only.count(p.info.id) == 0) continue;
       ctx.baseline = internal::CurrentDescendants(ctx);
       const internal::Observation seen = p.run(ctx);
       internal::KillLeftovers(ctx);
-      results.push_back({p.info.id, p.info.requirements, seen.passed, seen.detail,
-                         p.info.diagnosis});
-      if (options.progress) {
-        options.progress(CheckLine(seen.passed, p.info.id,
-                                   seen.passed ? seen.detail
-                                               : seen.detail + " -- " + p.info.diagnosis));
-      }
+      results.push_back({.id = p.info.id,
+                         .requirements = p.info.requirements,
+                         .passed = seen.passed,
+                         .applicable = seen.applicable,
+                         .detail = seen.detail,
+                         .expected = p.info.expected});
+      if (options.progress) options.progress(ProgressLine(seen, p));
     }
   }
   return results;

@@ -24,8 +24,17 @@
 
 namespace azure_pricing::conformance::backend {
 
+// How to start another instance of the adapter under test: the protocol probes speak to a fresh
+// one line by line (an in-process backend has no protocol, and they do not apply).
+struct AdapterCommand {
+  std::vector<std::string> argv;  // argv[0] is a path
+  std::vector<std::string> env;
+  std::string working_directory;  // empty: this process's
+};
+
 struct SuiteOptions {
   PriceApi price_api;
+  AdapterCommand adapter;  // empty argv: the backend is in process
   std::string cli_kind;        // what /usr/local/bin/azmcp in the image is, for the report
   std::set<pid_t> own_processes;  // the suite's helpers (e.g. an adapter) that are not leaks
   std::function<void(const std::string&)> progress;  // one line per probe as it finishes
@@ -37,14 +46,17 @@ struct ProbeResult {
   std::string id;
   std::vector<std::string> requirements;
   bool passed = false;
-  std::string detail;     // what was observed
-  std::string diagnosis;  // what a failure means, one line
+  // False when the probe does not apply to this backend (it declares no closed egress, or runs
+  // in process so has no protocol); such a probe neither passes nor fails and is not counted.
+  bool applicable = true;
+  std::string detail;    // what was observed: on failure, the "got" of "expected X; got Y"
+  std::string expected;  // what a conforming backend does, one line
 };
 
 struct ProbeInfo {
   std::string id;
   std::vector<std::string> requirements;
-  std::string diagnosis;
+  std::string expected;
 };
 
 // Every probe, in the order they run.

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <set>
 #include <thread>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,12 @@ namespace azure_pricing::conformance::backend::internal {
 // A backend whose sandboxes offer no BoundedExec cannot run a probe (Outcome::kRefused).
 inline constexpr char kNoBoundedExec[] = "no_bounded_exec";
 
+struct Observation {
+  bool passed = false;
+  std::string detail;  // on failure, what was seen instead of the probe's expectation
+  bool applicable = true;
+};
+
 struct Context {
   sandbox::Backend& backend;
   const SuiteOptions& options;
@@ -30,6 +37,8 @@ struct Context {
   std::set<pid_t> baseline;
   // How long the last RunInSandbox's exec took, without acquire and dispose.
   double last_exec_seconds = 0;
+  // The protocol probes' one session with a fresh adapter, run when the first of them runs.
+  std::optional<std::map<std::string, Observation>> protocol;
   std::string Marker() { return run_id + "-" + std::to_string(++counter); }
 };
 
@@ -47,13 +56,9 @@ class MarkerWatch {
   std::thread thread_;
 };
 
-struct Observation {
-  bool passed = false;
-  std::string detail;
-};
-
 Observation Pass(std::string detail);
 Observation Fail(std::string detail);
+Observation NotApplicable(std::string why);
 
 struct ProbeDef {
   ProbeInfo info;
@@ -64,6 +69,8 @@ struct ProbeDef {
 std::vector<ProbeDef> ExecProbes();
 std::vector<ProbeDef> IsolationProbes();
 std::vector<ProbeDef> EgressProbes();
+std::vector<ProbeDef> ProtocolProbes();
+std::vector<ProbeDef> SandboxProbes();
 
 struct ExecOptions {
   std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp/probe-home",
@@ -71,6 +78,18 @@ struct ExecOptions {
   int64_t timeout_seconds = 30;
   int64_t max_output_bytes = 1 << 20;
 };
+
+// The spec every probe asks for unless it says otherwise: the tool's own.
+sandbox::Spec SuiteSpec();
+// A sandbox for `spec` with a key unique to this call.
+StatusOr<std::unique_ptr<sandbox::Sandbox>> AcquireSandbox(Context& ctx, const sandbox::Spec& spec);
+// ExecBounded of the probe program with `args` in a live sandbox.
+StatusOr<sandbox::ExecResult> ExecIn(Context& ctx, sandbox::Sandbox& box,
+                                     const std::vector<std::string>& args,
+                                     const ExecOptions& options = {});
+std::optional<nlohmann::json> ProbeIn(Context& ctx, sandbox::Sandbox& box,
+                                      const std::vector<std::string>& args, std::string* why,
+                                      const ExecOptions& options = {});
 
 // One whole call: acquire a per-call sandbox, ExecBounded the probe program with `args`, dispose.
 StatusOr<sandbox::ExecResult> RunInSandbox(Context& ctx, const std::vector<std::string>& args,

@@ -40,7 +40,7 @@ TEST(BackendSuiteTest, EveryProbeHasAUniqueIdRequirementsAndADiagnosis) {
   for (const ProbeInfo& p : BackendProbes()) {
     EXPECT_TRUE(ids.insert(p.id).second) << "duplicate probe id " << p.id;
     EXPECT_FALSE(p.requirements.empty()) << p.id;
-    EXPECT_FALSE(p.diagnosis.empty()) << p.id;
+    EXPECT_FALSE(p.expected.empty()) << p.id;
   }
 }
 

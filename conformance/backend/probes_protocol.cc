@@ -1,0 +1,244 @@
+// The backend protocol itself, before any probe: a fresh instance of the adapter is sent lines a
+// well-behaved client never sends (malformed, unknown members, seq missing, out of order or
+// replayed, an unknown sandbox, a request after stop), and each answer is judged against
+// PROTOCOL.md's error codes. The suite's own client sends only good lines in order, so without
+// these an adapter that accepts anything would pass.
+#include <signal.h>
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "conformance/backend/protocol/child.h"
+#include "conformance/backend/protocol/line_io.h"
+#include "conformance/backend/protocol/protocol.h"
+#include "conformance/backend/suite_internal.h"
+
+namespace azure_pricing::conformance::backend::internal {
+namespace {
+
+using Json = nlohmann::json;
+namespace bp = backend_protocol;
+
+constexpr auto kAnswerWait = std::chrono::seconds(60);
+constexpr auto kQuietWait = std::chrono::seconds(2);
+constexpr auto kExitWait = std::chrono::seconds(5);
+constexpr size_t kMaxLine = 16u << 20;
+
+// One adapter process spoken to line by line; killed and reaped however the session ends.
+class RawAdapter {
+ public:
+  explicit RawAdapter(const AdapterCommand& command) {
+    started_ = bp::SpawnPiped(command.argv, command.env, command.working_directory, child_);
+    if (started_) reader_.emplace(child_.from_child, kMaxLine);
+  }
+  ~RawAdapter() { bp::KillAndReap(child_); }
+  bool started() const { return started_; }
+
+  // The answer line to `line`, or nullopt (with what happened in `why`).
+  std::optional<std::string> Exchange(const std::string& line, std::string* why,
+                                      std::chrono::seconds wait = kAnswerWait) {
+    const bp::Clock::time_point deadline = bp::Clock::now() + wait;
+    if (!bp::WriteAll(child_.to_child, line + "\n", deadline)) {
+      *why = "the adapter did not read the line (it exited or closed stdin)";
+      return std::nullopt;
+    }
+    std::string answer;
+    switch (reader_->Next(answer, deadline)) {
+      case bp::ReadResult::kLine:
+        return answer;
+      case bp::ReadResult::kTimeout:
+        *why = "no answer within " + std::to_string(wait.count()) + " s";
+        return std::nullopt;
+      case bp::ReadResult::kTooLong:
+        *why = "an answer line longer than 16 MiB";
+        return std::nullopt;
+      case bp::ReadResult::kEof:
+      case bp::ReadResult::kError:
+        break;
+    }
+    *why = "the adapter's stdout ended";
+    return std::nullopt;
+  }
+  bool ExitedWithin(std::chrono::seconds wait) {
+    return bp::ExitedBy(child_.pid, bp::Clock::now() + wait);
+  }
+
+ private:
+  bp::PipedChild child_;
+  bool started_ = false;
+  std::optional<bp::LineReader> reader_;
+};
+
+std::string Hello(int seq) {
+  return Json{{"seq", seq}, {"op", "hello"}, {"protocol", bp::kProtocolVersion}}.dump();
+}
+
+std::string Dispose(int seq, const std::string& sandbox) {
+  return Json{{"seq", seq}, {"op", "dispose"}, {"sandbox", sandbox}}.dump();
+}
+
+// The acquire line the suite's own client would send for the tool's spec.
+std::string Acquire(int seq, const std::string& run_id) {
+  std::string line = bp::EncodeRequest(
+      {.seq = seq,
+       .body = bp::AcquireRequest{.spec = SuiteSpec(),
+                                  .key = {"backend-suite", run_id, run_id + "-protocol"}}});
+  if (!line.empty() && line.back() == '\n') line.pop_back();
+  return line;
+}
+
+// "seq 3, refused/not_started" for what an answer says; the raw line never goes in a report.
+std::string Summarize(const Json& answer) {
+  std::string out = "seq " + (answer.contains("seq") ? answer["seq"].dump() : "absent");
+  if (answer.value("ok", false)) return out + ", ok";
+  const Json error = answer.value("error", Json::object());
+  return out + ", " + error.value("outcome", "?") + "/" + error.value("reason", "?");
+}
+
+// Judges one error answer: its seq (null for Json()) and its refused/<reason>.
+Observation ExpectRefusal(const std::optional<std::string>& line, const std::string& why,
+                          const Json& seq, const std::string& reason) {
+  const std::string wanted = "seq " + seq.dump() + ", refused/" + reason;
+  if (!line) return Fail(why);
+  const Json answer = Json::parse(*line, nullptr, false);
+  if (!answer.is_object()) return Fail("an answer that is not a JSON object");
+  const std::string got = Summarize(answer);
+  if (got != wanted) return Fail(got + " (wanted " + wanted + ")");
+  return Pass(got);
+}
+
+using Session = std::map<std::string, Observation>;
+
+// Lines before hello, malformed and unknown ones; every answer must still come, in order.
+void Opening(RawAdapter& a, Session& out) {
+  std::string why;
+  out["protocol.before_hello"] =
+      ExpectRefusal(a.Exchange(Dispose(1, "x"), &why), why, 1, bp::kNotStarted);
+  const std::optional<std::string> hello = a.Exchange(Hello(2), &why);
+  const Json hello_answer = hello ? Json::parse(*hello, nullptr, false) : Json();
+  out["protocol.second_hello"] =
+      !hello_answer.is_object() || !hello_answer.value("ok", false)
+          ? Fail("the first hello (after a refused request) was not answered ok")
+          : ExpectRefusal(a.Exchange(Hello(3), &why), why, 3, bp::kAlreadyStarted);
+  out["protocol.malformed_line"] =
+      ExpectRefusal(a.Exchange("this is not json", &why), why, Json(), bp::kMalformedMessage);
+  out["protocol.seq_missing"] = ExpectRefusal(
+      a.Exchange(R"({"op":"dispose","sandbox":"x"})", &why), why, Json(), bp::kMalformedMessage);
+  out["protocol.unknown_member"] = ExpectRefusal(
+      a.Exchange(R"({"seq":6,"op":"dispose","sandbox":"x","force":true})", &why), why, 6,
+      bp::kMalformedMessage);
+  out["protocol.unknown_op"] =
+      ExpectRefusal(a.Exchange(R"({"seq":7,"op":"launch"})", &why), why, 7, bp::kUnknownOp);
+}
+
+// Sandboxes that do not exist, seq order, a replay, and a request after stop.
+void Closing(Context& ctx, RawAdapter& a, Session& out) {
+  std::string why;
+  Observation unknown = ExpectRefusal(a.Exchange(Dispose(8, "no-such-sandbox"), &why), why, 8,
+                                      bp::kUnknownSandbox);
+  if (unknown.passed) {
+    const std::string exec = Json{{"seq", 9}, {"op", "exec_bounded"}, {"sandbox", "no-such"},
+                                  {"argv", {"/bin/true"}}, {"env", Json::array()},
+                                  {"timeout_seconds", 5}, {"max_output_bytes", 1024}}
+                                 .dump();
+    unknown = ExpectRefusal(a.Exchange(exec, &why), why, 9, bp::kUnknownSandbox);
+  }
+  out["protocol.unknown_sandbox"] = unknown;
+  out["protocol.seq_out_of_order"] =
+      ExpectRefusal(a.Exchange(Dispose(5, "x"), &why), why, 5, bp::kOutOfOrder);
+  const std::optional<std::string> acquired = a.Exchange(Acquire(10, ctx.run_id), &why);
+  const Json acquire = acquired ? Json::parse(*acquired, nullptr, false) : Json();
+  const std::string id = acquire.is_object() ? acquire.value("sandbox", "") : "";
+  if (id.empty()) {
+    const std::string got = acquire.is_object() ? Summarize(acquire) : why;
+    for (const char* probe : {"protocol.seq_replayed", "protocol.after_dispose"}) {
+      out[probe] = Fail("the acquire this check needs was not served: " + got);
+    }
+  } else {
+    a.Exchange(Dispose(11, id), &why);
+    out["protocol.seq_replayed"] =
+        ExpectRefusal(a.Exchange(Dispose(11, id), &why), why, 11, bp::kOutOfOrder);
+    out["protocol.after_dispose"] =
+        ExpectRefusal(a.Exchange(Dispose(13, id), &why), why, 13, bp::kUnknownSandbox);
+  }
+  const std::optional<std::string> stop = a.Exchange(R"({"seq":14,"op":"stop"})", &why);
+  const std::optional<std::string> after =
+      stop ? a.Exchange(R"({"seq":15,"op":"stop"})", &why, kQuietWait) : std::nullopt;
+  if (!stop) {
+    out["protocol.after_stop"] = Fail("stop was not answered: " + why);
+  } else if (after) {
+    out["protocol.after_stop"] = Fail("a line after stop was answered");
+  } else if (!a.ExitedWithin(kExitWait)) {
+    out["protocol.after_stop"] = Fail("the adapter still runs 5 s after answering stop");
+  } else {
+    out["protocol.after_stop"] = Pass("stop answered, nothing more read, the adapter exited");
+  }
+}
+
+Session RunSession(Context& ctx) {
+  Session out;
+  RawAdapter adapter(ctx.options.adapter);
+  if (!adapter.started()) {
+    out["protocol.before_hello"] = Fail("a second instance of the adapter could not be started");
+    return out;
+  }
+  Opening(adapter, out);
+  Closing(ctx, adapter, out);
+  return out;
+}
+
+template <const char* kId>
+Observation FromSession(Context& ctx) {
+  if (ctx.options.adapter.argv.empty()) {
+    return NotApplicable("the backend runs in process: it speaks no protocol");
+  }
+  if (!ctx.protocol) ctx.protocol = RunSession(ctx);
+  const auto it = ctx.protocol->find(kId);
+  return it != ctx.protocol->end() ? it->second
+                                   : Fail("not judged: the session ended before this check");
+}
+
+constexpr char kBeforeHello[] = "protocol.before_hello";
+constexpr char kSecondHello[] = "protocol.second_hello";
+constexpr char kMalformedLine[] = "protocol.malformed_line";
+constexpr char kSeqMissing[] = "protocol.seq_missing";
+constexpr char kUnknownMember[] = "protocol.unknown_member";
+constexpr char kUnknownOp[] = "protocol.unknown_op";
+constexpr char kUnknownSandbox[] = "protocol.unknown_sandbox";
+constexpr char kSeqOutOfOrder[] = "protocol.seq_out_of_order";
+constexpr char kSeqReplayed[] = "protocol.seq_replayed";
+constexpr char kAfterDispose[] = "protocol.after_dispose";
+constexpr char kAfterStop[] = "protocol.after_stop";
+
+}  // namespace
+
+std::vector<ProbeDef> ProtocolProbes() {
+  const std::vector<std::string> cites = {"HOST-006"};
+  return {
+      {{kBeforeHello, cites, "a request before hello is answered refused/not_started"},
+       FromSession<kBeforeHello>},
+      {{kSecondHello, cites, "a second hello is answered refused/already_started"},
+       FromSession<kSecondHello>},
+      {{kMalformedLine, cites, "a line that is not JSON is answered seq null, refused/malformed_message"},
+       FromSession<kMalformedLine>},
+      {{kSeqMissing, cites, "a request without seq is answered seq null, refused/malformed_message"},
+       FromSession<kSeqMissing>},
+      {{kUnknownMember, cites, "a request with an unknown member is refused/malformed_message"},
+       FromSession<kUnknownMember>},
+      {{kUnknownOp, cites, "an op the protocol does not have is refused/unknown_op"},
+       FromSession<kUnknownOp>},
+      {{kUnknownSandbox, cites, "dispose and exec_bounded of an unknown sandbox are refused/unknown_sandbox"},
+       FromSession<kUnknownSandbox>},
+      {{kSeqOutOfOrder, cites, "a seq lower than the last one read is refused/out_of_order"},
+       FromSession<kSeqOutOfOrder>},
+      {{kSeqReplayed, cites, "a replayed seq is refused/out_of_order and not acted on"},
+       FromSession<kSeqReplayed>},
+      {{kAfterDispose, cites, "a disposed sandbox's id is unknown: refused/unknown_sandbox"},
+       FromSession<kAfterDispose>},
+      {{kAfterStop, cites, "after answering stop the adapter reads nothing more and exits"},
+       FromSession<kAfterStop>},
+  };
+}
+
+}  // namespace azure_pricing::conformance::backend::internal
