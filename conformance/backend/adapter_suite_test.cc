@@ -20,19 +20,25 @@ TEST(AdapterSuiteTest, TheBubblewrapAdapterPassesEveryProbe) {
   CITES("HOST-012", "HOST-013", "HOST-014", "HOST-008");
   const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/true);
   ASSERT_THAT(setup.status(), IsOk());
+  const AdapterCommand command{
+      {base::Runfile("conformance/backend/bwrap_adapter"), "--image", setup->image},
+      testing::ProcessEnvironment(),
+      ""};
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(
-          {base::Runfile("conformance/backend/bwrap_adapter"), "--image", setup->image},
-          testing::ProcessEnvironment());
+      backend_protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   EXPECT_EQ((*adapter)->identity().name, "bubblewrap");
   EXPECT_EQ((*adapter)->declaration().isolation, sandbox::Isolation::kContainer);
   const std::vector<ProbeResult> results = RunBackendSuite(
       **adapter,
       {.price_api = setup->api,
+       .adapter = command,
        .cli_kind = "the real azmcp",
        .own_processes = {(*adapter)->pid()}});
+  EXPECT_THAT(results, ::testing::SizeIs(BackendProbes().size()));
   EXPECT_THAT(testing::Failures(results), IsEmpty());
+  // Every probe applies to the reference: it speaks the protocol and declares closed egress.
+  for (const ProbeResult& r : results) EXPECT_TRUE(r.applicable) << r.id << ": " << r.detail;
 }
 
 }  // namespace

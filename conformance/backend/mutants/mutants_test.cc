@@ -24,18 +24,21 @@ TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
   CITES("HOST-008", "HOST-014", "BOUND-004", "INTRO-007", "INTRO-009");
   const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/false);
   ASSERT_THAT(setup.status(), IsOk());
+  const AdapterCommand command{{base::Runfile("conformance/backend/mutants/mutant_adapter"),
+                                "--image", setup->image, "--mutant", GetParam().name},
+                               testing::ProcessEnvironment(),
+                               ""};
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(
-          {base::Runfile("conformance/backend/mutants/mutant_adapter"), "--image", setup->image,
-           "--mutant", GetParam().name},
-          testing::ProcessEnvironment());
+      backend_protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   const std::vector<ProbeResult> results = RunBackendSuite(
       **adapter, {.price_api = setup->api,
+                  .adapter = command,
                   .own_processes = {(*adapter)->pid()},
                   .only = {GetParam().caught_by}});
   ASSERT_EQ(results.size(), 1u);
   std::cout << GetParam().name << " -> " << results[0].id << ": " << results[0].detail << "\n";
+  EXPECT_TRUE(results[0].applicable) << results[0].detail;
   EXPECT_FALSE(results[0].passed) << GetParam().name << " passed " << GetParam().caught_by
                                   << ": " << results[0].detail;
 }
@@ -50,16 +53,20 @@ INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(Mutants()),
 TEST(MutantAdapterTest, TheUnweakenedAdapterPassesEveryProbeTheMutantsFail) {
   const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/false);
   ASSERT_THAT(setup.status(), IsOk());
+  const AdapterCommand command{
+      {base::Runfile("conformance/backend/bwrap_adapter"), "--image", setup->image},
+      testing::ProcessEnvironment(),
+      ""};
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(
-          {base::Runfile("conformance/backend/bwrap_adapter"), "--image", setup->image},
-          testing::ProcessEnvironment());
+      backend_protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   std::set<std::string> aimed;
   for (const MutantInfo& m : Mutants()) aimed.insert(m.caught_by);
   const std::vector<ProbeResult> results = RunBackendSuite(
-      **adapter,
-      {.price_api = setup->api, .own_processes = {(*adapter)->pid()}, .only = aimed});
+      **adapter, {.price_api = setup->api,
+                  .adapter = command,
+                  .own_processes = {(*adapter)->pid()},
+                  .only = aimed});
   EXPECT_EQ(results.size(), aimed.size());
   EXPECT_THAT(testing::Failures(results), ::testing::IsEmpty());
 }
