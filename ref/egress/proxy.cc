@@ -102,10 +102,10 @@ bool SslWriteAll(SSL* ssl, const std::string& data) {
   return true;
 }
 
-// Reads until a blank line, at most kMaxHeadBytes (+1 so an oversized head is seen as such).
+// Reads until a blank line, at most kMaxHeadBytes (+1 so an oversized head is seen as such),
+// after what `buf` already holds.
 template <typename ReadFn>
-std::string ReadHead(ReadFn read) {
-  std::string buf;
+std::string ReadHead(ReadFn read, std::string buf = {}) {
   char chunk[1024];
   while (buf.find("\r\n\r\n") == std::string::npos && buf.size() <= kMaxHeadBytes) {
     const int n = read(chunk, sizeof chunk);
@@ -176,6 +176,23 @@ std::string HeaderValue(const RequestHead& h, std::string_view lower_name) {
   return "";
 }
 
+// A later request's body length; only a weakened proxy forwards bodies, and only this framing.
+size_t ContentLength(const RequestHead& h) {
+  constexpr size_t kMaxBody = 1 << 20;
+  const std::string value = HeaderValue(h, "content-length");
+  size_t length = 0;
+  for (char c : value) {
+    if (c < '0' || c > '9' || length > kMaxBody) return 0;
+    length = length * 10 + static_cast<size_t>(c - '0');
+  }
+  return std::min(length, kMaxBody);
+}
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
 // Appends what fits under the cap; the rest is forwarded but not kept.
 void Keep(ForwardedExchange& seen, const std::string& chunk, size_t cap) {
   const size_t room = seen.response.size() < cap ? cap - seen.response.size() : 0;
@@ -203,6 +220,7 @@ std::string UpstreamRequest(const RequestHead& h) {
 struct EgressProxy::Tls {
   base::SslCtxPtr server;
   base::SslCtxPtr client;
+  tls::KeyAndCert ca;  // signs a leaf for a CONNECT host other than the allowed one (weakened)
   // The newest session of a verified upstream handshake, offered by the next tunnel: a full
   // handshake per tunnel (chain verification, the upstream's signature) was most of what the
   // proxy added to a request. Only the upstream that issued the ticket can accept it, so an
@@ -275,6 +293,7 @@ Status EgressProxy::Start() {
   if (!leaf) return no_certificates;
   ca_pem_ = ca->cert_pem;
   tls_ = std::make_unique<Tls>();
+  tls_->ca = *ca;
   tls_->server.reset(SSL_CTX_new(TLS_server_method()));
   SSL_CTX_set_min_proto_version(tls_->server.get(), TLS1_2_VERSION);
   const base::EvpPkeyPtr key = base::ReadPemKey(leaf->key_pem);
@@ -425,8 +444,9 @@ void EgressProxy::LogDecision(std::string_view reason, const char* stage,
   Log(line);
 }
 
-// Stage 1: the CONNECT request, in the clear. True when the tunnel is open (200 sent).
-bool EgressProxy::OpenTunnel(int fd) {
+// Stage 1: the CONNECT request, in the clear. The normalised CONNECT host once the tunnel is
+// open (200 sent).
+std::optional<std::string> EgressProxy::OpenTunnel(int fd) {
   const std::string head = ReadHead(
       [fd](char* b, int n) { return static_cast<int>(recv(fd, b, static_cast<size_t>(n), 0)); });
   if (head.find("\r\n\r\n") == std::string::npos) {
@@ -434,32 +454,54 @@ bool EgressProxy::OpenTunnel(int fd) {
     LogDecision(too_large ? kHeadTooLarge : kClientTimeoutOrClosed, "connect",
                 too_large ? std::optional<int>(431) : std::nullopt);
     if (too_large) WriteAll(fd, Refusal(431));
-    return false;
+    return std::nullopt;
   }
   const std::optional<std::string> authority = ConnectAuthority(head);
   if (!authority) {
     LogDecision(kNotConnect, "connect", 405);
     WriteAll(fd, Refusal(405));
-    return false;
+    return std::nullopt;
   }
-  const Decision connect = DecideConnect(*authority, options_.allowed_host);
+  Decision connect = DecideConnect(*authority, options_.allowed_host);
+  std::string host = options_.allowed_host;
+  if (!connect.allowed && connect.reason == kHostNotAllowed && weakenings_.host_suffix_match) {
+    // The slip: "ends with" where "equals" was meant. A refused host is a well-formed name.
+    const std::optional<std::string> asked =
+        NormalizeHost(authority->substr(0, authority->rfind(':')));
+    if (asked && asked->ends_with(options_.allowed_host)) {
+      connect = DecideConnect(*authority, *asked);
+      host = *asked;
+    }
+  }
   if (!connect.allowed) {
     LogDecision(connect.reason, "connect", connect.status);
     WriteAll(fd, Refusal(connect.status));
-    return false;
+    return std::nullopt;
   }
   if (head.size() > head.find("\r\n\r\n") + 4) {
     // Bytes after the CONNECT head before our 200: a client that does not wait is refused.
     LogDecision(kEarlyData, "connect", 400);
     WriteAll(fd, Refusal(400));
-    return false;
+    return std::nullopt;
   }
-  return WriteAll(fd, "HTTP/1.1 200 Connection Established\r\n\r\n");
+  if (!WriteAll(fd, "HTTP/1.1 200 Connection Established\r\n\r\n")) return std::nullopt;
+  return host;
 }
 
 // Stage 2: TLS with our leaf; the callback records the SNI in `sni`. Null when it failed.
-base::SslPtr EgressProxy::AcceptTls(int fd, std::string& sni) {
+base::SslPtr EgressProxy::AcceptTls(int fd, const std::string& host, std::string& sni) {
   base::SslPtr ssl(SSL_new(tls_->server.get()));
+  if (host != options_.allowed_host) {
+    // Only a weakened proxy opens a tunnel to another host; it issues that host a leaf.
+    const std::optional<tls::KeyAndCert> leaf = tls::IssueLeaf(tls_->ca, {host}, {});
+    const base::X509Ptr cert = leaf ? base::ReadPemCert(leaf->cert_pem) : nullptr;
+    const base::EvpPkeyPtr key = leaf ? base::ReadPemKey(leaf->key_pem) : nullptr;
+    if (cert == nullptr || key == nullptr || SSL_use_certificate(ssl.get(), cert.get()) != 1 ||
+        SSL_use_PrivateKey(ssl.get(), key.get()) != 1) {
+      LogDecision(kTlsHandshakeFailed, "tls", std::nullopt);
+      return nullptr;
+    }
+  }
   SSL_set_app_data(ssl.get(), &sni);
   SSL_set_fd(ssl.get(), fd);
   if (SSL_accept(ssl.get()) != 1) {
@@ -469,14 +511,35 @@ base::SslPtr EgressProxy::AcceptTls(int fd, std::string& sni) {
   return ssl;
 }
 
+Decision EgressProxy::Judge(RequestHead head, std::string sni, const std::string& host) const {
+  // Each weakening hides one comparison from the policy: the decision sees a request that
+  // agrees in that respect, while what is forwarded is the request as sent.
+  if (weakenings_.method_case_insensitive) head.method = Upper(head.method);
+  if (weakenings_.host_header_unchecked) {
+    for (auto& [name, value] : head.headers) {
+      if (Upper(name) == "HOST") value = host;
+    }
+  }
+  if (weakenings_.sni_unchecked) sni = host;
+  Decision d = DecideRequest(head, sni, host);
+  if (!d.allowed && weakenings_.any_method && d.reason == kMethodNotAllowed) d = {true, 0, ""};
+  return d;
+}
+
 // Stage 3: the one request inside the tunnel, checked; refused here when policy says so.
-std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string& sni) {
+std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string& sni,
+                                                    const std::string& host, std::string& pending) {
   const std::string request = ReadHead([ssl](char* b, int n) { return SSL_read(ssl, b, n); });
   ParsedHead parsed = ParseRequestHead(request);
-  Decision d =
-      parsed.head ? DecideRequest(*parsed.head, sni, options_.allowed_host) : parsed.refusal;
-  if (d.allowed && request.size() > parsed.consumed) d = {false, 400, kRequestBody};
-  if (!d.allowed && weakenings_.any_method && d.reason == kMethodNotAllowed) d = {true, 0, ""};
+  Decision d = parsed.head ? Judge(*parsed.head, sni, host) : parsed.refusal;
+  if (d.allowed && request.size() > parsed.consumed) {
+    // Pipelined bytes: refused, unless the weakened keep-alive loop takes them as the next head.
+    if (weakenings_.later_requests_unchecked) {
+      pending = request.substr(parsed.consumed);
+    } else {
+      d = {false, 400, kRequestBody};
+    }
+  }
   if (!d.allowed) {
     LogDecision(d.reason, "request", d.status);
     SslWriteAll(ssl, Refusal(d.status));
@@ -486,7 +549,8 @@ std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string&
 }
 
 // Stage 4: upstream, verified for the allowed host, one request, response passed back unchanged.
-void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& timeout) {
+void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const std::string& body,
+                          const timeval& timeout) {
   const std::string up_host =
       options_.upstream_host.empty() ? options_.allowed_host : options_.upstream_host;
   const int up = Connect(up_host, options_.upstream_port, options_.idle_timeout_ms);
@@ -513,7 +577,7 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& time
                          .user_agent = HeaderValue(head, "user-agent"),
                          .forwarded = std::chrono::steady_clock::now(),
                          .upstream_resumed = SSL_session_reused(up_ssl.get()) == 1};
-  if (SslWriteAll(up_ssl.get(), UpstreamRequest(head))) {
+  if (SslWriteAll(up_ssl.get(), UpstreamRequest(head) + body)) {
     char buf[16384];
     bool first = true;
     for (;;) {
@@ -534,17 +598,44 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const timeval& time
   close(up);
 }
 
+// Only under later_requests_unchecked: the slip of a keep-alive loop that judged the first
+// request only. Each later head (and its Content-Length body) is forwarded as it comes, until
+// the client closes, goes idle or sends something that is not a request head.
+void EgressProxy::ForwardLaterUnchecked(SSL* ssl, std::string pending, const timeval& timeout) {
+  const auto read = [ssl](char* b, int n) { return SSL_read(ssl, b, n); };
+  for (;;) {
+    const std::string bytes = ReadHead(read, std::move(pending));
+    const ParsedHead parsed = ParseRequestHead(bytes);
+    if (!parsed.head) return;
+    std::string rest = bytes.substr(parsed.consumed);
+    const size_t length = ContentLength(*parsed.head);
+    char chunk[4096];
+    while (rest.size() < length) {
+      const int n = SSL_read(ssl, chunk, sizeof chunk);
+      if (n <= 0) return;
+      rest.append(chunk, static_cast<size_t>(n));
+    }
+    Forward(ssl, *parsed.head, rest.substr(0, length), timeout);
+    pending = rest.substr(length);
+  }
+}
+
 void EgressProxy::Serve(int fd) {
   const timeval timeout{options_.idle_timeout_ms / 1000, (options_.idle_timeout_ms % 1000) * 1000};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
   SetNoDelay(fd);
-  if (!OpenTunnel(fd)) return;
+  const std::optional<std::string> host = OpenTunnel(fd);
+  if (!host) return;
   std::string sni;
-  const base::SslPtr ssl = AcceptTls(fd, sni);
+  const base::SslPtr ssl = AcceptTls(fd, *host, sni);
   if (ssl == nullptr) return;
-  if (std::optional<RequestHead> head = ReadRequest(ssl.get(), sni)) {
-    Forward(ssl.get(), *head, timeout);
+  std::string pending;
+  if (std::optional<RequestHead> head = ReadRequest(ssl.get(), sni, *host, pending)) {
+    Forward(ssl.get(), *head, "", timeout);
+    if (weakenings_.later_requests_unchecked) {
+      ForwardLaterUnchecked(ssl.get(), std::move(pending), timeout);
+    }
   }
   SSL_shutdown(ssl.get());
 }

@@ -33,7 +33,8 @@
 namespace azure_pricing::egress {
 
 // Defined only by the conformance suite's mutants (conformance/backend/mutants), which need a
-// proxy that is wrong in one known way to prove a probe catches it. Nothing else defines it.
+// proxy that is wrong in one known way to prove a probe catches it, and by proxy_test, which
+// proves each weakening really weakens. Nothing else defines it.
 class ProxyMutator;
 
 // Why Start() failed; the message says which part (fixed text), a program adds its flags and
@@ -48,10 +49,10 @@ inline constexpr char kStartListen[] = "proxy_listen_failed";
 // CLI's account of them).
 struct ForwardedExchange {
   std::string method;
-  std::string target;      // origin form as forwarded: /api/retail/prices?...
-  std::string user_agent;  // the client's User-Agent header; empty when it sent none
-  int status = 0;          // 0 when no status line came back
-  std::string response;    // the raw response as forwarded: head and body
+  std::string target;             // origin form as forwarded: /api/retail/prices?...
+  std::string user_agent;         // the client's User-Agent header; empty when it sent none
+  int status = 0;                 // 0 when no status line came back
+  std::string response;           // the raw response as forwarded: head and body
   bool response_complete = true;  // false when the response exceeded the observer's cap
   // When the request was forwarded and when its response ended: a recorder measures how many
   // requests were in flight at once from these.
@@ -101,17 +102,32 @@ class EgressProxy {
   struct Weakenings {
     bool any_method = false;           // forward methods other than GET
     bool unverified_upstream = false;  // accept any upstream certificate
+    // Keep the tunnel open after the response and forward every later request on it (and
+    // bytes pipelined after the first head) without a policy check: only the first is judged.
+    bool later_requests_unchecked = false;
+    bool method_case_insensitive = false;  // "get" passes as GET and is forwarded as sent
+    // CONNECT to any host that ends with the allowed name ("evilprices.azure.com") opens a
+    // tunnel, with a leaf for that host; its requests go to the configured upstream.
+    bool host_suffix_match = false;
+    bool host_header_unchecked = false;  // Host is never compared with the CONNECT host
+    bool sni_unchecked = false;          // the SNI is never compared with the CONNECT host
   };
   struct Tls;
   Status Listen();
   Status ListenUnix();
   void AcceptLoop();
-  // One tunnel, by stage: CONNECT, TLS, the request, the upstream exchange.
+  // One tunnel, by stage: CONNECT, TLS, the request, the upstream exchange. `host` is the
+  // normalised CONNECT host, the allowed host unless a weakening let another through.
   void Serve(int fd);
-  bool OpenTunnel(int fd);
-  base::SslPtr AcceptTls(int fd, std::string& sni);
-  std::optional<RequestHead> ReadRequest(SSL* ssl, const std::string& sni);
-  void Forward(SSL* ssl, const RequestHead& head, const timeval& timeout);
+  std::optional<std::string> OpenTunnel(int fd);
+  base::SslPtr AcceptTls(int fd, const std::string& host, std::string& sni);
+  // The request's policy decision, as the weakenings (if any) distort it.
+  Decision Judge(RequestHead head, std::string sni, const std::string& host) const;
+  // Bytes read past the request's head land in `pending` (only a weakened proxy keeps them).
+  std::optional<RequestHead> ReadRequest(SSL* ssl, const std::string& sni, const std::string& host,
+                                         std::string& pending);
+  void Forward(SSL* ssl, const RequestHead& head, const std::string& body, const timeval& timeout);
+  void ForwardLaterUnchecked(SSL* ssl, std::string pending, const timeval& timeout);
   void Log(const std::string& line);
   void LogDecision(std::string_view reason, const char* stage, std::optional<int> status);
 

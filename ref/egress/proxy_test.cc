@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -38,6 +39,27 @@
 
 namespace azure_pricing::egress {
 CITES("HOST-008", "HOST-014");
+
+// proxy.h's testing peer, defined here for this binary (the mutants define theirs in another):
+// it sets one weakening by name so each can be shown to let through what it names.
+class ProxyMutator {
+ public:
+  static bool Weaken(EgressProxy& proxy, std::string_view name) {
+    auto& w = proxy.weakenings_;
+    const std::vector<std::pair<std::string_view, bool*>> flags = {
+        {"later_requests_unchecked", &w.later_requests_unchecked},
+        {"method_case_insensitive", &w.method_case_insensitive},
+        {"host_suffix_match", &w.host_suffix_match},
+        {"host_header_unchecked", &w.host_header_unchecked},
+        {"sni_unchecked", &w.sni_unchecked}};
+    for (const auto& [flag, field] : flags) {
+      if (flag == name) *field = true;
+    }
+    return name.empty() || std::any_of(flags.begin(), flags.end(),
+                                       [&](const auto& f) { return f.first == name; });
+  }
+};
+
 namespace {
 
 using Json = nlohmann::json;
@@ -750,6 +772,178 @@ TEST(ProxyStartTest, AFailedStartNamesTheOptionsTheCaOrTheListener) {
   ProxyOptions same_port;
   same_port.listen_port = first.port();
   EXPECT_THAT(start(same_port), StatusIs(Outcome::kFailed, kStartListen));
+}
+
+// ---- Weakenings: each exists for a conformance mutant and must really weaken ----------------
+
+// One tunnel as a client sees it: CONNECT `host`:443, then TLS sending `sni` and verifying the
+// leaf for `host` against the egress CA.
+class Tunnel {
+ public:
+  Tunnel(const EgressProxy& proxy, const std::string& host, const std::string& sni) {
+    fd_ = DialLoopback(proxy.port(), 5);
+    const std::string connect = "CONNECT " + host + ":443 HTTP/1.1\r\n\r\n";
+    send(fd_, connect.data(), connect.size(), MSG_NOSIGNAL);
+    connect_reply_ = ReadHead(fd_);
+    if (connect_reply_.rfind("HTTP/1.1 200", 0) != 0) return;
+    ctx_.reset(SSL_CTX_new(TLS_client_method()));
+    SSL_CTX_set_verify(ctx_.get(), SSL_VERIFY_PEER, nullptr);
+    const base::X509Ptr ca = base::ReadPemCert(proxy.egress_ca_pem());
+    X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx_.get()), ca.get());
+    ssl_.reset(SSL_new(ctx_.get()));
+    SSL_set_fd(ssl_.get(), fd_);
+    SSL_set_tlsext_host_name(ssl_.get(), sni.c_str());
+    SSL_set1_host(ssl_.get(), host.c_str());
+    open_ = SSL_connect(ssl_.get()) == 1;
+  }
+  ~Tunnel() {
+    ssl_.reset();
+    if (fd_ >= 0) close(fd_);
+  }
+  bool open() const { return open_; }
+  const std::string& connect_reply() const { return connect_reply_; }
+  void Send(const std::string& bytes) {
+    SSL_write(ssl_.get(), bytes.data(), static_cast<int>(bytes.size()));
+  }
+  // The next response's head and Content-Length body; empty when the tunnel ends first.
+  std::string Response() {
+    while (buffer_.find("\r\n\r\n") == std::string::npos && Fill()) {
+    }
+    const size_t head_end = buffer_.find("\r\n\r\n");
+    if (head_end == std::string::npos) return "";
+    std::smatch length;
+    const std::string head = buffer_.substr(0, head_end + 4);
+    const size_t body = std::regex_search(head, length, std::regex("Content-Length: ([0-9]+)"))
+                            ? std::stoul(length[1])
+                            : 0;
+    while (buffer_.size() < head.size() + body && Fill()) {
+    }
+    const std::string response = buffer_.substr(0, head.size() + body);
+    buffer_.erase(0, response.size());
+    return response;
+  }
+
+ private:
+  bool Fill() {
+    char buf[4096];
+    const int n = SSL_read(ssl_.get(), buf, sizeof buf);
+    if (n > 0) buffer_.append(buf, static_cast<size_t>(n));
+    return n > 0;
+  }
+  int fd_ = -1;
+  bool open_ = false;
+  std::string connect_reply_, buffer_;
+  base::SslCtxPtr ctx_;
+  base::SslPtr ssl_;
+};
+
+class WeakeningTest : public ::testing::Test {
+ protected:
+  WeakeningTest() : upstream_(kCatalog) {}
+
+  // A proxy with the named weakening ("" for none) in front of this test's upstream.
+  std::unique_ptr<EgressProxy> Proxy(std::string_view weakening) {
+    ProxyOptions options;
+    options.upstream_host = "127.0.0.1";
+    options.upstream_port = upstream_.port();
+    options.upstream_ca_file = upstream_.ca_file();
+    options.idle_timeout_ms = 1000;
+    options.log = [](const std::string&) {};
+    auto proxy = std::make_unique<EgressProxy>(options);
+    EXPECT_TRUE(ProxyMutator::Weaken(*proxy, weakening)) << weakening;
+    EXPECT_THAT(proxy->Start(), IsOk());
+    return proxy;
+  }
+
+  Json Received() { return Json::parse(upstream_.RequestLog()); }
+
+  fakes::test_support::PricesServerProcess upstream_;
+};
+
+constexpr char kPricesPath[] = "/api/retail/prices?currencyCode=USD";
+
+std::string Get(const std::string& method, const std::string& host_header) {
+  return method + " " + kPricesPath + " HTTP/1.1\r\nHost: " + host_header + "\r\n\r\n";
+}
+
+TEST_F(WeakeningTest, EachRequestWeakeningForwardsWhatTheCorrectProxyRefuses) {
+  struct Case {
+    std::string weakening, connect_host, sni, method, host_header;
+  };
+  const std::vector<Case> cases = {
+      {"method_case_insensitive", "prices.azure.com", "prices.azure.com", "get",
+       "prices.azure.com"},
+      {"host_header_unchecked", "prices.azure.com", "prices.azure.com", "GET",
+       "management.azure.com"},
+      {"sni_unchecked", "prices.azure.com", "management.azure.com", "GET", "prices.azure.com"},
+      {"host_suffix_match", "evilprices.azure.com", "evilprices.azure.com", "GET",
+       "evilprices.azure.com"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.weakening);
+    ASSERT_TRUE(upstream_.Reset());
+    for (const std::string_view weakening : {std::string_view(), std::string_view(c.weakening)}) {
+      const std::unique_ptr<EgressProxy> proxy = Proxy(weakening);
+      Tunnel tunnel(*proxy, c.connect_host, c.sni);
+      std::string response;
+      if (tunnel.open()) {
+        tunnel.Send(Get(c.method, c.host_header));
+        response = tunnel.Response();
+      }
+      if (weakening.empty()) {
+        // Refused at CONNECT (403) or inside the tunnel (405, 421); nothing went upstream.
+        const std::string& reply = tunnel.open() ? response : tunnel.connect_reply();
+        EXPECT_THAT(reply.substr(0, 12), ::testing::AnyOf("HTTP/1.1 403", "HTTP/1.1 405",
+                                                          "HTTP/1.1 421"));
+        EXPECT_EQ(Received().size(), 0u);
+        continue;
+      }
+      ASSERT_TRUE(tunnel.open()) << tunnel.connect_reply();
+      EXPECT_EQ(response.rfind("HTTP/1.1 ", 0), 0u) << response;
+      const Json received = Received();
+      ASSERT_EQ(received.size(), 1u);
+      EXPECT_EQ(received[0]["method"], c.method);  // forwarded as sent
+      // httplib refuses a lower-case method before routing, and logs no headers for it.
+      if (received[0].contains("headers")) {
+        EXPECT_EQ(received[0]["headers"]["Host"], c.host_header);
+      }
+    }
+  }
+}
+
+TEST_F(WeakeningTest, LaterRequestsUncheckedForwardsAPostAfterTheFirstGet) {
+  const std::string post =
+      "POST /api/retail/prices HTTP/1.1\r\nHost: prices.azure.com\r\nContent-Length: 2\r\n\r\n{}";
+  for (const std::string_view weakening : {"", "later_requests_unchecked"}) {
+    SCOPED_TRACE(weakening);
+    ASSERT_TRUE(upstream_.Reset());
+    const std::unique_ptr<EgressProxy> proxy = Proxy(weakening);
+    {
+      // One request after the other's response, on the same tunnel.
+      Tunnel tunnel(*proxy, "prices.azure.com", "prices.azure.com");
+      ASSERT_TRUE(tunnel.open());
+      tunnel.Send(Get("GET", "prices.azure.com"));
+      EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 200", 0), 0u);
+      tunnel.Send(post);
+      EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 405", 0) == 0, !weakening.empty());
+    }
+    {
+      // Both in one write: the correct proxy refuses the pipelined bytes outright.
+      Tunnel tunnel(*proxy, "prices.azure.com", "prices.azure.com");
+      ASSERT_TRUE(tunnel.open());
+      tunnel.Send(Get("GET", "prices.azure.com") + post);
+      EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 200", 0) == 0, !weakening.empty());
+      // The POST's answer, read before the tunnel closes: the upstream logged it by then.
+      EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 405", 0) == 0, !weakening.empty());
+    }
+    std::vector<std::string> methods;
+    for (const Json& r : Received()) methods.push_back(r["method"].get<std::string>());
+    if (weakening.empty()) {
+      EXPECT_EQ(methods, std::vector<std::string>({"GET"}));
+    } else {
+      EXPECT_EQ(methods, std::vector<std::string>({"GET", "POST", "GET", "POST"}));
+    }
+  }
 }
 
 }  // namespace
