@@ -1,5 +1,6 @@
 #include "conformance/json_schema.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <regex>
 #include <set>
@@ -114,9 +115,44 @@ bool IsBase64(std::string_view text) {
   return true;
 }
 
+// `path` without its "." and ".." segments (RFC 3986, 5.2.4).
+std::string RemoveDotSegments(const std::string& path) {
+  std::vector<std::string> kept;
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t slash = std::min(path.find('/', start), path.size());
+    const std::string segment = path.substr(start, slash - start);
+    start = slash + 1;
+    if (segment == "..") {
+      if (kept.size() > 1) kept.pop_back();
+    } else if (segment != ".") {
+      kept.push_back(segment);
+    }
+  }
+  std::string out;
+  for (size_t i = 0; i < kept.size(); ++i) out += (i == 0 ? "" : "/") + kept[i];
+  return out;
+}
+
+// A reference's URI made absolute against the $id of the document it is in, as draft 2020-12
+// resolves it: "defs.schema.json" beside the document, "../x/y.json" above it.
+std::string ResolveUri(const ordered_json& document, const std::string& uri) {
+  const size_t scheme = uri.find(':');
+  const bool absolute = scheme != std::string::npos && uri.find('/') > scheme;
+  const auto id = document.is_object() ? document.find("$id") : document.end();
+  if (absolute || id == document.end() || !id->is_string()) return uri;
+  const std::string base = id->get<std::string>();
+  const size_t authority = base.find("://");
+  const size_t root = authority == std::string::npos ? 0 : base.find('/', authority + 3);
+  if (root == std::string::npos) return uri;
+  if (uri.starts_with("/")) return base.substr(0, root) + RemoveDotSegments(uri);
+  const std::string directory = base.substr(0, base.rfind('/') + 1);
+  return base.substr(0, root) + RemoveDotSegments(directory.substr(root) + uri);
+}
+
 // The schema a $ref names and the document it lies in (which its own "#/..." references mean):
-// "#/$defs/NAME" in `current`, "URI" or "URI#/$defs/NAME" in the registry. Null when nothing is
-// there.
+// "#/$defs/NAME" in `current`; "URI" or "URI#/$defs/NAME" in the registry, the URI absolute or
+// relative to `current`'s $id. Null when nothing is there.
 const ordered_json* Resolve(const std::string& ref, const ordered_json& current,
                             const SchemaRegistry* registry, const ordered_json** document) {
   const size_t hash = ref.find('#');
@@ -125,7 +161,7 @@ const ordered_json* Resolve(const std::string& ref, const ordered_json& current,
   const ordered_json* doc = &current;
   if (!uri.empty()) {
     if (registry == nullptr) return nullptr;
-    const auto it = registry->find(uri);
+    const auto it = registry->find(ResolveUri(current, uri));
     if (it == registry->end()) return nullptr;
     doc = &it->second;
   }

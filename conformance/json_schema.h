@@ -6,7 +6,8 @@
 //   maxItems, uniqueItems, minimum, maximum, minLength, maxLength (in code points), pattern,
 //   contentEncoding ("base64" only, asserted: the standard alphabet with padding), oneOf, anyOf,
 //   if/then/else, the boolean schemas true and false, and $ref: "#/$defs/NAME" in the document
-//   the reference is in, or "URI" / "URI#/$defs/NAME" naming another schema by its $id.
+//   the reference is in, or "URI" / "URI#/$defs/NAME" naming another schema by its $id (a
+//   relative URI is resolved against the $id of the document it is in, as the draft says).
 // $schema, $id, title, description and $defs are annotations. A schema that uses any other
 // keyword is itself a problem, so an edit to the schema cannot silently stop being enforced.
 #ifndef CONFORMANCE_JSON_SCHEMA_H_

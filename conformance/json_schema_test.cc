@@ -214,6 +214,23 @@ TEST(JsonSchemaTest, ARefNamesAnotherSchemaByItsIdAndItsRefsMeanThatDocument) {
                 "validator was given"});
 }
 
+TEST(JsonSchemaTest, ARelativeRefIsResolvedAgainstTheIdOfTheDocumentItIsIn) {
+  const SchemaRegistry registry = {
+      {"https://example.invalid/one/defs.json",
+       ordered_json::parse(R"({"$id": "https://example.invalid/one/defs.json",
+                               "$defs": {"n": {"$ref": "../two/n.json"}}})")},
+      {"https://example.invalid/two/n.json",
+       ordered_json::parse(R"({"$id": "https://example.invalid/two/n.json", "type": "integer"})")}};
+  const char* schema = R"({"$id": "https://example.invalid/one/main.json",
+                           "items": {"$ref": "defs.json#/$defs/n"}})";
+  EXPECT_EQ(ProblemsWith(registry, schema, "[1,2]"), std::vector<std::string>{});
+  EXPECT_EQ(ProblemsWith(registry, schema, R"([1,"2"])"),
+            std::vector<std::string>{"/1 is not of type \"integer\""});
+  EXPECT_EQ(ProblemsWith(registry, R"({"$id": "https://example.invalid/one/main.json",
+                                       "$ref": "/two/n.json"})", "true"),
+            std::vector<std::string>{"/ is not of type \"integer\""});
+}
+
 TEST(JsonSchemaTest, AProblemNamesItsKeywordAndAnUnknownMemberApart) {
   const std::vector<SchemaProblem> problems = ValidateAgainstSchema(
       ordered_json::parse(kSchema), ordered_json::parse(R"({"id":"abc","n":"x","extra":1})"));
