@@ -11,6 +11,15 @@ import sys
 
 PROTOCOL = "azure-pricing-backend/1"
 MAX_LINE = 16 * 1024 * 1024
+# Every member each request may have: any other is malformed_message, so a misspelt optional
+# member is an error rather than silently absent.
+MEMBERS = {
+    "hello": {"seq", "op", "protocol"},
+    "acquire": {"seq", "op", "spec", "key", "egress_upstream"},
+    "exec_bounded": {"seq", "op", "sandbox", "argv", "env", "timeout_seconds", "max_output_bytes"},
+    "dispose": {"seq", "op", "sandbox"},
+    "stop": {"seq", "op"},
+}
 
 
 class Malformed(Exception):
@@ -82,9 +91,11 @@ class Adapter:
         op = msg.get("op")
         if not isinstance(op, str):
             return refused(seq, "malformed_message", "The line is not a protocol message.")
-        handler = getattr(self, "op_" + op, None)
+        handler = getattr(self, "op_" + op, None) if op in MEMBERS else None
         if handler is None:
             return refused(seq, "unknown_op", "Unknown op.")
+        if not set(msg) <= MEMBERS[op]:
+            return refused(seq, "malformed_message", "The line is not a protocol message.")
         if not self.started and op != "hello":
             return refused(seq, "not_started", "The first request must be hello.")
         try:
