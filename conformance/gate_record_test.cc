@@ -77,6 +77,34 @@ TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {
   EXPECT_THAT(xml, HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
 }
 
+// A backend's verdict counts its applicable probes; a skipped one (the suite did not run) fails
+// it, and one that does not apply neither passes nor fails.
+TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
+  std::vector<GateRecord> records = {
+      {.suite = "kind", .id = "k", .verdict = Verdict::kFailed},
+      {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kPassed},
+      {.suite = "backend", .id = "egress.closed", .verdict = Verdict::kNotApplicable,
+       .detail = "not applicable: no closed egress"}};
+  std::optional<BackendVerdict> verdict = JudgeBackend(records);
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_TRUE(verdict->conformant);  // the kind failure is the implementation's, not its
+  EXPECT_EQ(verdict->required, 1);
+  EXPECT_EQ(verdict->not_applicable, 1);
+  ASSERT_THAT(WriteJsonReport(TmpFile("b.json"), "impl", records), IsOk());
+  const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("b.json")));
+  EXPECT_EQ(doc["backend_verdict"]["verdict"], "CONFORMANT");
+  EXPECT_EQ(doc["records"][2]["result"], "not_applicable");
+  EXPECT_EQ(doc["not_applicable"], 1);
+  records.push_back({.suite = "backend", .id = "exec.env", .verdict = Verdict::kSkipped});
+  verdict = JudgeBackend(records);
+  EXPECT_FALSE(verdict->conformant);
+  EXPECT_EQ(verdict->failed, 1);
+  ASSERT_THAT(WriteJUnitReport(TmpFile("b.xml"), records), IsOk());
+  EXPECT_THAT(*base::ReadFile(TmpFile("b.xml")),
+              HasSubstr("<property name=\"backend_verdict\" value=\"NOT CONFORMANT\"/>"));
+  EXPECT_FALSE(JudgeBackend({records[0]}).has_value());
+}
+
 TEST(GateRecordTest, AnUnwritableReportIsAnError) {
   EXPECT_THAT(WriteJsonReport("/proc/nonexistent/dir/r.json", "i", Sample()),
               StatusIs(Outcome::kFailed, kReportWriteFailed));

@@ -117,12 +117,11 @@ std::string FailureLine(const GateRecord& r) {
     }
     line += "]";
   }
-  std::string said;
-  for (const std::string& part : {r.expected.empty() ? "" : "expected " + r.expected,
-                                  r.actual.empty() ? "" : "got " + r.actual, r.detail}) {
-    if (!part.empty()) said += (said.empty() ? "" : "; ") + part;
-  }
-  return said.empty() ? line : line + ": " + said;
+  // "<what differs>: expected X; got Y": the check's own words first, then both sides.
+  std::string sides = r.expected.empty() ? "" : "expected " + r.expected;
+  if (!r.actual.empty()) sides += (sides.empty() ? "got " : "; got ") + r.actual;
+  if (!r.detail.empty()) line += ": " + r.detail;
+  return sides.empty() ? line : line + ": " + sides;
 }
 
 std::string InputsLines(const GateRecord& r, size_t limit) {

@@ -69,8 +69,8 @@ TEST(GateReportTest, CoverageSeparatesCoveredPassingAndUncoveredIds) {
 
 TEST(GateReportTest, AFailureLineNamesTheCaseItsIdsExpectedAndActual) {
   EXPECT_EQ(FailureLine(Sample()[1]),
-            "FAIL kind/b [ARG-001 ARG-002] expected refused/missing_filter, actual completed: "
-            "outcome differs");
+            "FAIL kind/b [ARG-001 ARG-002]: outcome differs: expected refused/missing_filter; got "
+            "completed");
   EXPECT_EQ(FailureLine(Sample()[2]), "SKIP backend/exec.argv [HOST-012]: bwrap missing");
   GateRecord should = Sample()[1];
   should.level = Level::kRecommended;
@@ -78,7 +78,11 @@ TEST(GateReportTest, AFailureLineNamesTheCaseItsIdsExpectedAndActual) {
   GateRecord unobserved = Sample()[1];
   unobserved.actual.clear();  // nothing observed to print: no placeholder either
   EXPECT_EQ(FailureLine(unobserved),
-            "FAIL kind/b [ARG-001 ARG-002] expected refused/missing_filter: outcome differs");
+            "FAIL kind/b [ARG-001 ARG-002]: outcome differs: expected refused/missing_filter");
+  GateRecord probe = Sample()[1];
+  probe.detail.clear();  // a backend probe: what it expects, and what it saw instead
+  EXPECT_EQ(FailureLine(probe),
+            "FAIL kind/b [ARG-001 ARG-002]: expected refused/missing_filter; got completed");
 }
 
 TEST(GateReportTest, InputsComeUnderTheFailureLineCutToALimit) {
