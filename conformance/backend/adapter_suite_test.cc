@@ -45,7 +45,7 @@ TEST(AdapterSuiteTest, TheBubblewrapAdapterPassesEveryProbe) {
 // The protocol probes judge the protocol alone: PROTOCOL.md's Python skeleton, which sandboxes
 // nothing, answers every line as the protocol says.
 TEST(AdapterSuiteTest, TheExampleAdapterPassesTheProtocolProbes) {
-  CITES("HOST-006");
+  CITES("PROFILE-015", "HOST-006");
   const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/false);
   ASSERT_THAT(setup.status(), IsOk());
   const AdapterCommand command{

@@ -214,7 +214,7 @@ constexpr char kAfterStop[] = "protocol.after_stop";
 }  // namespace
 
 std::vector<ProbeDef> ProtocolProbes() {
-  const std::vector<std::string> cites = {"HOST-006"};
+  const std::vector<std::string> cites = {"PROFILE-015", "HOST-006"};
   return {
       {{kBeforeHello, cites, "a request before hello is answered refused/not_started"},
        FromSession<kBeforeHello>},
