@@ -1,5 +1,14 @@
 // The file and /proc subcommands: what the sandbox lets the probe write and read, which paths
-// exist in it, which processes and network devices it can see.
+// exist in it, which processes and network devices it can see, what is mounted in it, and
+// whether a name can be found anywhere in its file system.
+//   find-names TOKEN MAX_ENTRIES  a breadth-first walk from / (shallow places first), never
+//       following symlinks, crossing mount points, skipping /proc, /sys and /dev, reading at
+//       most MAX_ENTRIES directory entries within 60 s: {"found": [up to 50 paths whose last
+//       component contains TOKEN], "visited": entries read, "complete": false when the entry
+//       bound or the deadline stopped the walk, "unreadable": directories that did not open}
+//   mounts  /proc/self/mountinfo as {"mounts": [{"mount_point", "root", "device" (MAJOR:MINOR),
+//       "fstype", "source", "options" (the mount's own options, e.g. ro,nosuid)}]}, octal
+//       escapes decoded; {"mounts": [], "error": "..."} when it cannot be read
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +16,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <deque>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -81,6 +93,93 @@ std::string CommandLine(const std::string& pid) {
   return text;
 }
 
+constexpr size_t kMaxFound = 50;
+constexpr int kWalkMs = 60'000;
+
+struct Walk {
+  std::string token;
+  long long max_entries = 0;
+  Json found = Json::array();
+  long long visited = 0;
+  long long unreadable = 0;
+  std::deque<std::string> queue;  // directories still to read, shallowest first
+};
+
+// Pseudo file systems: huge or endless (/proc/PID/task/...), and no place a file is planted.
+bool Skipped(const std::string& path) {
+  return path == "/proc" || path == "/sys" || path == "/dev";
+}
+
+// A real directory, never a symlink to one; lstat only when the file system gives no d_type.
+bool IsDirectory(const dirent& entry, const std::string& path) {
+  if (entry.d_type != DT_UNKNOWN) return entry.d_type == DT_DIR;
+  struct stat info;
+  return lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+// Reads one directory, queueing its subdirectories; false when a bound stopped the walk.
+bool ReadDirectory(const std::string& dir, Walk& walk, const Deadline& deadline) {
+  // O_NOFOLLOW: the path was a directory when listed; if a symlink replaced it since, no entry.
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  DIR* stream = fd >= 0 ? fdopendir(fd) : nullptr;
+  if (stream == nullptr) {
+    if (fd >= 0) close(fd);
+    ++walk.unreadable;
+    return true;
+  }
+  bool within_bounds = true;
+  while (const dirent* entry = readdir(stream)) {
+    const std::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    if (walk.visited >= walk.max_entries || deadline.Passed()) {
+      within_bounds = false;
+      break;
+    }
+    ++walk.visited;
+    const std::string path = (dir == "/" ? "" : dir) + "/" + std::string(name);
+    if (name.find(walk.token) != std::string_view::npos && walk.found.size() < kMaxFound) {
+      walk.found.push_back(path);
+    }
+    if (IsDirectory(*entry, path) && !Skipped(path)) walk.queue.push_back(path);
+  }
+  closedir(stream);
+  return within_bounds;
+}
+
+// mountinfo writes space, tab, newline and backslash as a backslash and three octal digits.
+std::string Unescape(std::string_view field) {
+  std::string out;
+  for (size_t i = 0; i < field.size(); ++i) {
+    const std::string_view rest = field.substr(i + 1, 3);
+    if (field[i] == '\\' && rest.size() == 3 &&
+        rest.find_first_not_of("01234567") == std::string_view::npos) {
+      out += static_cast<char>((rest[0] - '0') * 64 + (rest[1] - '0') * 8 + (rest[2] - '0'));
+      i += 3;
+    } else {
+      out += field[i];
+    }
+  }
+  return out;
+}
+
+// One line: ID PARENT MAJOR:MINOR ROOT MOUNT_POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER
+// (proc(5)); nullopt when the line does not have that shape.
+std::optional<Json> ParseMountLine(std::string_view line) {
+  std::vector<std::string_view> fields;
+  for (size_t start = 0; start <= line.size();) {
+    size_t end = line.find(' ', start);
+    if (end == std::string_view::npos) end = line.size();
+    fields.push_back(line.substr(start, end - start));
+    start = end + 1;
+  }
+  const auto dash = std::find(fields.begin() + std::min<size_t>(fields.size(), 6), fields.end(),
+                              std::string_view("-"));
+  if (fields.size() < 6 || fields.end() - dash < 3) return std::nullopt;
+  return Json{{"mount_point", Unescape(fields[4])}, {"root", Unescape(fields[3])},
+              {"device", std::string(fields[2])},   {"fstype", Unescape(dash[1])},
+              {"source", Unescape(dash[2])},        {"options", Unescape(fields[5])}};
+}
+
 }  // namespace
 
 std::optional<int> WriteFileCommand(const Args& args) {
@@ -149,6 +248,52 @@ std::optional<int> NetdevsCommand(const Args&) {
     if (first < colon) devices.push_back(row.substr(first, colon - first));
   }
   PrintJson({{"netdevs", devices}});
+  return 0;
+}
+
+std::optional<int> FindNamesCommand(const Args& args) {
+  const std::optional<long long> max_entries = ParseInteger(args[1], 1, 10'000'000);
+  if (!max_entries || args[0].empty() || args[0].find('/') != std::string::npos) {
+    return std::nullopt;
+  }
+  Walk walk{args[0], *max_entries};
+  const Deadline deadline(kWalkMs);
+  bool complete = true;
+  walk.queue.push_back("/");
+  while (complete && !walk.queue.empty()) {
+    const std::string dir = std::move(walk.queue.front());
+    walk.queue.pop_front();
+    complete = ReadDirectory(dir, walk, deadline);
+  }
+  PrintJson({{"found", walk.found},
+             {"visited", walk.visited},
+             {"complete", complete},
+             {"unreadable", walk.unreadable}});
+  return 0;
+}
+
+std::optional<int> MountsCommand(const Args&) {
+  const auto [error, text] = ReadAll("/proc/self/mountinfo");
+  Json mounts = Json::array();
+  std::string failure;
+  if (error != 0) failure = std::string("/proc/self/mountinfo: ") + std::strerror(error);
+  for (size_t start = 0; failure.empty() && start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line = std::string_view(text).substr(start, end - start);
+    start = end + 1;
+    if (std::optional<Json> mount = ParseMountLine(line)) {
+      mounts.push_back(std::move(*mount));
+    } else {
+      failure = "malformed mountinfo line: " + std::string(line);
+    }
+  }
+  if (failure.empty() && mounts.empty()) failure = "/proc/self/mountinfo lists no mount";
+  if (failure.empty()) {
+    PrintJson({{"mounts", mounts}});
+  } else {
+    PrintJson({{"mounts", Json::array()}, {"error", failure}});
+  }
   return 0;
 }
 

@@ -1,11 +1,22 @@
-// https-get: one HTTPS request made the way the pricing CLI makes it inside a sandbox, so a
+// https-get: HTTPS requests made the way the pricing CLI makes them inside a sandbox, so a
 // conformance suite can see whether the sandbox's egress path works end to end and what it
-// refuses. The report's `stage` is the step the request got to:
+// refuses. The report's `stage` is the step the FIRST request got to:
 //   proxy    HTTPS_PROXY missing or unreadable, the proxy unreachable, or CONNECT not answered
 //            200 (`status` is then the proxy's answer)
 //   connect  --no-proxy: resolving or connecting to the URL's host failed
 //   tls      the handshake failed (verification included)
 //   http     the request was sent; `ok` is true once a response status line was read
+// `ok`, `status`, `body_bytes` and `error` describe the first request too. The options that try
+// the proxy's rules from the client's side:
+//   --host-header VALUE  the Host header instead of the URL's authority
+//   --sni NAME           the TLS server name instead of the URL's host
+//   --then METHOD        (up to 8) one more request on the same TLS connection, same target and
+//                        Host, no body (Content-Length: 0 unless GET or HEAD); no request has a
+//                        Connection header, so HTTP/1.1 keep-alive is what is asked for
+//   --pipeline           with --then: every request written before any response is read
+// `responses` lists every request in order, first included, as {"method", "status", "ok"} once
+// the handshake succeeded (empty before): status 0 and ok false for a request that got no
+// response, e.g. because the connection closed after the previous one.
 #include <arpa/inet.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -16,14 +27,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "conformance/backend/probe/https_wire.h"
 #include "conformance/backend/probe/net_io.h"
 #include "conformance/backend/probe/probe.h"
 #include "ref/base/address.h"
@@ -32,15 +44,19 @@
 namespace azure_pricing::probe {
 namespace {
 
-constexpr size_t kMaxHeadBytes = 64 * 1024;
+constexpr size_t kMaxThen = 8;
 
 struct HttpsOptions {
   std::string url;
-  std::string method = "GET";
+  std::string method = "GET";  // sent exactly as given: "get" stays "get"
   std::optional<std::string> ca_file;
   bool no_proxy = false;
-  int timeout_ms = 10'000;
+  int timeout_ms = 10'000;  // the whole command: tunnel, handshake and every request
   std::optional<std::string> body;
+  std::optional<std::string> host_header;
+  std::optional<std::string> sni;
+  std::vector<std::string> then;  // the methods of the requests after the first
+  bool pipeline = false;
 };
 
 struct Target {
@@ -55,10 +71,11 @@ struct Report {
   int status = 0;
   size_t body_bytes = 0;
   std::string error;
+  Json responses = Json::array();
 
   Json ToJson() const {
-    return {{"stage", stage}, {"ok", ok},       {"status", status},
-            {"body_bytes", body_bytes}, {"error", error}};
+    return {{"stage", stage},           {"ok", ok},       {"status", status},
+            {"body_bytes", body_bytes}, {"error", error}, {"responses", responses}};
   }
 };
 
@@ -68,33 +85,58 @@ bool IsToken(std::string_view text) {
                                                  "0123456789!#$%&'*+-.^_`|~") == std::string_view::npos;
 }
 
+// A Host value or server name from the command line: visible ASCII, so it can neither end the
+// header line it is on nor start another.
+bool IsVisible(std::string_view text) {
+  return !text.empty() && text.size() <= 255 &&
+         std::all_of(text.begin(), text.end(),
+                     [](unsigned char c) { return c > 0x20 && c < 0x7f; });
+}
+
+// One flag that takes a value; false when the flag is unknown or its value does not read.
+bool SetOption(HttpsOptions& o, const std::string& flag, const std::string& value) {
+  std::optional<long long> timeout;
+  if (flag == "--method" && IsToken(value)) {
+    o.method = value;
+  } else if (flag == "--then" && IsToken(value) && o.then.size() < kMaxThen) {
+    o.then.push_back(value);
+  } else if (flag == "--ca-file") {
+    o.ca_file = value;
+  } else if (flag == "--body") {
+    o.body = value;
+  } else if (flag == "--host-header" && IsVisible(value)) {
+    o.host_header = value;
+  } else if (flag == "--sni" && IsVisible(value)) {
+    o.sni = value;
+  } else if (flag == "--timeout-ms" && (timeout = ParseInteger(value, 1, 3'600'000))) {
+    o.timeout_ms = static_cast<int>(*timeout);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 std::optional<HttpsOptions> ParseHttpsArgs(const Args& args) {
   HttpsOptions o;
   o.url = args[0];
   std::set<std::string> seen;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& flag = args[i];
-    // A repeated flag is a mistake in the caller's argv, not a "last one wins".
-    if (!seen.insert(flag).second) return std::nullopt;
+    // A repeated flag is a mistake in the caller's argv, not a "last one wins"; each --then is
+    // one more request.
+    if (flag != "--then" && !seen.insert(flag).second) return std::nullopt;
     if (flag == "--no-proxy") {
       o.no_proxy = true;
-      continue;
-    }
-    if (i + 1 >= args.size()) return std::nullopt;
-    const std::string& value = args[++i];
-    std::optional<long long> timeout;
-    if (flag == "--method" && IsToken(value)) {
-      o.method = value;
-    } else if (flag == "--ca-file") {
-      o.ca_file = value;
-    } else if (flag == "--body") {
-      o.body = value;
-    } else if (flag == "--timeout-ms" && (timeout = ParseInteger(value, 1, 3'600'000))) {
-      o.timeout_ms = static_cast<int>(*timeout);
-    } else {
+    } else if (flag == "--pipeline") {
+      o.pipeline = true;
+    } else if (i + 1 >= args.size() || !SetOption(o, flag, args[i + 1])) {
       return std::nullopt;
+    } else {
+      ++i;
     }
   }
+  // Alone there is nothing to pipeline: the caller would read a single exchange as a pipelined one.
+  if (o.pipeline && o.then.empty()) return std::nullopt;
   return o;
 }
 
@@ -136,15 +178,6 @@ bool IsIpLiteral(const std::string& host) {
   return inet_pton(AF_INET, host.c_str(), address) == 1 ||
          inet_pton(AF_INET6, host.c_str(), address) == 1;
 }
-
-// The status code of "HTTP/1.x NNN ...", or 0 when the head is not an HTTP response.
-int StatusOf(std::string_view head) {
-  if (!head.starts_with("HTTP/1.") || head.size() < 12 || head[8] != ' ') return 0;
-  const std::optional<long long> code = ParseInteger(head.substr(9, 3), 100, 999);
-  return code ? static_cast<int>(*code) : 0;
-}
-
-std::string FirstLine(std::string_view head) { return std::string(head.substr(0, head.find('\r'))); }
 
 // Plain-socket I/O for the CONNECT exchange, under the deadline.
 bool SendAll(int fd, std::string_view data, const Deadline& deadline, std::string& error) {
@@ -249,7 +282,8 @@ base::SslCtxPtr MakeContext(const HttpsOptions& options) {
   if (!ctx) return ctx;
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
   SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
-  // Connection: close ends the body at EOF; a server that skips close_notify is not an error.
+  // A body without a length ends at the connection's close; a server that skips close_notify
+  // there is not an error.
   SSL_CTX_set_options(ctx.get(), SSL_OP_IGNORE_UNEXPECTED_EOF);
   const char* env = std::getenv("SSL_CERT_FILE");
   std::optional<std::string> file = options.ca_file;
@@ -262,47 +296,11 @@ base::SslCtxPtr MakeContext(const HttpsOptions& options) {
   return ctx;
 }
 
-std::string SslErrorText(SSL* ssl, int reason) {
-  const long verify = SSL_get_verify_result(ssl);
-  if (verify != X509_V_OK) {
-    return std::string("certificate verify failed: ") + X509_verify_cert_error_string(verify);
-  }
-  if (const unsigned long e = ERR_peek_error(); e != 0) {
-    char text[256];
-    ERR_error_string_n(e, text, sizeof text);
-    return text;
-  }
-  if (reason == SSL_ERROR_SYSCALL) return errno != 0 ? std::strerror(errno) : "connection closed";
-  return "TLS error " + std::to_string(reason);
-}
-
-// Runs one OpenSSL call on the non-blocking socket, waiting as OpenSSL asks, until it succeeds
-// (its result), the peer closes cleanly (0) or it fails or the deadline passes (-1, `error`).
-template <typename Call>
-int SslRun(SSL* ssl, int fd, const Deadline& deadline, Call call, std::string& error) {
-  for (;;) {
-    ERR_clear_error();
-    errno = 0;
-    const int rc = call();
-    if (rc > 0) return rc;
-    const int reason = SSL_get_error(ssl, rc);
-    if (reason == SSL_ERROR_ZERO_RETURN) return 0;
-    const short events = reason == SSL_ERROR_WANT_READ    ? POLLIN
-                         : reason == SSL_ERROR_WANT_WRITE ? POLLOUT
-                                                          : 0;
-    if (events == 0) {
-      error = SslErrorText(ssl, reason);
-      return -1;
-    }
-    if (!WaitFor(fd, events, deadline)) {
-      error = "timed out";
-      return -1;
-    }
-  }
-}
-
-base::SslPtr StartTls(SSL_CTX* ctx, int fd, const Target& target, const Deadline& deadline,
-                      Report& report) {
+// The certificate is always verified for the URL's host, also under --sni: the point of --sni is
+// to see whether the proxy compares the SNI with the CONNECT target, so an interceptor that
+// issues its certificate for the CONNECT host must still complete the handshake.
+base::SslPtr StartTls(SSL_CTX* ctx, int fd, const Target& target, const HttpsOptions& options,
+                      const Deadline& deadline, Report& report) {
   report.stage = "tls";
   base::SslPtr ssl(ctx != nullptr ? SSL_new(ctx) : nullptr);
   if (!ssl) {
@@ -318,6 +316,7 @@ base::SslPtr StartTls(SSL_CTX* ctx, int fd, const Target& target, const Deadline
     SSL_set_tlsext_host_name(ssl.get(), target.host.c_str());
     X509_VERIFY_PARAM_set1_host(param, target.host.c_str(), 0);
   }
+  if (options.sni) SSL_set_tlsext_host_name(ssl.get(), options.sni->c_str());
   if (SslRun(ssl.get(), fd, deadline, [&] { return SSL_connect(ssl.get()); }, report.error) <= 0) {
     if (report.error.empty()) report.error = "TLS handshake failed";
     return nullptr;
@@ -325,114 +324,72 @@ base::SslPtr StartTls(SSL_CTX* ctx, int fd, const Target& target, const Deadline
   return ssl;
 }
 
-std::string BuildRequest(const Target& target, const HttpsOptions& options) {
+const std::string& MethodOf(const HttpsOptions& options, size_t index) {
+  return index == 0 ? options.method : options.then[index - 1];
+}
+
+// Request `index` of the exchange: the first carries --method and --body, the later ones their
+// --then method and no body. No Connection header on any: HTTP/1.1's default, keep-alive, is
+// what lets the later requests follow on the same connection.
+std::string BuildRequest(const Target& target, const HttpsOptions& options, size_t index) {
+  const std::string& method = MethodOf(options, index);
   // The default port stays out of Host, as clients write it (the proxy accepts both forms).
-  const std::string host =
-      target.port == 443 ? Bracketed(target.host) : Authority(target.host, target.port);
-  std::string request =
-      options.method + " " + target.path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n";
-  if (options.body) request += "Content-Length: " + std::to_string(options.body->size()) + "\r\n";
+  const std::string host = options.host_header  ? *options.host_header
+                           : target.port == 443 ? Bracketed(target.host)
+                                                : Authority(target.host, target.port);
+  std::string request = method + " " + target.path + " HTTP/1.1\r\nHost: " + host + "\r\n";
+  std::optional<std::string> body = options.body;
+  if (index > 0) {
+    body.reset();
+    if (method != "GET" && method != "HEAD") body = "";  // says "no body" to the server
+  }
+  if (body) request += "Content-Length: " + std::to_string(body->size()) + "\r\n";
   request += "\r\n";
-  if (options.body) request += *options.body;
+  if (body) request += *body;
   return request;
 }
 
-// Appends what one SSL_read returns to `data`: bytes read, 0 at the end, -1 with `error`.
-int SslReadSome(SSL* ssl, int fd, const Deadline& deadline, std::string& data,
-                std::string& error) {
-  char buffer[16384];
-  const int n = SslRun(
-      ssl, fd, deadline, [&] { return SSL_read(ssl, buffer, sizeof buffer); }, error);
-  if (n > 0) data.append(buffer, static_cast<size_t>(n));
-  return n;
-}
-
-// The value of a header in a response head (case-insensitive name), trimmed; nullopt if absent.
-std::optional<std::string> HeaderValue(std::string_view head, std::string_view name) {
-  std::string lower(head);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  const size_t at = lower.find("\r\n" + std::string(name) + ":");
-  if (at == std::string::npos) return std::nullopt;
-  const size_t start = at + 3 + name.size();
-  std::string value(head.substr(start, head.find('\r', start) - start));
-  value.erase(0, value.find_first_not_of(" \t"));
-  value.erase(value.find_last_not_of(" \t") + 1);
-  return value;
-}
-
-// Payload bytes of a chunked body so far, and whether its last chunk (and trailer) arrived.
-std::pair<bool, size_t> Dechunk(std::string_view raw) {
-  size_t pos = 0, total = 0;
-  for (;;) {
-    const size_t eol = raw.find("\r\n", pos);
-    if (eol == std::string_view::npos) return {false, total};
-    const std::string_view line = raw.substr(pos, eol - pos);
-    size_t size = 0;
-    const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), size, 16);
-    if (error != std::errc() || end == line.data()) return {true, total};  // not chunked after all
-    if (size == 0) return {raw.find("\r\n\r\n", eol) != std::string_view::npos, total};
-    const size_t data = eol + 2;
-    if (raw.size() < data + size + 2) return {false, total + std::min(size, raw.size() - data)};
-    total += size;
-    pos = data + size + 2;
-  }
-}
-
-// Reads the body until its framing says it is complete or the server closes the connection
-// (Connection: close), and counts its payload bytes.
-void ReadBody(SSL* ssl, int fd, const std::string& head, std::string body,
-              const Deadline& deadline, Report& report) {
-  const std::optional<std::string> encoding = HeaderValue(head, "transfer-encoding");
-  const bool chunked = encoding && encoding->find("chunked") != std::string::npos;
-  const std::optional<std::string> length_text = HeaderValue(head, "content-length");
-  const std::optional<long long> length =
-      length_text ? ParseInteger(*length_text, 0, 1LL << 50) : std::nullopt;
-  for (;;) {
-    if (chunked ? Dechunk(body).first
-                : (length && body.size() >= static_cast<size_t>(*length))) {
-      break;
+// Sends the requests and reads the responses, in order; one response per request at most, none
+// once the stream has ended. Without --pipeline each request waits for the previous response.
+std::vector<HttpResponse> Converse(TlsStream& stream, const Target& target,
+                                   const HttpsOptions& options, std::string& send_error) {
+  const size_t count = 1 + options.then.size();
+  std::vector<HttpResponse> responses;
+  size_t sent = 0;
+  while (responses.size() < count && !stream.ended) {
+    if (sent == responses.size()) {
+      const size_t until = options.pipeline ? count : sent + 1;
+      std::string requests;
+      for (size_t i = sent; i < until; ++i) requests += BuildRequest(target, options, i);
+      std::string error;
+      if (!SslWriteAll(stream, requests, error)) {
+        if (sent == 0) send_error = "sending the request: " + error;
+        break;
+      }
+      sent = until;
     }
-    std::string error;
-    const int n = SslReadSome(ssl, fd, deadline, body, error);
-    if (n < 0) report.error = "reading the body: " + error;
-    if (n <= 0) break;
+    responses.push_back(ReadResponse(stream, MethodOf(options, responses.size()) == "HEAD"));
   }
-  report.body_bytes = chunked  ? Dechunk(body).second
-                      : length ? std::min(body.size(), static_cast<size_t>(*length))
-                               : body.size();
+  return responses;
 }
 
 void Exchange(SSL* ssl, int fd, const Target& target, const HttpsOptions& options,
               const Deadline& deadline, Report& report) {
   report.stage = "http";
-  const std::string request = BuildRequest(target, options);
-  if (SslRun(
-          ssl, fd, deadline,
-          [&] { return SSL_write(ssl, request.data(), static_cast<int>(request.size())); },
-          report.error) <= 0) {
-    report.error = "sending the request: " + report.error;
-    return;
+  TlsStream stream{ssl, fd, deadline};
+  const std::vector<HttpResponse> responses = Converse(stream, target, options, report.error);
+  if (!responses.empty()) {
+    const HttpResponse& first = responses.front();
+    report.ok = first.status != 0;
+    report.status = first.status;
+    report.body_bytes = first.body_bytes;
+    report.error = first.error;
   }
-  std::string data;
-  size_t head_end;
-  while ((head_end = data.find("\r\n\r\n")) == std::string::npos) {
-    if (data.size() > kMaxHeadBytes) {
-      report.error = "response head too large";
-      return;
-    }
-    const int n = SslReadSome(ssl, fd, deadline, data, report.error);
-    if (n == 0) report.error = "connection closed before a response head";
-    if (n <= 0) return;
+  for (size_t i = 0; i < 1 + options.then.size(); ++i) {
+    const int status = i < responses.size() ? responses[i].status : 0;
+    report.responses.push_back(
+        {{"method", MethodOf(options, i)}, {"status", status}, {"ok", status != 0}});
   }
-  const std::string head = data.substr(0, head_end + 4);
-  report.status = StatusOf(head);
-  if (report.status == 0) {
-    report.error = "not an HTTP response: " + FirstLine(head);
-    return;
-  }
-  report.ok = true;
-  ReadBody(ssl, fd, head, data.substr(head_end + 4), deadline, report);
 }
 
 }  // namespace
@@ -450,7 +407,7 @@ std::optional<int> HttpsGetCommand(const Args& args) {
   if (fd >= 0) {
     {
       const base::SslCtxPtr ctx = MakeContext(*options);
-      const base::SslPtr ssl = StartTls(ctx.get(), fd, *target, deadline, report);
+      const base::SslPtr ssl = StartTls(ctx.get(), fd, *target, *options, deadline, report);
       if (ssl) Exchange(ssl.get(), fd, *target, *options, deadline, report);
     }
     close(fd);

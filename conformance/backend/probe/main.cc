@@ -1,8 +1,9 @@
 // sandbox_probe: the program a backend conformance suite copies into a sandbox image
 // (/usr/local/libexec/azure-pricing/sandbox_probe) and runs inside the sandbox, one subcommand
 // per question about the sandbox. Every subcommand prints exactly one JSON object on stdout
-// (except flood and close-stdout, whose point is their output streams) and exits 0 unless its
-// line below says otherwise; bad usage prints a usage line on stderr and exits 64.
+// (except flood and close-stdout, whose point is their output streams, and signal, which dies of
+// its signal) and exits 0 unless its line below says otherwise; bad usage prints a usage line on
+// stderr and exits 64. What each one reports is in the top comment of the file that defines it.
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -37,15 +38,27 @@ constexpr Subcommand kSubcommands[] = {
     {"daemon", "MARKER SECONDS", 2, 2, probe::DaemonCommand},
     {"close-stdout", "MARKER SECONDS", 2, 2, probe::CloseStdoutCommand},
     {"flood", "BYTES stdout|stderr|both", 2, 2, probe::FloodCommand},
+    {"listen", "MARKER PORT SECONDS  (a detached listener on 127.0.0.1:PORT, PORT 1..65535)", 3, 3,
+     probe::ListenCommand},
+    {"signal", "N  (1..64; dies of signal N, or prints {\"survived\": true})", 1, 1,
+     probe::SignalCommand},
     {"write-file", "PATH CONTENT", 2, 2, probe::WriteFileCommand},
     {"read-file", "PATH", 1, 1, probe::ReadFileCommand},
     {"stat", "PATH...", 1, kAnyNumber, probe::StatCommand},
     {"procs", "", 0, 0, probe::ProcsCommand},
     {"netdevs", "", 0, 0, probe::NetdevsCommand},
+    {"mounts", "", 0, 0, probe::MountsCommand},
+    {"find-names", "TOKEN MAX_ENTRIES  (TOKEN without '/'; MAX_ENTRIES 1..10000000)", 2, 2,
+     probe::FindNamesCommand},
+    {"ipc-create", "KEY NAME  (KEY 1..2147483647; NAME [A-Za-z0-9._-]{1,200}, queue /NAME)", 2, 2,
+     probe::IpcCreateCommand},
+    {"ipc-look", "KEY NAME", 2, 2, probe::IpcLookCommand},
     {"connect", "HOST PORT TIMEOUT_MS", 3, 3, probe::ConnectCommand},
     {"https-get",
-     "URL [--method METHOD] [--ca-file FILE] [--no-proxy] [--timeout-ms N] [--body TEXT]", 1,
-     kAnyNumber, probe::HttpsGetCommand},
+     "URL [--method METHOD] [--ca-file FILE] [--no-proxy] [--timeout-ms N] [--body TEXT] "
+     "[--host-header VALUE] [--sni NAME] [--then METHOD]... [--pipeline]  (--then at most 8 "
+     "times; --pipeline only with --then)",
+     1, kAnyNumber, probe::HttpsGetCommand},
 };
 
 int Usage(const Subcommand* one) {

@@ -57,6 +57,8 @@ std::optional<int> TreeCommand(const Args& args);
 std::optional<int> DaemonCommand(const Args& args);
 std::optional<int> CloseStdoutCommand(const Args& args);
 std::optional<int> FloodCommand(const Args& args);
+std::optional<int> ListenCommand(const Args& args);
+std::optional<int> SignalCommand(const Args& args);
 
 // file_commands.cc
 std::optional<int> WriteFileCommand(const Args& args);
@@ -64,6 +66,12 @@ std::optional<int> ReadFileCommand(const Args& args);
 std::optional<int> StatCommand(const Args& args);
 std::optional<int> ProcsCommand(const Args& args);
 std::optional<int> NetdevsCommand(const Args& args);
+std::optional<int> FindNamesCommand(const Args& args);
+std::optional<int> MountsCommand(const Args& args);
+
+// ipc_commands.cc
+std::optional<int> IpcCreateCommand(const Args& args);
+std::optional<int> IpcLookCommand(const Args& args);
 
 // net_commands.cc
 std::optional<int> ConnectCommand(const Args& args);

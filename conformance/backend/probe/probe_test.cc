@@ -3,31 +3,45 @@
 // conformance suite, which runs the probe inside sandboxes, can trust what the probe reports.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <httplib.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
+#include "ref/base/openssl.h"
 #include "ref/egress/proxy.h"
 
 namespace azure_pricing::probe {
@@ -51,8 +65,9 @@ const std::vector<std::string> kEnv = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"};
 struct Spawn {
   std::vector<std::string> args;  // after the program name
   std::vector<std::string> env = kEnv;
-  std::string cwd;     // empty: the test's
-  int stdout_fd = -1;  // -1: a capture file
+  std::string cwd;                   // empty: the test's
+  int stdout_fd = -1;                // -1: a capture file
+  std::vector<int> blocked_signals;  // the probe starts with these blocked
 };
 
 struct Child {
@@ -63,6 +78,7 @@ struct Child {
 
 struct Finished {
   int exit_code = -1;  // -1 when it did not exit normally
+  int signal = 0;      // the signal that ended it; 0 when it exited (or timed out)
   bool timed_out = false;
   std::string out, err;
   milliseconds elapsed{0};
@@ -94,6 +110,13 @@ Child Start(const Spawn& spawn) {
   posix_spawn_file_actions_addopen(&actions, 2, child.err_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (!spawn.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, spawn.cwd.c_str());
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  for (const int signal_number : spawn.blocked_signals) sigaddset(&blocked, signal_number);
+  posix_spawnattr_setsigmask(&attributes, &blocked);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   std::vector<std::string> args = {ProbePath()}, env = spawn.env;
   args.insert(args.end(), spawn.args.begin(), spawn.args.end());
   std::vector<char*> argv, envp;
@@ -102,9 +125,10 @@ Child Start(const Spawn& spawn) {
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   child.started = Clock::now();
-  if (posix_spawn(&child.pid, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) {
+  if (posix_spawn(&child.pid, argv[0], &actions, &attributes, argv.data(), envp.data()) != 0) {
     child.pid = -1;
   }
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   return child;
 }
@@ -123,6 +147,7 @@ Finished Finish(const Child& child, milliseconds deadline = milliseconds(30'000)
   }
   run.elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - child.started);
   if (child.pid > 0 && !run.timed_out && WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
+  if (child.pid > 0 && !run.timed_out && WIFSIGNALED(status)) run.signal = WTERMSIG(status);
   run.out = Slurp(child.out_path);
   run.err = Slurp(child.err_path);
   // Exactly one JSON object and a newline: a second object or stray text makes `json` null.
@@ -235,6 +260,14 @@ TEST(ProbeTest, ExitPrintsAndExitsWithTheCode) {
   }
 }
 
+void ExpectUsage(const std::vector<std::string>& args) {
+  Finished run = RunProbe(args);
+  SCOPED_TRACE(args.empty() ? "(none)" : args[0] + (args.size() > 1 ? " " + args[1] : ""));
+  EXPECT_EQ(run.exit_code, 64);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err.rfind("usage: sandbox_probe ", 0), 0u) << run.err;
+}
+
 TEST(ProbeTest, BadUsageIsAUsageLineAndExit64) {
   const std::vector<std::vector<std::string>> cases = {
       {},
@@ -261,14 +294,41 @@ TEST(ProbeTest, BadUsageIsAUsageLineAndExit64) {
       {"https-get", "https://prices.azure.com/", "--no-proxy", "--no-proxy"},
       {"https-get", "https://prices.azure.com/", "--unknown", "x"},
       {"https-get", "https://user@prices.azure.com/"},
+      {"https-get", "https://prices.azure.com/", "--pipeline"},
+      {"https-get", "https://prices.azure.com/", "--then", "GET /x"},
+      {"https-get", "https://prices.azure.com/", "--then"},
+      {"https-get", "https://prices.azure.com/", "--host-header", "a\r\nX-Injected: 1"},
+      {"https-get", "https://prices.azure.com/", "--host-header", ""},
+      {"https-get", "https://prices.azure.com/", "--sni", "a b"},
+      {"https-get", "https://prices.azure.com/", "--sni", "x", "--sni", "y"},
+      {"https-get", "https://prices.azure.com/", "--then", "A", "--then", "B", "--then", "C",
+       "--then", "D", "--then", "E", "--then", "F", "--then", "G", "--then", "H", "--then", "I"},
   };
-  for (const std::vector<std::string>& args : cases) {
-    Finished run = RunProbe(args);
-    SCOPED_TRACE(args.empty() ? "(none)" : args[0] + (args.size() > 1 ? " " + args[1] : ""));
-    EXPECT_EQ(run.exit_code, 64);
-    EXPECT_EQ(run.out, "");
-    EXPECT_EQ(run.err.rfind("usage: sandbox_probe ", 0), 0u) << run.err;
-  }
+  for (const std::vector<std::string>& args : cases) ExpectUsage(args);
+}
+
+TEST(ProbeTest, BadIpcWalkListenAndSignalArgumentsAreUsageErrors) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"ipc-create", "0", "name"},
+      {"ipc-create", "2147483648", "name"},
+      {"ipc-create", "1", ""},
+      {"ipc-create", "1", std::string(201, 'a')},
+      {"ipc-look", "1", "a/b"},
+      {"ipc-look", "-1", "name"},
+      {"ipc-look", "1"},
+      {"find-names", "", "10"},
+      {"find-names", "a/b", "10"},
+      {"find-names", "x", "0"},
+      {"find-names", "x", "10000001"},
+      {"mounts", "extra"},
+      {"listen", "m", "0", "1"},
+      {"listen", "m", "65536", "1"},
+      {"listen", "m", "80", "soon"},
+      {"signal", "0"},
+      {"signal", "65"},
+      {"signal", "KILL"},
+  };
+  for (const std::vector<std::string>& args : cases) ExpectUsage(args);
 }
 
 // ---- linger, tree, daemon, close-stdout, flood ----------------------------------------------
@@ -364,6 +424,29 @@ TEST(ProbeTest, FloodIntoAClosedPipeEndsQuietly) {
   EXPECT_EQ(run.err, "");
 }
 
+TEST(ProbeTest, SignalDiesOfTheSignalEvenWhenItWasBlocked) {
+  for (const int number : {SIGKILL, SIGTERM, SIGUSR1, SIGRTMIN + 8}) {
+    SCOPED_TRACE(number);
+    Finished run = RunProbe({"signal", std::to_string(number)});
+    EXPECT_EQ(run.signal, number) << run.out << run.err;
+    EXPECT_EQ(run.out, "");
+  }
+  // A mask passed down to the probe does not keep it alive: the default action is what it shows.
+  Finished blocked = RunProbe(Spawn{{"signal", std::to_string(SIGTERM)}, kEnv, "", -1, {SIGTERM}});
+  EXPECT_EQ(blocked.signal, SIGTERM) << blocked.out;
+}
+
+TEST(ProbeTest, SignalSurvivesWhatTheDefaultActionIgnoresOrStops) {
+  // SIGCHLD's default is to ignore; SIGSTOP's to stop, which must not become a hang.
+  for (const int number : {SIGCHLD, SIGSTOP, SIGTSTP}) {
+    SCOPED_TRACE(number);
+    Finished run = RunProbe({"signal", std::to_string(number)});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.json, Json({{"survived", true}})) << run.out;
+    EXPECT_LT(run.elapsed, milliseconds(5000));
+  }
+}
+
 // ---- files and /proc ----------------------------------------------------------------------
 
 TEST(ProbeTest, WriteFileCreatesParentsAndReadFileReadsItBack) {
@@ -431,6 +514,144 @@ TEST(ProbeTest, NetdevsIncludesLoopback) {
             run.json["netdevs"].end());
 }
 
+TEST(ProbeTest, FindNamesFindsAPlantedFileWithoutFollowingSymlinks) {
+  // Under /tmp, two levels down: a breadth-first walk from / reaches it after a few thousand
+  // entries, where TEST_TMPDIR lies many levels deeper.
+  std::string dir = "/tmp/probe-find-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr) << std::strerror(errno);
+  const std::string token = NewMarker() + "-planted";
+  const std::string planted = dir + "/a-" + token + ".txt";
+  std::ofstream(planted) << "x";
+  // A symlink to a directory holding another match: the walk must not go through it.
+  const std::string elsewhere = TmpDir() + "/find-elsewhere";
+  std::filesystem::create_directories(elsewhere);
+  std::ofstream(elsewhere + "/b-" + token) << "x";
+  std::filesystem::create_directory_symlink(elsewhere, dir + "/link");
+  Finished run = RunProbe({"find-names", token, "200000"});
+  Finished one = RunProbe({"find-names", token, "1"});
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_TRUE(run.json["found"].is_array()) << run.out;
+  EXPECT_NE(std::find(run.json["found"].begin(), run.json["found"].end(), planted),
+            run.json["found"].end())
+      << run.out;
+  EXPECT_EQ(std::find(run.json["found"].begin(), run.json["found"].end(), dir + "/link/b-" + token),
+            run.json["found"].end())
+      << run.out;
+  EXPECT_LE(run.json["visited"].get<long long>(), 200000);
+  EXPECT_TRUE(run.json["unreadable"].is_number_integer());
+  // One entry read, and the walk says it stopped short.
+  EXPECT_EQ(one.json, Json({{"found", Json::array()},
+                            {"visited", 1},
+                            {"complete", false},
+                            {"unreadable", 0}}))
+      << one.out;
+}
+
+TEST(ProbeTest, MountsListsEveryMountOfTheNamespaceIncludingTheRoot) {
+  Finished run = RunProbe({"mounts"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_TRUE(run.json["mounts"].is_array()) << run.out;
+  EXPECT_FALSE(run.json.contains("error")) << run.out;
+  // The probe is in the test's mount namespace: one entry per line of the test's mountinfo.
+  const std::string mountinfo = Slurp("/proc/self/mountinfo");
+  EXPECT_EQ(run.json["mounts"].size(),
+            static_cast<size_t>(std::count(mountinfo.begin(), mountinfo.end(), '\n')));
+  bool root = false;
+  for (const Json& mount : run.json["mounts"]) {
+    for (const char* key : {"mount_point", "root", "device", "fstype", "source", "options"}) {
+      ASSERT_TRUE(mount[key].is_string()) << key << " in " << mount;
+    }
+    const std::string device = mount["device"];
+    EXPECT_EQ(device.find_first_not_of("0123456789:"), std::string::npos) << device;
+    EXPECT_EQ(std::count(device.begin(), device.end(), ':'), 1) << device;
+    EXPECT_EQ(mount["mount_point"].get<std::string>().find("\\0"), std::string::npos);
+    root = root || mount["mount_point"] == "/";
+  }
+  EXPECT_TRUE(root) << run.out;
+}
+
+// ---- ipc-create, ipc-look -------------------------------------------------------------------
+
+// A System V key and queue name no other run uses. Random: runs in separate PID namespaces may
+// share a pid, and IPC objects are seen across them when the IPC namespace is shared.
+struct IpcNames {
+  key_t key;
+  std::string name;
+};
+
+IpcNames NewIpcNames() {
+  const unsigned random = std::random_device()() & 0x0fffffff;
+  return {static_cast<key_t>(0x10000000 + random), "probe-test-" + std::to_string(random)};
+}
+
+// Which of the four objects exist, as the test itself sees them.
+std::vector<bool> IpcSeen(const IpcNames& names) {
+  const mqd_t queue = mq_open(("/" + names.name).c_str(), O_RDONLY);
+  if (queue != static_cast<mqd_t>(-1)) mq_close(queue);
+  return {shmget(names.key, 0, 0) >= 0, msgget(names.key, 0) >= 0, semget(names.key, 0, 0) >= 0,
+          queue != static_cast<mqd_t>(-1)};
+}
+
+// Removes what ipc-create made, passed or failed: IPC objects outlive every process.
+class RemoveIpcAtEnd {
+ public:
+  explicit RemoveIpcAtEnd(IpcNames names) : names_(std::move(names)) {}
+  ~RemoveIpcAtEnd() {
+    if (const int id = shmget(names_.key, 0, 0); id >= 0) shmctl(id, IPC_RMID, nullptr);
+    if (const int id = msgget(names_.key, 0); id >= 0) msgctl(id, IPC_RMID, nullptr);
+    if (const int id = semget(names_.key, 0, 0); id >= 0) semctl(id, 0, IPC_RMID);
+    mq_unlink(("/" + names_.name).c_str());
+  }
+
+ private:
+  IpcNames names_;
+};
+
+TEST(ProbeTest, IpcCreateLeavesObjectsThatIpcLookFinds) {
+  const IpcNames names = NewIpcNames();
+  const RemoveIpcAtEnd cleanup(names);
+  const std::string key = std::to_string(names.key);
+  Finished created = RunProbe({"ipc-create", key, names.name});
+  EXPECT_EQ(created.exit_code, 0) << created.err;
+  EXPECT_EQ(created.json, Json({{"sysv_shm", true},
+                                {"sysv_msg", true},
+                                {"sysv_sem", true},
+                                {"posix_mq", true},
+                                {"error", ""}}))
+      << created.out;
+  // They outlive the probe that made them, open to everyone.
+  EXPECT_EQ(IpcSeen(names), std::vector<bool>({true, true, true, true}));
+  shmid_ds segment{};
+  ASSERT_EQ(shmctl(shmget(names.key, 0, 0), IPC_STAT, &segment), 0);
+  EXPECT_EQ(segment.shm_perm.mode & 0777, 0666);
+  Finished look = RunProbe({"ipc-look", key, names.name});
+  EXPECT_EQ(look.exit_code, 0) << look.err;
+  EXPECT_EQ(look.json, Json({{"sysv_shm", true},
+                             {"sysv_msg", true},
+                             {"sysv_sem", true},
+                             {"posix_mq", true},
+                             {"mqueue_fs", std::filesystem::is_directory("/dev/mqueue")},
+                             {"error", ""}}))
+      << look.out;
+}
+
+TEST(ProbeTest, IpcLookFindsNothingForAnUnusedKeyAndMakesNothing) {
+  const IpcNames names = NewIpcNames();
+  const RemoveIpcAtEnd cleanup(names);  // only if looking made something, wrongly
+  ASSERT_EQ(IpcSeen(names), std::vector<bool>({false, false, false, false}));
+  Finished look = RunProbe({"ipc-look", std::to_string(names.key), names.name});
+  EXPECT_EQ(look.exit_code, 0) << look.err;
+  EXPECT_EQ(look.json, Json({{"sysv_shm", false},
+                             {"sysv_msg", false},
+                             {"sysv_sem", false},
+                             {"posix_mq", false},
+                             {"mqueue_fs", std::filesystem::is_directory("/dev/mqueue")},
+                             {"error", ""}}))
+      << look.out;
+  EXPECT_EQ(IpcSeen(names), std::vector<bool>({false, false, false, false}));
+}
+
 // ---- connect ----------------------------------------------------------------------------------
 
 // A socket bound to a free loopback port; listening or not.
@@ -463,6 +684,42 @@ TEST(ProbeTest, ConnectSucceedsToAListeningPortAndFailsToAClosedOne) {
   EXPECT_EQ(unresolved.json["error"].get<std::string>().rfind("resolve: ", 0), 0u);
   close(listener);
   close(bound);
+}
+
+TEST(ProbeTest, ListenLeavesADetachedListenerForItsSeconds) {
+  const std::string marker = NewMarker();
+  const KillMarkedAtEnd cleanup(marker);
+  int port = 0;
+  close(BoundLoopback(false, port));  // a free port, given back for the listener
+  const std::string port_text = std::to_string(port);
+  Finished run = RunProbe({"listen", marker, port_text, "1.5"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json, Json({{"listening", true}, {"error", ""}})) << run.out;
+  EXPECT_LT(run.elapsed, milliseconds(1500)) << "the probe does not wait for the listener";
+  const std::vector<pid_t> pids = MarkedPids(marker);
+  ASSERT_EQ(pids.size(), 1u);
+  EXPECT_NE(getsid(pids[0]), getsid(0)) << "the listener is in a session of its own";
+  // Accepted more than once: the listener goes on after a connection.
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(RunProbe({"connect", "127.0.0.1", port_text, "2000"}).json,
+              Json({{"connected", true}, {"error", ""}}));
+  }
+  EXPECT_TRUE(WaitUntil([&] { return MarkedPids(marker).empty(); }, milliseconds(4000)));
+  EXPECT_EQ(RunProbe({"connect", "127.0.0.1", port_text, "2000"}).json,
+            Json({{"connected", false}, {"error", "Connection refused"}}));
+}
+
+TEST(ProbeTest, ListenReportsAPortThatIsTaken) {
+  const std::string marker = NewMarker();
+  const KillMarkedAtEnd cleanup(marker);
+  int port = 0;
+  const int taken = BoundLoopback(true, port);
+  Finished run = RunProbe({"listen", marker, std::to_string(port), "30"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json, Json({{"listening", false}, {"error", "bind: Address already in use"}}))
+      << run.out;
+  EXPECT_TRUE(WaitUntil([&] { return MarkedPids(marker).empty(); }, milliseconds(3000)));
+  close(taken);
 }
 
 // ---- https-get ------------------------------------------------------------------------------
@@ -506,6 +763,12 @@ class HttpsGetTest : public ::testing::Test {
   }
   static Json UpstreamRequests() { return Json::parse(upstream_->RequestLog()); }
 
+ public:
+  static int UpstreamPort() { return upstream_->port(); }
+  static std::string UpstreamCa() { return upstream_->ca_file(); }
+
+ protected:
+
   static fakes::test_support::PricesServerProcess* upstream_;
   static egress::EgressProxy* proxy_;
   static std::string ca_file_;
@@ -523,6 +786,7 @@ TEST_F(HttpsGetTest, AGetThroughTheProxyTrustingItsCaSucceeds) {
   EXPECT_EQ(run.json["status"], 200);
   EXPECT_GT(run.json["body_bytes"].get<int>(), 0);
   EXPECT_EQ(run.json["error"], "");
+  EXPECT_EQ(run.json["responses"], Json::parse(R"([{"method":"GET","status":200,"ok":true}])"));
   const Json requests = UpstreamRequests();
   ASSERT_EQ(requests.size(), 1u);
   EXPECT_EQ(requests[0]["method"], "GET");
@@ -578,7 +842,8 @@ TEST_F(HttpsGetTest, WithoutAProxyItSaysSo) {
                   {"ok", false},
                   {"status", 0},
                   {"body_bytes", 0},
-                  {"error", "HTTPS_PROXY is not set"}}));
+                  {"error", "HTTPS_PROXY is not set"},
+                  {"responses", Json::array()}}));
   EXPECT_EQ(Get({kPricesUrl}, {"HTTPS_PROXY=socks5://127.0.0.1:1"}).json["error"],
             "HTTPS_PROXY is not http://HOST:PORT");
   int closed_port = 0;
@@ -619,6 +884,281 @@ TEST_F(HttpsGetTest, NoProxyConnectsDirectlyAndVerifiesTheAddress) {
   EXPECT_EQ(refused.json["stage"], "connect");
   EXPECT_EQ(refused.json["error"], "Connection refused");
   close(bound);
+}
+
+// The fake price API directly (--no-proxy), which keeps connections alive as HTTP/1.1 servers do.
+std::vector<std::string> DirectToUpstream(const std::string& path) {
+  return {"https://127.0.0.1:" + std::to_string(HttpsGetTest::UpstreamPort()) + path, "--no-proxy",
+          "--ca-file", HttpsGetTest::UpstreamCa()};
+}
+
+std::vector<std::string> Plus(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST_F(HttpsGetTest, ThenKeepsTheConnectionToARealServerInStep) {
+  Finished run = Get(Plus(DirectToUpstream("/api/retail/prices"),
+                          {"--then", "HEAD", "--then", "GET", "--then", "POST"}));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["status"], 200) << run.out;
+  EXPECT_EQ(run.json["error"], "") << run.out;
+  // Every request answered on the one connection: the HEAD answer (which announces a body it
+  // does not send) left the stream where the next GET's answer starts.
+  const Json& responses = run.json["responses"];
+  ASSERT_EQ(responses.size(), 4u) << run.out;
+  EXPECT_EQ(responses[1]["method"], "HEAD");
+  EXPECT_EQ(responses[1]["ok"], true) << run.out;
+  EXPECT_EQ(responses[2], Json::parse(R"({"method":"GET","status":200,"ok":true})")) << run.out;
+  EXPECT_EQ(responses[3]["method"], "POST");
+  EXPECT_EQ(responses[3]["ok"], true) << run.out;
+  Json methods = Json::array();
+  for (const Json& request : UpstreamRequests()) methods.push_back(request["method"]);
+  EXPECT_EQ(methods, Json::parse(R"(["GET","HEAD","GET","POST"])"));
+}
+
+TEST_F(HttpsGetTest, ASecondRequestInTheTunnelIsNotForwarded) {
+  Finished run = Get({kPricesUrl, "--then", "POST"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  // The first request's members are as without --then.
+  EXPECT_EQ(run.json["stage"], "http") << run.out;
+  EXPECT_EQ(run.json["status"], 200);
+  EXPECT_EQ(run.json["error"], "");
+  // The proxy serves one request per tunnel and closes it: the POST gets no answer at all.
+  EXPECT_EQ(run.json["responses"], Json::parse(R"([{"method":"GET","status":200,"ok":true},
+                                                  {"method":"POST","status":0,"ok":false}])"))
+      << run.out;
+  const Json requests = UpstreamRequests();
+  ASSERT_EQ(requests.size(), 1u) << requests;
+  EXPECT_EQ(requests[0]["method"], "GET");
+}
+
+TEST_F(HttpsGetTest, APipelinedSecondRequestIsNotForwarded) {
+  Finished run = Get({kPricesUrl, "--then", "GET", "--pipeline"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const Json& responses = run.json["responses"];
+  ASSERT_EQ(responses.size(), 2u) << run.out;
+  EXPECT_EQ(responses[0]["status"], run.json["status"]);
+  EXPECT_NE(responses[0]["status"], 0) << "the first request is answered, one way or the other";
+  const int second = responses[1]["status"];
+  EXPECT_TRUE(second < 200 || second >= 300) << run.out;
+  EXPECT_LE(UpstreamRequests().size(), 1u);
+}
+
+TEST_F(HttpsGetTest, AnotherHostHeaderIsRefusedInsideTheTunnel) {
+  Finished run = Get({kPricesUrl, "--host-header", "management.azure.com"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["stage"], "http") << run.out;
+  EXPECT_GE(run.json["status"], 400);
+  EXPECT_LT(run.json["status"], 500);
+  EXPECT_EQ(UpstreamRequests().size(), 0u);
+}
+
+TEST_F(HttpsGetTest, AnotherSniIsRefused) {
+  Finished run = Get({kPricesUrl, "--sni", "management.azure.com"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const int status = run.json["status"];
+  EXPECT_TRUE(run.json["stage"] == "tls" || (status >= 400 && status < 500)) << run.out;
+  EXPECT_EQ(run.json["ok"] == true && status < 400, false) << run.out;
+  EXPECT_EQ(UpstreamRequests().size(), 0u);
+}
+
+TEST_F(HttpsGetTest, ALowerCaseMethodIsRefused) {
+  Finished run = Get({kPricesUrl, "--method", "get"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json["stage"], "http") << run.out;
+  EXPECT_GE(run.json["status"], 400);
+  EXPECT_LT(run.json["status"], 500);
+  EXPECT_EQ(UpstreamRequests().size(), 0u);
+}
+
+// ---- https-get against a scripted server --------------------------------------------------
+
+// A self-signed certificate for 127.0.0.1 and its key, made in process.
+struct SelfSigned {
+  base::EvpPkeyPtr key;
+  base::X509Ptr cert;
+};
+
+SelfSigned MakeSelfSigned() {
+  SelfSigned out{base::EvpPkeyPtr(EVP_EC_gen("P-256")), base::X509Ptr(X509_new())};
+  X509* const cert = out.cert.get();
+  X509_set_version(cert, 2);
+  ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
+  X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
+  X509_gmtime_adj(X509_getm_notAfter(cert), 86400);
+  X509_set_pubkey(cert, out.key.get());
+  X509_NAME* const name = X509_get_subject_name(cert);
+  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>("probe test"), -1, -1, 0);
+  X509_set_issuer_name(cert, name);
+  X509V3_CTX context;
+  X509V3_set_ctx_nodb(&context);
+  X509V3_set_ctx(&context, cert, cert, nullptr, nullptr, 0);
+  const base::X509ExtensionPtr san(
+      X509V3_EXT_conf_nid(nullptr, &context, NID_subject_alt_name, "IP:127.0.0.1"));
+  X509_add_ext(cert, san.get(), -1);
+  X509_sign(cert, out.key.get(), EVP_sha256());
+  return out;
+}
+
+// A TLS server on loopback that answers one connection from a script: each request head gets
+// the next canned response, either as it arrives or, with `after_all`, only once every request
+// has arrived (which a client waiting for each response before the next request never sees).
+// It closes after the last response, and records the heads and the SNI it was sent.
+class ScriptedServer {
+ public:
+  ScriptedServer(std::vector<std::string> responses, bool after_all)
+      : responses_(std::move(responses)), after_all_(after_all) {
+    SelfSigned identity = MakeSelfSigned();
+    ctx_.reset(SSL_CTX_new(TLS_server_method()));
+    SSL_CTX_use_certificate(ctx_.get(), identity.cert.get());
+    SSL_CTX_use_PrivateKey(ctx_.get(), identity.key.get());
+    static int servers = 0;
+    ca_file_ = TmpDir() + "/scripted-" + std::to_string(++servers) + ".pem";
+    const base::BioPtr file(BIO_new_file(ca_file_.c_str(), "w"));
+    PEM_write_bio_X509(file.get(), identity.cert.get());
+    listener_ = BoundLoopback(true, port_);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~ScriptedServer() { Join(); }
+
+  int port() const { return port_; }
+  const std::string& ca_file() const { return ca_file_; }
+  // Waits for the connection to end; then the request heads as read, and the SNI.
+  const std::vector<std::string>& Requests() {
+    Join();
+    return requests_;
+  }
+  const std::string& Sni() {
+    Join();
+    return sni_;
+  }
+
+ private:
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+    if (listener_ >= 0) close(listener_);
+    listener_ = -1;
+  }
+
+  void Serve() {
+    pollfd ready{listener_, POLLIN, 0};
+    if (poll(&ready, 1, 10'000) != 1) return;
+    const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) return;
+    const timeval timeout{5, 0};  // a client that stops sending must not hold the test
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    const base::SslPtr ssl(SSL_new(ctx_.get()));
+    SSL_set_fd(ssl.get(), fd);
+    if (SSL_accept(ssl.get()) == 1) {
+      const char* sni = SSL_get_servername(ssl.get(), TLSEXT_NAMETYPE_host_name);
+      sni_ = sni != nullptr ? sni : "";
+      Converse(ssl.get());
+      SSL_shutdown(ssl.get());
+    }
+    close(fd);
+  }
+
+  void Converse(SSL* ssl) {
+    std::string data;
+    size_t answered = 0;
+    char buffer[4096];
+    while (answered < responses_.size()) {
+      const int n = SSL_read(ssl, buffer, sizeof buffer);
+      if (n <= 0) return;
+      data.append(buffer, static_cast<size_t>(n));
+      for (size_t end; (end = data.find("\r\n\r\n")) != std::string::npos;) {
+        requests_.push_back(data.substr(0, end + 4));
+        data.erase(0, end + 4);
+      }
+      const bool all_arrived = requests_.size() >= responses_.size();
+      const size_t until =
+          std::min(responses_.size(), after_all_ && !all_arrived ? 0 : requests_.size());
+      for (; answered < until; ++answered) {
+        SSL_write(ssl, responses_[answered].data(), static_cast<int>(responses_[answered].size()));
+      }
+    }
+  }
+
+  std::vector<std::string> responses_;
+  bool after_all_;
+  base::SslCtxPtr ctx_;
+  std::string ca_file_;
+  int listener_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+  std::vector<std::string> requests_;
+  std::string sni_;
+};
+
+// Three responses whose ends are each found a different way: chunked (with an extension and a
+// trailer), none at all after a HEAD, and a length after an interim 100; then one that ends
+// only at the connection's close.
+const std::vector<std::string> kFramedResponses = {
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+    "5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n",
+    "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nabc",
+    "HTTP/1.1 202 Accepted\r\n\r\nuntil the close",
+};
+
+std::vector<std::string> ToScripted(const ScriptedServer& server, std::vector<std::string> more) {
+  std::vector<std::string> args = {
+      "https-get", "https://127.0.0.1:" + std::to_string(server.port()) + "/x", "--no-proxy",
+      "--ca-file", server.ca_file(),    "--timeout-ms", "8000"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST(HttpsGetScriptedTest, EachResponseIsReadToItsEndWhateverFramesIt) {
+  for (const bool pipeline : {false, true}) {
+    SCOPED_TRACE(pipeline ? "pipelined" : "one after another");
+    ScriptedServer server(kFramedResponses, /*after_all=*/pipeline);
+    std::vector<std::string> more = {"--then", "HEAD", "--then", "GET", "--then", "GET",
+                                     "--then", "GET"};
+    if (pipeline) more.push_back("--pipeline");
+    Finished run = RunProbe(ToScripted(server, more));
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.json["status"], 200) << run.out;
+    EXPECT_EQ(run.json["body_bytes"], 11) << "chunk payload only";
+    EXPECT_EQ(run.json["error"], "");
+    // The fifth request finds the connection closed after the body that ran to the close.
+    EXPECT_EQ(run.json["responses"], Json::parse(R"([{"method":"GET","status":200,"ok":true},
+                                                    {"method":"HEAD","status":200,"ok":true},
+                                                    {"method":"GET","status":404,"ok":true},
+                                                    {"method":"GET","status":202,"ok":true},
+                                                    {"method":"GET","status":0,"ok":false}])"))
+        << run.out;
+    // One after another, the fifth is never sent: the fourth body ended with the connection.
+    // Pipelined, the server answered only once it had all four it has answers for.
+    if (pipeline) {
+      EXPECT_GE(server.Requests().size(), 4u);
+    } else {
+      EXPECT_EQ(server.Requests().size(), 4u);
+    }
+  }
+}
+
+TEST(HttpsGetScriptedTest, RequestsAreSentExactlyAsAsked) {
+  ScriptedServer server({"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+                         "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+                         "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
+                        /*after_all=*/false);
+  Finished run = RunProbe(ToScripted(server, {"--method", "get", "--host-header", "other.example",
+                                              "--sni", "sni.example", "--then", "POST", "--then",
+                                              "HEAD", "--body", "abc"}));
+  EXPECT_EQ(run.json["responses"].size(), 3u) << run.out;
+  // The method as given, the Host given, no Connection header; the body only on the first, and
+  // a later request other than GET or HEAD says it has none.
+  EXPECT_EQ(server.Requests(),
+            std::vector<std::string>(
+                {"get /x HTTP/1.1\r\nHost: other.example\r\nContent-Length: 3\r\n\r\n",
+                 "abcPOST /x HTTP/1.1\r\nHost: other.example\r\nContent-Length: 0\r\n\r\n",
+                 "HEAD /x HTTP/1.1\r\nHost: other.example\r\n\r\n"}));
+  // The certificate still verified for 127.0.0.1, the URL's host, under another server name.
+  EXPECT_EQ(server.Sni(), "sni.example");
+  EXPECT_EQ(run.json["stage"], "http") << run.out;
 }
 
 }  // namespace

@@ -1,8 +1,20 @@
-// The process subcommands: what the probe was given (argv, environment, directory) and the
-// process shapes a backend must contain or clean up (a tree, a daemon, closed pipes, a flood).
+// The process subcommands: what the probe was given (argv, environment, directory), the
+// process shapes a backend must contain or clean up (a tree, a daemon, closed pipes, a flood,
+// a detached listener) and how a signalled program's end is reported.
+//   listen MARKER PORT SECONDS  a daemon (as `daemon` makes one, carrying MARKER in its command
+//                               line) that listens on TCP 127.0.0.1:PORT and accepts and closes
+//                               connections for SECONDS; {"listening": bool, "error": "..."}
+//                               once it said whether listen() worked (or 5 s passed)
+//   signal N                    dies of signal N, raised on itself with the default action;
+//                               {"survived": true} when that action is to go on
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/backend/probe/net_io.h"
 #include "conformance/backend/probe/probe.h"
 
 extern char** environ;
@@ -66,6 +79,101 @@ bool WriteAll(int fd, const char* data, size_t size) {
     size -= static_cast<size_t>(n);
   }
   return true;
+}
+
+// What the listener tells the probe: the call that failed (kListening: none) and its errno.
+struct ListenerReport {
+  int call = 0;
+  int error = 0;
+};
+constexpr const char* kListenerCalls[] = {"socket", "bind", "listen"};
+constexpr int kListening = 3;
+
+int OpenListener(int port, ListenerReport& report) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    report = {0, errno};
+    return -1;
+  }
+  // Connections of an earlier listener on the port, still in TIME_WAIT, must not fail the bind.
+  const int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    report = {1, errno};
+  } else if (listen(fd, 16) != 0) {
+    report = {2, errno};
+  } else {
+    report = {kListening, 0};
+    return fd;
+  }
+  close(fd);
+  return -1;
+}
+
+// The listener's whole life: report over `report_fd`, then accept and close until SECONDS pass.
+[[noreturn]] void ServeListener(int report_fd, int port, double seconds) {
+  ListenerReport report;
+  const int fd = OpenListener(port, report);
+  WriteAll(report_fd, reinterpret_cast<const char*>(&report), sizeof report);
+  close(report_fd);
+  if (fd < 0) _exit(1);
+  const Deadline deadline(static_cast<int>(seconds * 1000));
+  while (!deadline.Passed()) {
+    if (!WaitFor(fd, POLLIN, deadline)) continue;
+    const int connection = accept4(fd, nullptr, nullptr, SOCK_CLOEXEC);
+    if (connection >= 0) close(connection);
+  }
+  _exit(0);
+}
+
+// The listener's report, read within 5 s: a listener that never reports must not hang the probe.
+Json AwaitListener(int read_end) {
+  const Deadline deadline(5000);
+  ListenerReport report;
+  char* const bytes = reinterpret_cast<char*>(&report);
+  size_t got = 0;
+  std::string error;
+  while (got < sizeof report && error.empty()) {
+    if (!WaitFor(read_end, POLLIN, deadline)) {
+      error = "the listener did not report within 5 s";
+      break;
+    }
+    const ssize_t n = read(read_end, bytes + got, sizeof report - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) error = "the listener ended without reporting";
+    if (n > 0) got += static_cast<size_t>(n);
+  }
+  close(read_end);
+  if (error.empty() && report.call != kListening) {
+    const bool known = report.call >= 0 && report.call < kListening;
+    error = std::string(known ? kListenerCalls[report.call] : "listener") + ": " +
+            std::strerror(report.error);
+  }
+  return {{"listening", error.empty()}, {"error", error}};
+}
+
+bool IsStopSignal(int number) {
+  return number == SIGSTOP || number == SIGTSTP || number == SIGTTIN || number == SIGTTOU;
+}
+
+// A stop signal's default action stops the probe until a SIGCONT nobody else would send: this
+// helper sends one every 100 ms (until it is killed or the probe is gone), so the probe answers
+// instead of hanging.
+pid_t StartWaker() {
+  const pid_t probe = getpid();
+  std::fflush(stdout);
+  const pid_t waker = fork();
+  if (waker != 0) return waker;
+  ToDevNull(STDOUT_FILENO, O_WRONLY);  // one JSON object, from the probe only
+  while (getppid() == probe) {
+    kill(probe, SIGCONT);
+    SleepSeconds(0.1);
+  }
+  _exit(0);
 }
 
 }  // namespace
@@ -191,6 +299,61 @@ std::optional<int> FloodCommand(const Args& args) {
     }
     left -= static_cast<long long>(n);
   }
+  return 0;
+}
+
+// The daemon shape of `daemon` (double fork, setsid, no stdio), minus the exec: the forked
+// listener keeps the probe's command line, MARKER included.
+std::optional<int> ListenCommand(const Args& args) {
+  const std::optional<long long> port = ParseInteger(args[1], 1, 65535);
+  const std::optional<double> seconds = ParseSeconds(args[2]);
+  if (!port || !seconds) return std::nullopt;
+  int report[2];
+  const bool piped = pipe2(report, O_CLOEXEC) == 0;
+  std::fflush(stdout);
+  const pid_t child = piped ? fork() : -1;
+  if (child < 0) {
+    PrintJson({{"listening", false},
+               {"error", std::string(piped ? "fork: " : "pipe: ") + std::strerror(errno)}});
+    return 0;
+  }
+  if (child == 0) {
+    close(report[0]);
+    setsid();
+    if (fork() != 0) _exit(0);
+    ToDevNull(STDIN_FILENO, O_RDONLY);
+    ToDevNull(STDOUT_FILENO, O_WRONLY);
+    ToDevNull(STDERR_FILENO, O_WRONLY);
+    ServeListener(report[1], static_cast<int>(*port), *seconds);
+  }
+  close(report[1]);
+  waitpid(child, nullptr, 0);
+  PrintJson(AwaitListener(report[0]));
+  return 0;
+}
+
+std::optional<int> SignalCommand(const Args& args) {
+  const std::optional<long long> number = ParseInteger(args[0], 1, 64);
+  if (!number) return std::nullopt;
+  const int signal_number = static_cast<int>(*number);
+  // What is measured is the exit status a backend reports, not a core file left behind.
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  // The default action, unblocked: a disposition or mask the backend passed down must not change
+  // the answer. (SIGKILL and SIGSTOP refuse both calls; nothing can change theirs anyway.)
+  signal(signal_number, SIG_DFL);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, signal_number);
+  sigprocmask(SIG_UNBLOCK, &only, nullptr);
+  const pid_t waker = IsStopSignal(signal_number) ? StartWaker() : -1;
+  // kill, not raise: glibc's raise refuses the signals it reserves for itself (32, 33).
+  kill(getpid(), signal_number);
+  if (waker > 0) {
+    kill(waker, SIGKILL);
+    waitpid(waker, nullptr, 0);
+  }
+  PrintJson({{"survived", true}});
   return 0;
 }
 
