@@ -66,6 +66,19 @@ TEST(BoundedProcessTest, AtTheDeadlineTheWholeGroupIsKilledAndNothingReturned) {
   EXPECT_TRUE(GroupGoneSoon(pid)) << "a process of the group survived the timeout";
 }
 
+// No time at all is a timeout, however quick the program: the deadline has passed at the first
+// look (the backend does not even start a program for a timeout of 0).
+TEST(BoundedProcessTest, ADeadlineOfZeroIsATimeout) {
+  EXPECT_THAT(RunBounded(Shell("exit 0", 0)).status(),
+              StatusIs(Outcome::kFailed, kExecTimeoutReason));
+}
+
+TEST(BoundedProcessTest, AProgramKilledBySignalNExitsWith128PlusN) {
+  const StatusOr<ExecResult> r = RunBounded(Shell("kill -TERM $$"));
+  ASSERT_THAT(r.status(), IsOk());
+  EXPECT_EQ(r->exit_code, 128 + SIGTERM);
+}
+
 TEST(BoundedProcessTest, OutputPastTheBudgetIsRefusedWithoutPartialOutput) {
   EXPECT_THAT(RunBounded(Shell("head -c 100000 /dev/zero", 10'000, 1000)).status(),
               StatusIs(Outcome::kFailed, kExecOutputLimitReason));

@@ -6,17 +6,15 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
-#include <system_error>
 
 #include "ref/base/files.h"
 #include "ref/base/paths.h"
 #include "ref/egress/proxy.h"
+#include "ref/sandbox/bwrap/state_tree.h"
+#include "ref/sandbox/serves.h"
 
 namespace azure_pricing::sandbox::bwrap {
 namespace {
-
-namespace fs = std::filesystem;
 
 // sockaddr_un's sun_path, less its terminating NUL.
 constexpr size_t kMaxSocketPath = 107;
@@ -41,8 +39,9 @@ constexpr bool kAddressSanitizerBuild = false;
 Status CheckImage(const std::string& image) {
   for (const char* inside : {"/usr/local/bin/azmcp", kInitPath}) {
     if (access((image + inside).c_str(), X_OK) != 0) {
-      return Status(Outcome::kFailed, kImageIncomplete,
-                    "the image lacks an executable azmcp or sandbox_init (see //tools:sandbox_image)");
+      return Status(
+          Outcome::kFailed, kImageIncomplete,
+          "the image lacks an executable azmcp or sandbox_init (see //tools:sandbox_image)");
     }
   }
   if (access((image + "/etc").c_str(), R_OK) != 0) {
@@ -53,8 +52,8 @@ Status CheckImage(const std::string& image) {
 
 StatusOr<std::string> MakeStateDir() {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                        "/azure-pricing-bwrap-XXXXXX";
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/azure-pricing-bwrap-XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
     return Status(Outcome::kFailed, kStateDirFailed, "cannot create the backend's state directory");
   }
@@ -65,19 +64,22 @@ StatusOr<std::string> MakeStateDir() {
 
 class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
  public:
-  explicit BwrapSandbox(BwrapBackend* owner) : owner_(owner) {}
+  BwrapSandbox(BwrapBackend* owner, bool egress, std::string state)
+      : owner_(owner), egress_(egress), state_(std::move(state)) {}
   StatusOr<ExecResult> Exec(const ExecRequest& request) override { return ExecBounded(request); }
   StatusOr<ExecResult> ExecBounded(const ExecRequest& request) override {
     if (disposed_) {
       return Status(Outcome::kFailed, kSandboxDisposed, "the sandbox was disposed");
     }
-    return owner_->Exec(request);
+    return owner_->Exec(request, *this);
   }
   BoundedExec* bounded_exec() override { return this; }
   Status WriteFile(const std::string&, const std::string&) override { return NoFiles(); }
   StatusOr<std::string> ReadFile(const std::string&) override { return NoFiles(); }
 
   BwrapBackend* owner() const { return owner_; }
+  bool egress() const { return egress_; }
+  const std::string& state() const { return state_; }
   void MarkDisposed() { disposed_.store(true); }
 
  private:
@@ -86,6 +88,8 @@ class BwrapBackend::BwrapSandbox : public Sandbox, public BoundedExec {
                   "the bubblewrap backend does not declare FILES_IN or FILES_OUT");
   }
   BwrapBackend* owner_;
+  const bool egress_;        // false: the spec's egress is closed
+  const std::string state_;  // the host directory holding the sandbox's tmp/ and home/
   std::atomic<bool> disposed_{false};
 };
 
@@ -94,7 +98,7 @@ BwrapBackend::BwrapBackend(BwrapOptions options) : options_(std::move(options)) 
   declaration_.os_families = {OsFamily::kPosix};
   declaration_.isolation = Isolation::kContainer;
   declaration_.capabilities = {Capability::kExec, Capability::kEgressMethods};
-  declaration_.egress_modes = {Egress::kAllowlist};
+  declaration_.egress_modes = {Egress::kClosed, Egress::kAllowlist};
   declaration_.egress_method_tokens = std::set<std::string>{"GET"};
   declaration_.bounded_exec = true;
 }
@@ -111,6 +115,9 @@ StatusOr<std::unique_ptr<BwrapBackend>> BwrapBackend::Create(BwrapOptions option
   StatusOr<std::string> dir = MakeStateDir();
   if (!dir.ok()) return dir.status();
   backend->state_dir_ = *dir;
+  if (mkdir((*dir + "/sandboxes").c_str(), 0700) != 0) {
+    return Status(Outcome::kFailed, kStateDirFailed, "cannot create the sandboxes' directory");
+  }
   backend->ca_file_ = *dir + "/egress-ca.pem";
   backend->socket_path_ = *dir + "/egress.sock";
   if (backend->socket_path_.size() >= kMaxSocketPath) {
@@ -126,11 +133,20 @@ StatusOr<std::unique_ptr<BwrapBackend>> BwrapBackend::Create(BwrapOptions option
 }
 
 // One empty sandbox before any caller's: a host where bubblewrap cannot create the namespaces
-// (user namespaces disabled) or an image the loader cannot use fails here, by name, instead of
-// every later call looking like the program's own exit 1.
+// (user namespaces disabled), bind a sandbox's state or the egress socket, or an image the
+// loader cannot use fails here, by name, instead of every later call looking like the program's
+// own exit 1.
 Status BwrapBackend::SmokeTest() {
-  const StatusOr<ExecResult> ran =
-      Exec({.argv = {"/bin/true"}, .env = {}, .timeout_seconds = 30, .max_output_bytes = 1 << 16});
+  Spec spec;
+  spec.required = {Capability::kExec};
+  spec.egress = Egress::kAllowlist;
+  spec.egress_allow = {{kEgressAllowedHost, std::set<std::string>{"GET"}}};
+  StatusOr<std::unique_ptr<Sandbox>> box = Acquire(spec, {"smoke-test", "", ""});
+  if (!box.ok()) return box.status();
+  const StatusOr<ExecResult> ran = (*box)->Exec(
+      {.argv = {"/bin/true"}, .env = {}, .timeout_seconds = 30, .max_output_bytes = 1 << 16});
+  const Status disposed = Dispose(std::move(*box));
+  if (!disposed.ok()) return disposed;
   if (!ran.ok() || ran->exit_code != 0) {
     return Status(Outcome::kFailed, kSandboxSetupFailed,
                   "bubblewrap could not create a sandbox here (are user namespaces enabled?)");
@@ -144,8 +160,8 @@ BwrapBackend::~BwrapBackend() {
     kill(keeper, SIGKILL);
     waitpid(keeper, nullptr, 0);
   }
-  std::error_code ignored;
-  if (!state_dir_.empty()) fs::remove_all(state_dir_, ignored);
+  // Sandboxes still live lose their state with the rest.
+  if (!state_dir_.empty()) (void)RemoveTree(state_dir_);
 }
 
 Status BwrapBackend::StartEgress() {
@@ -154,6 +170,7 @@ Status BwrapBackend::StartEgress() {
   proxy_.reset();
   egress::ProxyOptions proxy;
   proxy.listen_unix_path = socket_path_;
+  proxy.allowed_host = kEgressAllowedHost;
   proxy.log = options_.egress_log;
   proxy.observe = options_.egress_observe;
   if (options_.upstream.has_value()) {
@@ -166,7 +183,8 @@ Status BwrapBackend::StartEgress() {
   }
   auto started = std::make_unique<egress::EgressProxy>(std::move(proxy));
   if (weakenings_.weaken_proxy) weakenings_.weaken_proxy(*started);
-  if (!started->Start().ok() || !base::WriteFileAtomically(ca_file_, started->egress_ca_pem()).ok()) {
+  if (!started->Start().ok() ||
+      !base::WriteFileAtomically(ca_file_, started->egress_ca_pem()).ok()) {
     return failed;
   }
   proxy_ = std::move(started);
@@ -175,8 +193,9 @@ Status BwrapBackend::StartEgress() {
 
 Status BwrapBackend::RedirectEgress(const EgressUpstream& upstream) {
   std::lock_guard<std::mutex> lock(egress_mu_);
-  if (proxy_ != nullptr && options_.upstream.has_value() && options_.upstream->host == upstream.host &&
-      options_.upstream->port == upstream.port && options_.upstream->ca_pem == upstream.ca_pem) {
+  if (proxy_ != nullptr && options_.upstream.has_value() &&
+      options_.upstream->host == upstream.host && options_.upstream->port == upstream.port &&
+      options_.upstream->ca_pem == upstream.ca_pem) {
     return OkStatus();
   }
   // A sandbox running now would lose its egress mid-call when the proxy restarts.
@@ -194,13 +213,61 @@ Status BwrapBackend::RedirectEgress(const EgressUpstream& upstream) {
   return started;
 }
 
-StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& /*spec*/,
+Status BwrapBackend::Serves(const Spec& spec) const {
+  if (weakenings_.conversation_scope_refused &&
+      spec.isolation_scope == IsolationScope::kConversation) {
+    return Status(Outcome::kRefused, kSpecNotServed,
+                  "The backend serves call-scoped sandboxes only.");
+  }
+  if (weakenings_.overclaim) return OkStatus();
+  if (Status served = ServesSpec(declaration_, spec); !served.ok()) return served;
+  // The declaration cannot say which hosts: the proxy lets exactly one through.
+  for (const EgressRule& rule : spec.egress_allow) {
+    if (rule.host != kEgressAllowedHost) {
+      return Status(Outcome::kRefused, kSpecNotServed,
+                    "The backend's egress proxy lets through prices.azure.com only.");
+    }
+  }
+  return OkStatus();
+}
+
+StatusOr<std::string> BwrapBackend::MakeSandboxState() {
+  const std::string root = state_dir_ + "/sandboxes/";
+  if (weakenings_.sandboxes_share_state) {
+    const std::string shared = root + "shared";
+    if (shared_state_users_ == 0) {
+      if (Status made = MakeStateTree(shared); !made.ok()) return made;
+    }
+    ++shared_state_users_;
+    return shared;
+  }
+  // Numbered, never reused while the backend lives: two live sandboxes never share one.
+  const std::string dir = root + std::to_string(next_sandbox_++);
+  if (Status made = MakeStateTree(dir); !made.ok()) return made;
+  return dir;
+}
+
+Status BwrapBackend::ReleaseSandboxState(const std::string& dir) {
+  {
+    std::lock_guard<std::mutex> lock(egress_mu_);
+    --live_;
+    if (weakenings_.sandboxes_share_state) {
+      // The last one out empties it, so calls one after another still look isolated.
+      return --shared_state_users_ > 0 ? OkStatus() : RemoveTree(dir);
+    }
+  }
+  return RemoveTree(dir);
+}
+
+StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& spec,
                                                          const SandboxKey& /*key*/) {
-  // Every exec gets fresh namespaces, so a sandbox is only a handle until dispose: there is
-  // nothing to start and, when dispose is right, nothing to stop.
-  auto sandbox = std::make_unique<BwrapSandbox>(this);
+  // A spec beyond what the backend declared is refused before anything exists.
+  if (Status served = Serves(spec); !served.ok()) return served;
   // Under the lock RedirectEgress holds: no sandbox becomes live while the proxy restarts.
   std::lock_guard<std::mutex> lock(egress_mu_);
+  StatusOr<std::string> state = MakeSandboxState();
+  if (!state.ok()) return state.status();
+  auto sandbox = std::make_unique<BwrapSandbox>(this, spec.egress != Egress::kClosed, *state);
   if (weakenings_.dispose_leaves_process) {
     const pid_t keeper = fork();
     if (keeper == 0) {
@@ -219,13 +286,24 @@ Status BwrapBackend::Dispose(std::unique_ptr<Sandbox> sandbox) {
     return Status(Outcome::kFailed, kForeignSandbox, "the sandbox was not acquired here");
   }
   own->MarkDisposed();
-  std::lock_guard<std::mutex> lock(egress_mu_);
-  --live_;
-  return OkStatus();
+  // Nothing runs between execs (each has its own PID namespace), so only the state is left.
+  return ReleaseSandboxState(own->state());
 }
 
-StatusOr<ExecResult> BwrapBackend::Exec(const ExecRequest& request) {
-  {
+bool BwrapBackend::StateWithinLimit(const std::string& dir) {
+  if (options_.state_bytes == 0 || TreeBytes(dir) <= options_.state_bytes) return true;
+  (void)EmptyTree(dir + "/tmp");
+  (void)EmptyTree(dir + "/home");
+  return false;
+}
+
+StatusOr<ExecResult> BwrapBackend::Exec(const ExecRequest& request, const BwrapSandbox& sandbox) {
+  // No time to run in: nothing is started (a weakened backend reads 0 as "no limit").
+  if (request.timeout_seconds <= 0 && !weakenings_.timeout_zero_unbounded) {
+    return Status(Outcome::kFailed, kExecTimeoutReason, "the sandboxed program timed out");
+  }
+  const bool egress = sandbox.egress() || weakenings_.closed_egress_open;
+  if (egress) {
     // A redirect that failed twice left no proxy: say so rather than let bubblewrap fail to
     // bind a missing socket and look like the program's exit 1.
     std::lock_guard<std::mutex> lock(egress_mu_);
@@ -233,21 +311,33 @@ StatusOr<ExecResult> BwrapBackend::Exec(const ExecRequest& request) {
       return Status(Outcome::kFailed, kEgressProxyFailed, "the egress proxy is not running");
     }
   }
+  const bool fresh = weakenings_.fresh_state_per_exec;
   CommandLineInputs inputs{.bwrap_path = options_.bwrap_path,
                            .image_dir = options_.image_dir,
+                           .egress = egress,
                            .egress_socket = socket_path_,
                            .egress_ca_file = ca_file_,
-                           .tmpfs_bytes = options_.tmpfs_bytes,
+                           .tmp_dir = fresh ? "" : sandbox.state() + "/tmp",
+                           .home_dir = fresh ? "" : sandbox.state() + "/home",
+                           .tmpfs_bytes = options_.state_bytes,
                            .weakenings = weakenings_.isolation};
   StatusOr<std::vector<std::string>> argv = BwrapCommandLine(inputs, request);
   if (!argv.ok()) return argv.status();
+  const int64_t seconds = request.timeout_seconds <= 0
+                              ? kMaxTimeoutSeconds
+                              : std::min(request.timeout_seconds, kMaxTimeoutSeconds);
   BoundedRun run{.argv = std::move(*argv),
                  .env = {"PATH=/usr/bin:/bin"},
-                 .timeout_ms = std::min(request.timeout_seconds, kMaxTimeoutSeconds) * 1000,
+                 .timeout_ms = seconds * 1000,
                  .max_output_bytes = request.max_output_bytes,
                  .limits = options_.limits,
                  .weakenings = weakenings_.bounded};
-  return RunBounded(run);
+  StatusOr<ExecResult> result = RunBounded(run);
+  if (!StateWithinLimit(sandbox.state()) && result.ok()) {
+    return Status(Outcome::kFailed, kStateLimit,
+                  "the sandbox's /tmp and HOME outgrew their limit and were emptied");
+  }
+  return result;
 }
 
 }  // namespace azure_pricing::sandbox::bwrap

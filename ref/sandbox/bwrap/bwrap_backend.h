@@ -1,9 +1,11 @@
 // The bubblewrap backend: a real, local sandbox backend. Every exec runs in fresh mount, PID,
 // IPC, UTS, network and (where the kernel allows) user namespaces, on a read-only root made of
-// the host's /usr and an image's /usr/local and /etc, with private tmpfs /tmp and HOME and no
-// network device but loopback. Its only way out is the GET-only egress proxy (ref/egress) the
-// backend runs for its lifetime on a Unix socket bind-mounted into each sandbox; sandbox_init
-// (in the image) relays HTTPS_PROXY's loopback port to it. See README.md in this directory.
+// the host's /usr and an image's /usr/local and /etc, with no network device but loopback. Each
+// sandbox owns a host directory, bound at /tmp and HOME, that its execs share and dispose
+// removes. Its only way out, for a spec with allowlist egress, is the GET-only egress proxy
+// (ref/egress) the backend runs for its lifetime on a Unix socket bind-mounted into the sandbox;
+// sandbox_init (in the image) relays HTTPS_PROXY's loopback port to it. A spec beyond the
+// declaration is refused at Acquire. See README.md in this directory.
 //
 //   bwrap::BwrapOptions options;
 //   options.image_dir = "/var/lib/azure-pricing/image";  // from //tools:sandbox_image
@@ -17,8 +19,8 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,7 +31,7 @@
 namespace azure_pricing::egress {
 class EgressProxy;
 struct ForwardedExchange;
-}
+}  // namespace azure_pricing::egress
 
 namespace azure_pricing::sandbox::bwrap {
 
@@ -40,21 +42,28 @@ inline constexpr char kStateDirFailed[] = "state_dir_failed";
 inline constexpr char kEgressProxyFailed[] = "egress_proxy_failed";
 inline constexpr char kSandboxDisposed[] = "sandbox_disposed";
 inline constexpr char kForeignSandbox[] = "foreign_sandbox";
-inline constexpr char kNoFileTransfer[] = "no_file_transfer";        // Outcome::kRefused
+inline constexpr char kNoFileTransfer[] = "no_file_transfer";          // Outcome::kRefused
 inline constexpr char kEgressRedirectBusy[] = "egress_redirect_busy";  // Outcome::kRefused
 inline constexpr char kSandboxSetupFailed[] = "sandbox_setup_failed";
+// After an exec, the sandbox's /tmp and HOME held more than BwrapOptions::state_bytes: they are
+// emptied and the exec fails (an exec that failed otherwise keeps its own reason).
+inline constexpr char kStateLimit[] = "state_limit";
 
 inline constexpr char kBackendName[] = "bubblewrap";
+// The one host the egress proxy lets through; an allowlist rule for any other is refused.
+inline constexpr char kEgressAllowedHost[] = "prices.azure.com";
 
 struct BwrapOptions {
   std::string bwrap_path;  // empty: the first `bwrap` on PATH
   std::string image_dir;   // required; see //tools:sandbox_image
   // The allowed host's traffic goes here instead of the host itself (tests, conformance runs).
   std::optional<EgressUpstream> upstream;
-  ResourceLimits limits = {.address_space_bytes = 4ULL << 30,
-                           .file_size_bytes = 256ULL << 20,
-                           .open_files = 1024};
-  uint64_t tmpfs_bytes = 512ULL << 20;
+  ResourceLimits limits = {
+      .address_space_bytes = 4ULL << 30, .file_size_bytes = 256ULL << 20, .open_files = 1024};
+  // What one sandbox's /tmp and HOME may hold between execs, checked after each exec. A host
+  // directory cannot be size-limited without privileges, so within one exec only its time and
+  // the file-size limit bound what it writes (README.md).
+  uint64_t state_bytes = 512ULL << 20;
   std::function<void(const std::string&)> egress_log;  // the proxy's decisions; stderr if unset
   // Each request the proxy forwarded and its response (egress::ProxyOptions::observe); a
   // recorder's hook. Unset: the proxy keeps no copy.
@@ -86,12 +95,25 @@ class BwrapBackend : public Backend {
     IsolationWeakenings isolation;
     bool dispose_leaves_process = false;  // a per-sandbox keeper process outlives dispose
     std::function<void(egress::EgressProxy&)> weaken_proxy;  // before it starts
+    bool overclaim = false;  // Acquire skips the declaration check and serves whatever is asked
+    bool closed_egress_open = false;    // a closed sandbox still gets the proxy and its variables
+    bool fresh_state_per_exec = false;  // every exec gets a fresh tmpfs /tmp and HOME
+    // All live sandboxes bind one state directory, emptied when the last one is disposed.
+    bool sandboxes_share_state = false;
+    bool conversation_scope_refused = false;  // only call-scoped specs are served
+    bool timeout_zero_unbounded = false;      // a timeout of 0 means no timeout at all
   };
 
   explicit BwrapBackend(BwrapOptions options);
   Status StartEgress();  // (re)starts the proxy for options_.upstream; egress_mu_ held
   Status SmokeTest();
-  StatusOr<ExecResult> Exec(const ExecRequest& request);
+  Status Serves(const Spec& spec) const;
+  // A new sandbox's state directory (tmp/ and home/ in it); egress_mu_ held.
+  StatusOr<std::string> MakeSandboxState();
+  Status ReleaseSandboxState(const std::string& dir);
+  StatusOr<ExecResult> Exec(const ExecRequest& request, const BwrapSandbox& sandbox);
+  // Empties a sandbox's state that grew past options_.state_bytes; false when it had.
+  bool StateWithinLimit(const std::string& dir);
 
   BwrapOptions options_;
   BackendDeclaration declaration_;
@@ -104,7 +126,9 @@ class BwrapBackend : public Backend {
   std::mutex egress_mu_;
   std::unique_ptr<egress::EgressProxy> proxy_;
   std::atomic<int> live_{0};
-  std::set<pid_t> keepers_;  // mutant only
+  int next_sandbox_ = 1;        // names state directories; egress_mu_ held
+  int shared_state_users_ = 0;  // sandboxes_share_state only; egress_mu_ held
+  std::set<pid_t> keepers_;     // mutant only
 };
 
 }  // namespace azure_pricing::sandbox::bwrap

@@ -51,25 +51,34 @@ void AddRoot(std::vector<std::string>& out, const CommandLineInputs& in) {
   Add(out, {"--proc", "/proc", "--dev", "/dev"});
 }
 
+// `dir` bound read-write at `inside`, or a fresh tmpfs there when the sandbox has no directory.
+void AddWritableDir(std::vector<std::string>& out, const CommandLineInputs& in,
+                    const std::string& dir, const std::string& inside) {
+  if (!dir.empty()) {
+    Add(out, {"--bind", dir, inside});
+    return;
+  }
+  if (in.tmpfs_bytes != 0) Add(out, {"--size", std::to_string(in.tmpfs_bytes)});
+  Add(out, {"--tmpfs", inside});
+}
+
 void AddWritable(std::vector<std::string>& out, const CommandLineInputs& in,
                  const std::string& home) {
-  const std::string size = std::to_string(in.tmpfs_bytes);
   if (!in.weakenings.shared_tmp.empty()) {
     Add(out, {"--bind", in.weakenings.shared_tmp, "/tmp"});
   } else {
-    if (in.tmpfs_bytes != 0) Add(out, {"--size", size});
-    Add(out, {"--tmpfs", "/tmp"});
+    AddWritableDir(out, in, in.tmp_dir, "/tmp");
   }
   if (home.empty()) return;
   if (StartsWithDir(home, "/tmp")) {
     Add(out, {"--dir", home});
   } else {
-    if (in.tmpfs_bytes != 0) Add(out, {"--size", size});
-    Add(out, {"--tmpfs", home});
+    AddWritableDir(out, in, in.home_dir, home);
   }
 }
 
 void AddEgress(std::vector<std::string>& out, const CommandLineInputs& in) {
+  if (!in.egress) return;
   Add(out, {"--dir", kRunDir});
   Add(out, {"--bind", in.egress_socket, kEgressSocketInside});
   Add(out, {"--ro-bind", in.egress_ca_file, kEgressCaInside});
@@ -80,7 +89,8 @@ StatusOr<std::vector<std::string>> Environment(const CommandLineInputs& in,
                                                const ExecRequest& request,
                                                std::optional<std::string>& home,
                                                std::optional<std::string>& pwd) {
-  std::vector<std::string> out = {"--clearenv"};
+  std::vector<std::string> out;
+  if (!in.weakenings.no_clearenv) out.emplace_back("--clearenv");
   for (const std::string& entry : request.env) {
     const size_t eq = entry.find('=');
     // execve would cut the entry at a NUL: what bubblewrap set would not be what was checked.
@@ -105,8 +115,10 @@ StatusOr<std::vector<std::string>> Environment(const CommandLineInputs& in,
     return Status(Outcome::kRefused, kUnusableHome,
                   "HOME must be an absolute, normalized path outside the image and /run");
   }
-  Add(out, {"--setenv", "HTTPS_PROXY", "http://127.0.0.1:" + std::to_string(kForwarderPort)});
-  Add(out, {"--setenv", "SSL_CERT_FILE", kEgressCaInside});
+  if (in.egress) {
+    Add(out, {"--setenv", "HTTPS_PROXY", "http://127.0.0.1:" + std::to_string(kForwarderPort)});
+    Add(out, {"--setenv", "SSL_CERT_FILE", kEgressCaInside});
+  }
   for (const std::string& entry : in.weakenings.extra_env) {
     const size_t eq = entry.find('=');
     Add(out, {"--setenv", entry.substr(0, eq), entry.substr(eq + 1)});
@@ -130,7 +142,8 @@ StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& in,
   StatusOr<std::vector<std::string>> env = Environment(in, request, home, pwd);
   if (!env.ok()) return env.status();
   std::vector<std::string> out = {in.bwrap_path};
-  Add(out, {"--unshare-user", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"});
+  Add(out, {"--unshare-user", "--unshare-uts", "--unshare-cgroup-try"});
+  if (!in.weakenings.shared_ipc) Add(out, {"--unshare-ipc"});
   // Run by root, bubblewrap would keep every capability (and uid 0) inside; the program gets
   // neither, so it cannot remount the read-only root or reach anything a capability opens.
   if (!in.weakenings.keep_privileges) {
@@ -142,10 +155,15 @@ StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& in,
   AddRoot(out, in);
   AddWritable(out, in, home.value_or(""));
   AddEgress(out, in);
+  // After /tmp is mounted, or /tmp's mount would hide it.
+  if (in.weakenings.host_root_visible) Add(out, {"--ro-bind", "/", kHostRootInside});
   Add(out, {"--remount-ro", "/", "--chdir", home.value_or(kDefaultWorkdir)});
   out.insert(out.end(), env->begin(), env->end());
-  Add(out, {"--", kInitPath, "--forward", std::to_string(kForwarderPort), "--to",
-            kEgressSocketInside});
+  Add(out, {"--", kInitPath});
+  if (in.egress) {
+    Add(out, {"--forward", std::to_string(kForwarderPort), "--to", kEgressSocketInside});
+  }
+  if (in.weakenings.signal_exit_raw) Add(out, {kSignalExitRawFlag});
   if (pwd.has_value()) {
     Add(out, {"--pwd", *pwd, "--"});
   } else {

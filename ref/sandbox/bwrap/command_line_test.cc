@@ -73,6 +73,36 @@ TEST(CommandLineTest, AHomeUnderTmpIsADirectoryInTheTmpfsAndTheWorkingDirectory)
   EXPECT_TRUE(HasSequence(*argv, {"--chdir", "/tmp/azmcp-home"}));
 }
 
+// The sandbox's own directories, kept across its execs, in place of fresh tmpfs.
+TEST(CommandLineTest, TheSandboxsDirectoriesAreBoundAtTmpAndAHomeElsewhere) {
+  CommandLineInputs in = Inputs();
+  in.tmp_dir = "/state/sandboxes/1/tmp";
+  in.home_dir = "/state/sandboxes/1/home";
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(in, {.argv = {"p"}, .env = {"HOME=/home/sandbox"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_TRUE(HasSequence(*argv, {"--bind", "/state/sandboxes/1/tmp", "/tmp"}));
+  EXPECT_TRUE(HasSequence(*argv, {"--bind", "/state/sandboxes/1/home", "/home/sandbox"}));
+  EXPECT_THAT(*argv, Not(Contains("--tmpfs")));
+  EXPECT_TRUE(HasSequence(*argv, {"--chdir", "/home/sandbox"}));
+}
+
+TEST(CommandLineTest, ClosedEgressHasNoSocketCaVariablesOrForwarder) {
+  CommandLineInputs in = Inputs();
+  in.egress = false;
+  const StatusOr<std::vector<std::string>> argv =
+      BwrapCommandLine(in, {.argv = {"p"}, .env = {"A=1"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  for (const char* absent : {"HTTPS_PROXY", "SSL_CERT_FILE", "--forward", kRunDir}) {
+    EXPECT_THAT(*argv, Not(Contains(absent)));
+  }
+  EXPECT_THAT(*argv, Not(Contains(in.egress_socket)));
+  EXPECT_THAT(*argv, Not(Contains(in.egress_ca_file)));
+  EXPECT_THAT(*argv, Contains("--unshare-net"));
+  EXPECT_TRUE(HasSequence(*argv, {"--", kInitPath, "--unset-pwd", "--", "p"}));
+  EXPECT_EQ(std::count(argv->begin(), argv->end(), "--setenv"), 1);
+}
+
 TEST(CommandLineTest, AHomeElsewhereGetsItsOwnTmpfs) {
   const StatusOr<std::vector<std::string>> argv =
       BwrapCommandLine(Inputs(), {.argv = {"p"}, .env = {"HOME=/home/sandbox"}});
@@ -129,6 +159,26 @@ TEST(CommandLineTest, TheWeakeningsChangeWhatTheyName) {
   EXPECT_THAT(*argv, Not(Contains("--unshare-net")));
   EXPECT_THAT(*argv, Not(Contains("--unshare-pid")));
   EXPECT_TRUE(HasSequence(*argv, {"--bind", "/host/tmp", "/tmp"}));
+}
+
+TEST(CommandLineTest, TheLaterWeakeningsChangeWhatTheyName) {
+  CommandLineInputs in = Inputs();
+  in.tmp_dir = "/state/sandboxes/1/tmp";
+  in.weakenings.shared_ipc = true;
+  in.weakenings.no_clearenv = true;
+  in.weakenings.host_root_visible = true;
+  in.weakenings.signal_exit_raw = true;
+  const StatusOr<std::vector<std::string>> argv = BwrapCommandLine(in, {.argv = {"p"}});
+  ASSERT_THAT(argv.status(), IsOk());
+  EXPECT_THAT(*argv, Not(Contains("--unshare-ipc")));
+  EXPECT_THAT(*argv, Not(Contains("--clearenv")));
+  EXPECT_TRUE(HasSequence(*argv, {kSignalExitRawFlag, "--unset-pwd", "--", "p"}));
+  // The host's root is mounted after /tmp, or /tmp's bind would hide it.
+  const auto tmp = std::find(argv->begin(), argv->end(), in.tmp_dir);
+  const auto host_root = std::find(argv->begin(), argv->end(), kHostRootInside);
+  ASSERT_NE(host_root, argv->end());
+  EXPECT_TRUE(HasSequence(*argv, {"--ro-bind", "/", kHostRootInside}));
+  EXPECT_LT(tmp, host_root);
 }
 
 }  // namespace

@@ -2,10 +2,14 @@
 // loopback, so HTTPS_PROXY names a port here on 127.0.0.1 and this program relays each
 // connection to it to the egress proxy's Unix socket, bind-mounted into the sandbox. Then it
 // runs the requested program with exactly the environment it was given and exits with its
-// status; when it exits, bubblewrap's PID 1 exits and the kernel kills whatever is left.
+// status (128+N for a program killed by signal N); when it exits, bubblewrap's PID 1 exits and
+// the kernel kills whatever is left.
 //
-//   sandbox_init --forward PORT --to SOCKET (--pwd VALUE | --unset-pwd) -- PROGRAM ARGS...
+//   sandbox_init [--forward PORT --to SOCKET] [--signal-exit-raw] (--pwd VALUE | --unset-pwd)
+//                -- PROGRAM ARGS...
 //
+// Without --forward (a sandbox with closed egress) nothing listens and nothing is relayed.
+// --signal-exit-raw exists for a conformance mutant only: a signalled program exits -1 (255).
 // bubblewrap always sets PWD; --pwd/--unset-pwd restore what the request asked for, so the
 // program's environment is exactly the requested one plus the egress variables.
 #include <arpa/inet.h>
@@ -99,7 +103,7 @@ void AcceptLoop(int listener, std::string socket_path) {
   }
 }
 
-int RunProgram(char** argv) {
+int RunProgram(char** argv, bool signal_exit_raw) {
   const pid_t pid = fork();
   if (pid < 0) return kUsageExit;
   if (pid == 0) {
@@ -112,45 +116,65 @@ int RunProgram(char** argv) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return signal_exit_raw ? -1 : 128 + WTERMSIG(status);
+}
+
+struct InitArgs {
+  int port = 0;  // 0: no forwarder
+  const char* socket = nullptr;
+  bool signal_exit_raw = false;
+  int program = 0;  // argv's index of the program
+};
+
+bool Is(const char* arg, const char* flag) { return std::strcmp(arg, flag) == 0; }
+
+// The command line bubblewrap passes, in its fixed order; false when it is not one. PWD is set
+// or unset here, as asked.
+bool ParseArgs(int argc, char** argv, InitArgs& out) {
+  int i = 1;
+  if (i + 3 < argc && Is(argv[i], "--forward") && Is(argv[i + 2], "--to")) {
+    out.port = std::atoi(argv[i + 1]);
+    out.socket = argv[i + 3];
+    if (out.port <= 0 || out.port >= 65536) return false;
+    i += 4;
+  }
+  if (i < argc && Is(argv[i], "--signal-exit-raw")) {
+    out.signal_exit_raw = true;
+    ++i;
+  }
+  if (i + 1 < argc && Is(argv[i], "--unset-pwd") && Is(argv[i + 1], "--")) {
+    unsetenv("PWD");
+    out.program = i + 2;
+  } else if (i + 2 < argc && Is(argv[i], "--pwd") && Is(argv[i + 2], "--")) {
+    setenv("PWD", argv[i + 1], 1);
+    out.program = i + 3;
+  } else {
+    return false;
+  }
+  return out.program < argc;
 }
 
 }  // namespace
 
-// The fixed-position command line bubblewrap passes; false when it is not that.
-bool ApplyPwd(int argc, char** argv, int* program) {
-  if (argc < 8 || std::strcmp(argv[1], "--forward") != 0 || std::strcmp(argv[3], "--to") != 0) {
-    return false;
-  }
-  if (std::strcmp(argv[5], "--unset-pwd") == 0 && std::strcmp(argv[6], "--") == 0) {
-    unsetenv("PWD");
-    *program = 7;
-    return true;
-  }
-  if (argc >= 9 && std::strcmp(argv[5], "--pwd") == 0 && std::strcmp(argv[7], "--") == 0) {
-    setenv("PWD", argv[6], 1);
-    *program = 8;
-    return true;
-  }
-  return false;
-}
-
 int main(int argc, char** argv) {
-  int program = 0;
-  if (!ApplyPwd(argc, argv, &program)) {
-    std::fputs("usage: sandbox_init --forward PORT --to SOCKET (--pwd VALUE | --unset-pwd) -- "
-               "PROGRAM ARGS...\n",
-               stderr);
+  InitArgs args;
+  if (!ParseArgs(argc, argv, args)) {
+    std::fputs(
+        "usage: sandbox_init [--forward PORT --to SOCKET] [--signal-exit-raw] "
+        "(--pwd VALUE | --unset-pwd) -- PROGRAM ARGS...\n",
+        stderr);
     return kUsageExit;
   }
-  const int port = std::atoi(argv[2]);
-  const int listener = port > 0 && port < 65536 ? ListenLoopback(port) : -1;
-  if (listener < 0) {
-    std::fputs("sandbox_init: cannot listen on the sandbox's loopback\n", stderr);
-    return kUsageExit;
+  if (args.socket != nullptr) {
+    const int listener = ListenLoopback(args.port);
+    if (listener < 0) {
+      std::fputs("sandbox_init: cannot listen on the sandbox's loopback\n", stderr);
+      return kUsageExit;
+    }
+    std::thread(AcceptLoop, listener, std::string(args.socket)).detach();
   }
-  std::thread(AcceptLoop, listener, std::string(argv[4])).detach();
-  const int status = RunProgram(argv + program);
+  const int status = RunProgram(argv + args.program, args.signal_exit_raw);
   // Threads may still be relaying; _exit ends the process without unwinding them.
   std::fflush(nullptr);
   _exit(status);
