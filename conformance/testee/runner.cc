@@ -8,6 +8,7 @@
 namespace azure_pricing::testee {
 
 using backend_protocol::Clock;
+using backend_protocol::LineDirection;
 using conformance::host::CallReport;
 using conformance::host::ScriptedCall;
 namespace bp = ::azure_pricing::backend_protocol;
@@ -37,10 +38,13 @@ class TesteeProcess::CaseSession {
   }
 
   bool bad_callback() const { return bad_callback_; }
+  // The op of the callback last answered; "" when its line was unreadable.
+  std::string_view answered_op() const { return answered_op_; }
 
   std::string Answer(std::string_view line) {
     std::optional<int64_t> seq;
     StatusOr<bp::Request> request = bp::DecodeRequest(line, &seq);
+    answered_op_ = request.ok() ? bp::OpName(bp::OpOf(request->body)) : "";
     if (!request.ok()) return Reject(bp::Response{seq, request.status(), {}});
     if (request->seq <= last_seq_) return Reject(ErrorResponse(seq, bp::kOutOfOrder));
     last_seq_ = request->seq;
@@ -92,21 +96,24 @@ class TesteeProcess::CaseSession {
   int next_id_ = 0;
   int64_t last_seq_ = 0;
   bool bad_callback_ = false;
+  std::string_view answered_op_;  // one of the protocol's op names, or ""
 };
 
 TesteeProcess::TesteeProcess(std::vector<std::string> argv, std::vector<std::string> env,
-                             std::string working_directory, TesteeDeadlines deadlines)
+                             std::string working_directory, TesteeDeadlines deadlines,
+                             backend_protocol::LineObserver observer)
     : argv_(std::move(argv)),
       env_(std::move(env)),
       working_directory_(std::move(working_directory)),
-      deadlines_(deadlines) {}
+      deadlines_(deadlines),
+      observer_(std::move(observer)) {}
 
-StatusOr<std::unique_ptr<TesteeProcess>> TesteeProcess::Start(std::vector<std::string> argv,
-                                                              std::vector<std::string> env,
-                                                              std::string working_directory,
-                                                              TesteeDeadlines deadlines) {
-  std::unique_ptr<TesteeProcess> testee(new TesteeProcess(
-      std::move(argv), std::move(env), std::move(working_directory), deadlines));
+StatusOr<std::unique_ptr<TesteeProcess>> TesteeProcess::Start(
+    std::vector<std::string> argv, std::vector<std::string> env, std::string working_directory,
+    TesteeDeadlines deadlines, backend_protocol::LineObserver observer) {
+  std::unique_ptr<TesteeProcess> testee(
+      new TesteeProcess(std::move(argv), std::move(env), std::move(working_directory), deadlines,
+                        std::move(observer)));
   if (Status launched = testee->Launch(); !launched.ok()) return launched;
   return testee;
 }
@@ -119,9 +126,13 @@ Status TesteeProcess::Launch() {
   const Clock::time_point deadline = Clock::now() + deadlines_.hello;
   const int64_t seq = ++seq_;
   const GateMessage hello{.seq = seq, .op = GateOp::kHello, .protocol = kProtocolVersion};
-  if (Status sent = Send(EncodeGateMessage(hello), deadline); !sent.ok()) return sent;
+  if (Status sent = Send(LineDirection::kRequestSent, kOpHello, EncodeGateMessage(hello), deadline);
+      !sent.ok()) {
+    return sent;
+  }
   StatusOr<std::string> line = ReadLine(deadline);
   if (!line.ok()) return line.status();
+  Observe(LineDirection::kAnswerReceived, kOpHello, *line);
   StatusOr<TesteeAnswer> answer = DecodeAnswer(*line, GateOp::kHello);
   if (!answer.ok()) {
     bp::KillAndReap(child_);
@@ -144,9 +155,14 @@ void TesteeProcess::Shutdown() {
   if (child_.pid == 0) return;
   const Clock::time_point deadline = Clock::now() + deadlines_.stop;
   const GateMessage stop{.seq = ++seq_, .op = GateOp::kStop};
-  if (bp::WriteAll(child_.to_child, EncodeGateMessage(stop), deadline)) {
+  const std::string line = EncodeGateMessage(stop);
+  Observe(LineDirection::kRequestSent, kOpStop, line);
+  if (bp::WriteAll(child_.to_child, line, deadline)) {
     std::string answer;
-    (void)reader_->Next(answer, deadline);  // whatever it says, the testee ends now
+    // Whatever it says, the testee ends now.
+    if (reader_->Next(answer, deadline) == bp::ReadResult::kLine) {
+      Observe(LineDirection::kAnswerReceived, kOpStop, answer);
+    }
   }
   bp::CloseFd(child_.to_child);  // EOF, for a testee that did not take stop as its cue
   (void)bp::ExitedBy(child_.pid, deadline);
@@ -177,9 +193,19 @@ StatusOr<std::string> TesteeProcess::ReadLine(Clock::time_point deadline) {
   return Kill(kTesteeExited);
 }
 
-Status TesteeProcess::Send(const std::string& line, Clock::time_point deadline) {
+Status TesteeProcess::Send(LineDirection direction, std::string_view op, const std::string& line,
+                           Clock::time_point deadline) {
+  Observe(direction, op, line);
   if (bp::WriteAll(child_.to_child, line, deadline)) return OkStatus();
   return Kill(Clock::now() >= deadline ? kTesteeTimeout : kTesteeExited);
+}
+
+void TesteeProcess::Observe(LineDirection direction, std::string_view op,
+                            std::string_view line) const {
+  if (!observer_) return;
+  // Encoded lines end in '\n'; observers get lines as they are read, without it.
+  if (line.ends_with('\n')) line.remove_suffix(1);
+  observer_(direction, op, line);
 }
 
 StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
@@ -202,14 +228,23 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
   const Clock::time_point deadline = Clock::now() + deadlines_.call;
   GateMessage message{.seq = ++seq_, .op = GateOp::kCase, .call = call};
   message.call.scripts.clear();  // the CLI's behaviour stays with the gate
-  if (Status sent = Send(EncodeGateMessage(message), deadline); !sent.ok()) return sent;
+  if (Status sent = Send(LineDirection::kRequestSent, kOpCase, EncodeGateMessage(message), deadline);
+      !sent.ok()) {
+    return sent;
+  }
   for (;;) {
     StatusOr<std::string> line = ReadLine(deadline);
     if (!line.ok()) return line.status();
     if (IsCallback(*line)) {
-      if (Status sent = Send(session.Answer(*line), deadline); !sent.ok()) return sent;
+      Observe(LineDirection::kRequestReceived, "", *line);
+      const std::string answer = session.Answer(*line);
+      if (Status sent = Send(LineDirection::kAnswerSent, session.answered_op(), answer, deadline);
+          !sent.ok()) {
+        return sent;
+      }
       continue;
     }
+    Observe(LineDirection::kAnswerReceived, kOpCase, *line);
     StatusOr<TesteeAnswer> answer = DecodeAnswer(*line, GateOp::kCase);
     // Killed and reaped either way; the error names the member or line at fault.
     if (!answer.ok()) {

@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "conformance/backend/protocol/child.h"
@@ -38,11 +39,13 @@ struct TesteeDeadlines {
 class TesteeProcess {
  public:
   // Spawns argv (argv[0] a path) with exactly `env`, in its own process group, in
-  // `working_directory` (empty: this process's), then says hello.
-  static StatusOr<std::unique_ptr<TesteeProcess>> Start(std::vector<std::string> argv,
-                                                        std::vector<std::string> env,
-                                                        std::string working_directory = "",
-                                                        TesteeDeadlines deadlines = {});
+  // `working_directory` (empty: this process's), then says hello. `observer`, when given, sees
+  // every line written and every whole line read, of this testee and of the ones that replace
+  // it: gate messages and the testee's answers, callbacks and the gate's answers to them.
+  static StatusOr<std::unique_ptr<TesteeProcess>> Start(
+      std::vector<std::string> argv, std::vector<std::string> env,
+      std::string working_directory = "", TesteeDeadlines deadlines = {},
+      backend_protocol::LineObserver observer = {});
   // Sends stop, waits for the exit (deadlines.stop), then kills and reaps the group.
   ~TesteeProcess();
   TesteeProcess(const TesteeProcess&) = delete;
@@ -59,18 +62,24 @@ class TesteeProcess {
   class CaseSession;  // one case's callbacks (runner.cc)
 
   TesteeProcess(std::vector<std::string> argv, std::vector<std::string> env,
-                std::string working_directory, TesteeDeadlines deadlines);
+                std::string working_directory, TesteeDeadlines deadlines,
+                backend_protocol::LineObserver observer);
   Status Launch();  // spawn and hello
   void Shutdown();
   Status Kill(const char* reason);
   // The next line, or the reason the testee failed (it is killed then).
   StatusOr<std::string> ReadLine(backend_protocol::Clock::time_point deadline);
-  Status Send(const std::string& line, backend_protocol::Clock::time_point deadline);
+  // `line` as `direction` of `op`, shown to the observer first.
+  Status Send(backend_protocol::LineDirection direction, std::string_view op,
+              const std::string& line, backend_protocol::Clock::time_point deadline);
+  void Observe(backend_protocol::LineDirection direction, std::string_view op,
+               std::string_view line) const;
 
   std::vector<std::string> argv_;
   std::vector<std::string> env_;
   std::string working_directory_;
   TesteeDeadlines deadlines_;
+  backend_protocol::LineObserver observer_;  // may be empty
   backend_protocol::PipedChild child_;
   std::optional<backend_protocol::LineReader> reader_;
   Implementation implementation_;

@@ -27,6 +27,11 @@ StatusOr<PipedChild> Spawn(const std::vector<std::string>& argv,
   return child;
 }
 
+// A line as observers get it: without its '\n'.
+std::string_view Unterminated(std::string_view line) {
+  return line.ends_with('\n') ? line.substr(0, line.size() - 1) : line;
+}
+
 // An exec may take its whole timeout; the adapter gets a grace period on top. Clamped so that
 // a huge timeout cannot overflow the clock.
 std::chrono::milliseconds ExecWait(int64_t timeout_seconds, std::chrono::milliseconds grace) {
@@ -38,9 +43,9 @@ std::chrono::milliseconds ExecWait(int64_t timeout_seconds, std::chrono::millise
 
 class AdapterChannel {
  public:
-  AdapterChannel(PipedChild spawned, AdapterDeadlines deadlines)
+  AdapterChannel(PipedChild spawned, AdapterDeadlines deadlines, LineObserver observer)
       : child_(spawned), reader_(spawned.from_child, kMaxLineBytes),
-        deadlines_(deadlines) {}
+        deadlines_(deadlines), observer_(std::move(observer)) {}
   ~AdapterChannel() { Shutdown(); }
 
   const AdapterDeadlines& deadlines() const { return deadlines_; }
@@ -65,6 +70,7 @@ class AdapterChannel {
     // Refused here rather than sent: the adapter would only answer message_too_long.
     if (line.size() > kMaxLineBytes + 1) return Refused(kMessageTooLong);
     const Clock::time_point deadline = Clock::now() + wait;
+    Observe(LineDirection::kRequestSent, op, line);
     if (!WriteAll(child_.to_child, line, deadline)) {
       return Kill(Clock::now() >= deadline ? kAdapterTimeout : kAdapterExited);
     }
@@ -77,10 +83,14 @@ class AdapterChannel {
     std::lock_guard<std::mutex> lock(mu_);
     if (child_.pid == 0) return;
     const Clock::time_point deadline = Clock::now() + deadlines_.stop;
-    if (say_stop &&
-        WriteAll(child_.to_child, EncodeRequest(Request{++seq_, StopRequest{}}), deadline)) {
+    const std::string stop = say_stop ? EncodeRequest(Request{++seq_, StopRequest{}}) : "";
+    if (say_stop) Observe(LineDirection::kRequestSent, Op::kStop, stop);
+    if (say_stop && WriteAll(child_.to_child, stop, deadline)) {
       std::string answer;
-      (void)reader_.Next(answer, deadline);  // whatever it says, the adapter ends now
+      // Whatever it says, the adapter ends now.
+      if (reader_.Next(answer, deadline) == ReadResult::kLine) {
+        Observe(LineDirection::kAnswerReceived, Op::kStop, answer);
+      }
     }
     CloseFd(child_.to_child);  // EOF, for an adapter that did not take stop as its cue
     (void)ExitedBy(child_.pid, deadline);
@@ -101,6 +111,7 @@ class AdapterChannel {
       case ReadResult::kError:
         return Kill(kAdapterExited);
     }
+    Observe(LineDirection::kAnswerReceived, op, answer);
     StatusOr<Response> response = DecodeResponse(answer, op);
     if (!response.ok()) {
       // kAdapterProtocolError, or kProtocolMismatch for a hello answer of another version.
@@ -119,12 +130,17 @@ class AdapterChannel {
 
   void KillAndReap() { backend_protocol::KillAndReap(child_); }
 
+  void Observe(LineDirection direction, Op op, std::string_view line) {
+    if (observer_) observer_(direction, OpName(op), Unterminated(line));
+  }
+
   std::mutex mu_;
   PipedChild child_;  // pid 0 once reaped
   LineReader reader_;
   AdapterDeadlines deadlines_;
   int64_t seq_ = 0;
   std::optional<sandbox::EgressUpstream> upstream_;
+  LineObserver observer_;  // may be empty
 };
 
 namespace {
@@ -168,10 +184,11 @@ class AdapterSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
 StatusOr<std::unique_ptr<AdapterBackend>> AdapterBackend::Start(std::vector<std::string> argv,
                                                                 std::vector<std::string> env,
                                                                 AdapterDeadlines deadlines,
-                                                                std::string working_directory) {
+                                                                std::string working_directory,
+                                                                LineObserver observer) {
   StatusOr<PipedChild> spawned = Spawn(argv, env, working_directory);
   if (!spawned.ok()) return spawned.status();
-  auto channel = std::make_shared<AdapterChannel>(*spawned, deadlines);
+  auto channel = std::make_shared<AdapterChannel>(*spawned, deadlines, std::move(observer));
   StatusOr<Response> hello = channel->Call(HelloRequest{}, deadlines.call);
   if (!hello.ok()) return hello.status();
   if (!hello->error.ok()) {

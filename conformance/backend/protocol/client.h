@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/backend/protocol/line_io.h"
 #include "conformance/backend/protocol/protocol.h"
 #include "ref/sandbox/backend.h"
 
@@ -38,11 +39,13 @@ class AdapterBackend : public sandbox::Backend {
  public:
   // Spawns argv (argv[0] is a path; no PATH search) with exactly `env` as its environment, its
   // stdin and stdout on pipes and its stderr inherited, in its own process group, started in
-  // `working_directory` (empty: this process's), then says hello.
+  // `working_directory` (empty: this process's), then says hello. `observer`, when given, sees
+  // every request line written and every whole answer line read, stop's included.
   static StatusOr<std::unique_ptr<AdapterBackend>> Start(std::vector<std::string> argv,
                                                          std::vector<std::string> env,
                                                          AdapterDeadlines deadlines = {},
-                                                         std::string working_directory = "");
+                                                         std::string working_directory = "",
+                                                         LineObserver observer = {});
   // Sends stop, waits for the adapter to exit (deadlines.stop), then kills and reaps it.
   ~AdapterBackend() override;
   AdapterBackend(const AdapterBackend&) = delete;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +44,20 @@ class LineReader {
   bool skipping_ = false;  // inside a line already reported as kTooLong
   bool eof_ = false;
 };
+
+// What a protocol client (AdapterBackend, the testee runner) saw one line as: a request or an
+// answer, and which side wrote it. "Sent" is the client's own line.
+enum class LineDirection {
+  kRequestSent,      // op: the request's
+  kAnswerReceived,   // op: the request it answers
+  kRequestReceived,  // the peer's request (a testee's callback); op: "" (the line names it)
+  kAnswerSent,       // the client's answer to it; op: the request's, "" when it was unreadable
+};
+
+// Called with every line a client writes and every whole line it reads, without the '\n', in
+// the order they cross the pipes, on the client's thread (--validate-protocol checks them).
+using LineObserver =
+    std::function<void(LineDirection direction, std::string_view op, std::string_view line)>;
 
 // Writes all of `bytes`, waiting for a non-blocking or blocking fd alike. A reader that went away
 // is a failure, never a SIGPIPE: the signal is held back on this thread while writing. False on
