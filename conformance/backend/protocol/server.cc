@@ -3,25 +3,79 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "conformance/backend/protocol/line_io.h"
+#include "conformance/backend/protocol/wire_json.h"
 
 namespace azure_pricing::backend_protocol {
 namespace {
 
 using sandbox::Backend;
 using sandbox::Sandbox;
+using Json = nlohmann::ordered_json;
 
 Status Refused(const char* reason) { return StatusForReason(Outcome::kRefused, reason); }
+
+// Every member a request of `op` can hold, as the strict codec writes a request with all of
+// them, so the lax reading below knows no member list of its own.
+Json Skeleton(Op op) {
+  sandbox::Spec spec;
+  spec.egress_allow = {{"prices.azure.com", std::set<std::string>{"GET"}}};
+  RequestBody body = StopRequest{};
+  if (op == Op::kHello) body = HelloRequest{};
+  if (op == Op::kAcquire) body = AcquireRequest{spec, {}, sandbox::EgressUpstream{}};
+  if (op == Op::kExecBounded) body = ExecBoundedRequest{};
+  if (op == Op::kDispose) body = DisposeRequest{};
+  std::string line = EncodeRequest(Request{1, body});
+  line.pop_back();  // its '\n'
+  return ParseStrict(line).value_or(Json::object());
+}
+
+// Drops the members `skeleton` lacks, at every depth (an array's items against its first).
+void Prune(Json& value, const Json& skeleton) {
+  if (value.is_object() && skeleton.is_object()) {
+    for (auto it = value.begin(); it != value.end();) {
+      const auto known = skeleton.find(it.key());
+      if (known == skeleton.end()) {
+        it = value.erase(it);
+        continue;
+      }
+      Prune(it.value(), *known);
+      ++it;
+    }
+  } else if (value.is_array() && skeleton.is_array() && !skeleton.empty()) {
+    for (Json& item : value) Prune(item, skeleton.front());
+  }
+}
+
+// The lax_protocol mutant's reading: a request with members this protocol does not have is
+// decoded as if they were not there.
+StatusOr<Request> DecodeLax(std::string_view line, std::optional<int64_t>* seq) {
+  std::optional<Json> doc = ParseStrict(line);
+  if (!doc || !doc->is_object() || !doc->contains("op") || !(*doc)["op"].is_string()) {
+    return DecodeRequest(line, seq);
+  }
+  const std::string name = (*doc)["op"].get<std::string>();
+  for (Op op : {Op::kHello, Op::kAcquire, Op::kExecBounded, Op::kDispose, Op::kStop}) {
+    if (OpName(op) != name) continue;
+    Prune(*doc, Skeleton(op));
+    std::string pruned = Line(*doc);
+    pruned.pop_back();  // its '\n'
+    return DecodeRequest(pruned, seq);
+  }
+  return DecodeRequest(line, seq);
+}
 
 class Server {
  public:
   static constexpr std::chrono::seconds kAnswerWriteDeadline{60};
 
-  Server(Backend& backend, const BackendIdentity& identity, int out_fd)
-      : backend_(backend), identity_(identity), out_fd_(out_fd) {}
+  Server(Backend& backend, const BackendIdentity& identity, int out_fd, const ServeOptions& options)
+      : backend_(backend), identity_(identity), out_fd_(out_fd), options_(options) {}
 
   // False once the output is broken: nobody reads the answers any more.
   bool Answer(const Response& response) {
@@ -38,8 +92,8 @@ class Server {
   // The answer to one line, and whether it was an accepted stop.
   Response Handle(std::string_view line, bool& stop) {
     std::optional<int64_t> seq;
-    StatusOr<Request> request = DecodeRequest(line, &seq);
-    if (seq && *seq <= last_seq_) return Response{seq, Refused(kOutOfOrder), {}};
+    StatusOr<Request> request = options_.lax ? DecodeLax(line, &seq) : DecodeRequest(line, &seq);
+    if (seq && *seq <= last_seq_ && !options_.lax) return Response{seq, Refused(kOutOfOrder), {}};
     if (seq) last_seq_ = *seq;
     if (!request.ok()) return Response{seq, request.status(), {}};
     const Op op = OpOf(request->body);
@@ -132,6 +186,7 @@ class Server {
   Backend& backend_;
   const BackendIdentity& identity_;
   int out_fd_;
+  const ServeOptions options_;
   bool started_ = false;
   int64_t last_seq_ = 0;  // seq starts at 1
   int64_t next_id_ = 1;
@@ -140,9 +195,9 @@ class Server {
 
 }  // namespace
 
-int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd,
-                 int out_fd) {
-  Server server(backend, identity, out_fd);
+int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd,
+                 const ServeOptions& options) {
+  Server server(backend, identity, out_fd, options);
   LineReader reader(in_fd, kMaxLineBytes);
   std::string line;
   for (;;) {

@@ -13,10 +13,18 @@
 
 namespace azure_pricing::backend_protocol {
 
+struct ServeOptions {
+  // Wrong on purpose, for the conformance suite's lax_protocol mutant only: unknown members are
+  // dropped instead of refused, and seq order is not checked (a request whose seq is out of
+  // order or replayed is served, a replayed stop included).
+  bool lax = false;
+};
+
 // Returns 0 after answering stop, 1 when `in_fd` ended (EOF or a read error) without one, or when
 // `out_fd` broke. The caller should ignore SIGPIPE process-wide if another thread may write to a
 // closed pipe; this function's own writes never raise it.
-int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd);
+int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd,
+                 const ServeOptions& options = {});
 
 }  // namespace azure_pricing::backend_protocol
 

@@ -45,14 +45,15 @@ struct Served {
 };
 
 // Runs the server over files in TEST_TMPDIR: the input ends in EOF after the last byte.
-Served Serve(sandbox::Backend& backend, const std::string& input) {
+Served Serve(sandbox::Backend& backend, const std::string& input,
+             const ServeOptions& options = {}) {
   const std::string dir = std::getenv("TEST_TMPDIR");
   const std::string in_path = dir + "/server_in", out_path = dir + "/server_out";
   std::ofstream(in_path, std::ios::binary | std::ios::trunc) << input;
   const int in = open(in_path.c_str(), O_RDONLY | O_CLOEXEC);
   const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   Served served;
-  served.rc = ServeBackend(backend, kIdentity, in, out);
+  served.rc = ServeBackend(backend, kIdentity, in, out, options);
   close(in);
   close(out);
   std::ifstream answers(out_path, std::ios::binary);
@@ -261,6 +262,41 @@ TEST(Server, APartialLastLineIsAnswered) {
   const Served s = Serve(backend, kHello);
   ASSERT_EQ(s.answers.size(), 1u);
   EXPECT_EQ(s.answers[0]["ok"], true);
+}
+
+// The lax mode exists for the conformance suite's lax_protocol mutant: it must really serve
+// what the strict mode refuses, or the probes aimed at it would prove nothing.
+TEST(Server, TheLaxModeServesWhatTheStrictModeRefuses) {
+  const std::vector<std::string> script = {
+      kHello,
+      R"({"seq":2,"op":"acquire","x":1,"spec":{"os_family":"posix","min_isolation":"container",)"
+      R"("requires":["EXEC"],"egress":"closed","egress_allow":[],"isolation_scope":"call",)"
+      R"("cleanup":"dispose","image":"i","y":2},"key":{"agent_id":"a","session_id":"s",)"
+      R"("call_id":"c"}})",
+      R"({"seq":2,"op":"dispose","sandbox":"sandbox-1"})",  // a replayed seq
+      R"({"seq":1,"op":"dispose","sandbox":"nope","extra":true})",  // out of order, unknown
+      R"({"seq":1,"op":"stop"})",  // a replayed stop
+  };
+  std::string input;
+  for (const std::string& line : script) input += line + "\n";
+  FakeBackend strict_backend(PricingCapableDeclaration());
+  const Served strict = Serve(strict_backend, input);
+  ASSERT_EQ(strict.answers.size(), 5u);
+  EXPECT_EQ(Reason(strict.answers[1]), kMalformedMessage);
+  EXPECT_EQ(Reason(strict.answers[2]), kOutOfOrder);
+  EXPECT_EQ(Reason(strict.answers[3]), kOutOfOrder);
+  EXPECT_EQ(Reason(strict.answers[4]), kOutOfOrder);
+  EXPECT_EQ(strict.rc, 1);
+  FakeBackend lax_backend(PricingCapableDeclaration());
+  const Served lax = Serve(lax_backend, input, {.lax = true});
+  ASSERT_EQ(lax.answers.size(), 5u);
+  EXPECT_EQ(lax.answers[1], Json::parse(R"({"seq":2,"ok":true,"sandbox":"sandbox-1"})"));
+  EXPECT_EQ(lax.answers[2], Json::parse(R"({"seq":2,"ok":true})"));
+  EXPECT_EQ(Reason(lax.answers[3]), kUnknownSandbox);
+  EXPECT_EQ(lax.answers[4], Json::parse(R"({"seq":1,"ok":true})"));
+  EXPECT_EQ(lax.rc, 0);
+  ASSERT_EQ(lax_backend.acquires().size(), 1u);
+  EXPECT_EQ(lax_backend.acquires()[0].spec.image, "i");
 }
 
 TEST(Server, ABrokenOutputEndsTheLoopWithoutASignal) {
