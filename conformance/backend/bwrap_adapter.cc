@@ -64,12 +64,13 @@ int RunBwrapAdapter(int argc, char** argv, const std::string& program,
     std::cerr << program << ": " << backend.status().message() << "\n";
     return 1;
   }
-  if (Status hooked = hook(**backend, *flags); !hooked.ok()) {
+  backend_protocol::ServeOptions serve;
+  if (Status hooked = hook(**backend, *flags, serve); !hooked.ok()) {
     std::cerr << program << ": " << hooked.message() << "\n";
     return 1;
   }
   return backend_protocol::ServeBackend(**backend, {sandbox::bwrap::kBackendName, kPackageVersion},
-                                        0, 1);
+                                        0, 1, serve);
 }
 
 }  // namespace azure_pricing::conformance::backend

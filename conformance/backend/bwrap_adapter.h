@@ -8,13 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "conformance/backend/protocol/server.h"
 #include "ref/base/flags.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 
 namespace azure_pricing::conformance::backend {
 
-// Called with the parsed flags once the backend exists; a failure ends the adapter (exit 1).
-using BackendHook = std::function<Status(sandbox::bwrap::BwrapBackend&, const base::Flags&)>;
+// Called with the parsed flags once the backend exists; it may also change how the protocol is
+// served (the mutants' lax mode). A failure ends the adapter (exit 1).
+using BackendHook = std::function<Status(sandbox::bwrap::BwrapBackend&, const base::Flags&,
+                                         backend_protocol::ServeOptions&)>;
 
 // Parses `--image DIR [--bwrap PATH] [--egress-log]` plus `extra_flags`, creates the backend,
 // runs `hook`, then serves the protocol until stop or EOF. Returns the exit status.

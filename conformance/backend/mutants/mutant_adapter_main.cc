@@ -6,8 +6,9 @@ int main(int argc, char** argv) {
   namespace base = azure_pricing::base;
   return azure_pricing::conformance::backend::RunBwrapAdapter(
       argc, argv, "mutant_adapter", {{"--mutant", base::FlagKind::kValue}}, " --mutant NAME",
-      [](azure_pricing::sandbox::bwrap::BwrapBackend& backend, const base::Flags& flags) {
+      [](azure_pricing::sandbox::bwrap::BwrapBackend& backend, const base::Flags& flags,
+         azure_pricing::backend_protocol::ServeOptions& serve) {
         return azure_pricing::conformance::backend::ApplyMutant(
-            backend, flags.Value("--mutant").value_or(""));
+            backend, flags.Value("--mutant").value_or(""), serve);
       });
 }

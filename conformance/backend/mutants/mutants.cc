@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 #include "ref/egress/proxy.h"
 
@@ -17,6 +19,17 @@ class ProxyMutator {
   static void SkipUpstreamVerification(EgressProxy& proxy) {
     proxy.weakenings_.unverified_upstream = true;
   }
+  static void LaterRequestsUnchecked(EgressProxy& proxy) {
+    proxy.weakenings_.later_requests_unchecked = true;
+  }
+  static void MethodCaseInsensitive(EgressProxy& proxy) {
+    proxy.weakenings_.method_case_insensitive = true;
+  }
+  static void HostSuffixMatch(EgressProxy& proxy) { proxy.weakenings_.host_suffix_match = true; }
+  static void HostHeaderUnchecked(EgressProxy& proxy) {
+    proxy.weakenings_.host_header_unchecked = true;
+  }
+  static void SniUnchecked(EgressProxy& proxy) { proxy.weakenings_.sni_unchecked = true; }
 };
 
 }  // namespace azure_pricing::egress
@@ -52,9 +65,57 @@ std::vector<std::string> HostCredentials() {
   return out;
 }
 
-Status WeakenProxy(BwrapBackend& b, void (*weaken)(egress::EgressProxy&)) {
+using ProxyWeakening = void (*)(egress::EgressProxy&);
+
+Status WeakenProxy(BwrapBackend& b, ProxyWeakening weaken) {
   BackendMutator::Weakenings(b).weaken_proxy = weaken;
   return BackendMutator::RestartEgress(b);
+}
+
+// The mutants that are one flag of the backend's weakenings; null for any other name.
+bool* BackendFlag(BwrapBackend& b, std::string_view name) {
+  auto& w = BackendMutator::Weakenings(b);
+  const std::pair<std::string_view, bool*> flags[] = {
+      {"no_timeout_kill", &w.bounded.no_timeout_kill},
+      {"no_output_cap", &w.bounded.no_output_cap},
+      {"stderr_uncounted", &w.bounded.stderr_uncounted},
+      {"partial_output_on_overflow", &w.bounded.partial_on_overflow},
+      {"shared_network", &w.isolation.share_network},
+      {"root_privileges", &w.isolation.keep_privileges},
+      {"dispose_leaves_process", &w.dispose_leaves_process},
+      {"shared_ipc", &w.isolation.shared_ipc},
+      {"no_clearenv", &w.isolation.no_clearenv},
+      {"host_root_visible", &w.isolation.host_root_visible},
+      {"signal_exit_raw", &w.isolation.signal_exit_raw},
+      {"overclaim", &w.overclaim},
+      {"closed_egress_open", &w.closed_egress_open},
+      {"fresh_state_per_exec", &w.fresh_state_per_exec},
+      {"sandboxes_share_state", &w.sandboxes_share_state},
+      {"conversation_scope_refused", &w.conversation_scope_refused},
+      {"timeout_zero_unbounded", &w.timeout_zero_unbounded},
+  };
+  for (const auto& [flag, field] : flags) {
+    if (flag == name) return field;
+  }
+  return nullptr;
+}
+
+// The mutants that weaken the egress proxy; null for any other name.
+ProxyWeakening ProxyWeakeningNamed(std::string_view name) {
+  using egress::ProxyMutator;
+  const std::pair<std::string_view, ProxyWeakening> weakenings[] = {
+      {"post_allowed", ProxyMutator::AllowAnyMethod},
+      {"upstream_unverified", ProxyMutator::SkipUpstreamVerification},
+      {"later_requests_unchecked", ProxyMutator::LaterRequestsUnchecked},
+      {"method_case_insensitive", ProxyMutator::MethodCaseInsensitive},
+      {"host_suffix_match", ProxyMutator::HostSuffixMatch},
+      {"host_header_unchecked", ProxyMutator::HostHeaderUnchecked},
+      {"sni_unchecked", ProxyMutator::SniUnchecked},
+  };
+  for (const auto& [weakening, weaken] : weakenings) {
+    if (weakening == name) return weaken;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -79,38 +140,54 @@ const std::vector<MutantInfo>& Mutants() {
        "the host's credential variables are passed into the sandbox"},
       {"dispose_leaves_process", "disposal.nothing_left",
        "a per-sandbox keeper process is never stopped"},
+      {"later_requests_unchecked", "egress.same_tunnel_requests",
+       "the proxy keeps a tunnel open and forwards every request after the first unchecked"},
+      {"method_case_insensitive", "egress.method_case",
+       "the proxy compares the method case-insensitively and forwards `get` as sent"},
+      {"host_suffix_match", "egress.host_suffix",
+       "the proxy opens a tunnel to any host that ends with the allowed name"},
+      {"host_header_unchecked", "egress.host_header_mismatch",
+       "the proxy never compares Host with the CONNECT host"},
+      {"sni_unchecked", "egress.sni_mismatch",
+       "the proxy never compares the SNI with the CONNECT host"},
+      {"shared_ipc", "isolation.ipc", "the IPC namespace is not unshared"},
+      {"no_clearenv", "exec.no_path",
+       "the environment is not cleared, so bubblewrap's own PATH reaches the program"},
+      {"host_root_visible", "isolation.host_files",
+       "the host's whole root is bound read-only at /tmp/.host-root"},
+      {"overclaim", "spec.undeclared", "acquire serves specs beyond the declaration"},
+      {"closed_egress_open", "egress.closed",
+       "a sandbox with closed egress still gets the proxy and HTTPS_PROXY"},
+      {"fresh_state_per_exec", "exec.second_exec", "every exec gets a fresh tmpfs /tmp and HOME"},
+      {"sandboxes_share_state", "isolation.concurrent_sandboxes",
+       "live sandboxes share one /tmp and HOME, emptied when the last is disposed"},
+      {"conversation_scope_refused", "spec.scopes_and_cleanup",
+       "acquire refuses conversation-scoped specs"},
+      {"timeout_zero_unbounded", "exec.timeout_zero", "a timeout of 0 means no timeout"},
+      {"signal_exit_raw", "exec.signal_exit_code",
+       "a program killed by a signal exits -1 (255), not 128+N"},
+      {"lax_protocol", "protocol.unknown_member",
+       "the adapter drops unknown members and ignores seq order"},
   };
   return kMutants;
 }
 
-Status ApplyMutant(BwrapBackend& b, std::string_view name) {
+Status ApplyMutant(BwrapBackend& b, std::string_view name, backend_protocol::ServeOptions& serve) {
   auto& w = BackendMutator::Weakenings(b);
-  if (name == "no_timeout_kill") {
-    w.bounded.no_timeout_kill = true;
+  if (bool* flag = BackendFlag(b, name)) {
+    *flag = true;
+  } else if (ProxyWeakening weaken = ProxyWeakeningNamed(name)) {
+    return WeakenProxy(b, weaken);
   } else if (name == "grandchildren_survive") {
     w.bounded.group_survives = true;
     w.isolation.no_pid_namespace = true;
-  } else if (name == "no_output_cap") {
-    w.bounded.no_output_cap = true;
-  } else if (name == "stderr_uncounted") {
-    w.bounded.stderr_uncounted = true;
-  } else if (name == "partial_output_on_overflow") {
-    w.bounded.partial_on_overflow = true;
   } else if (name == "shared_tmp") {
     w.isolation.shared_tmp = b.state_dir() + "/shared-tmp";
     mkdir(w.isolation.shared_tmp.c_str(), 0777);
-  } else if (name == "shared_network") {
-    w.isolation.share_network = true;
-  } else if (name == "root_privileges") {
-    w.isolation.keep_privileges = true;
-  } else if (name == "post_allowed") {
-    return WeakenProxy(b, egress::ProxyMutator::AllowAnyMethod);
-  } else if (name == "upstream_unverified") {
-    return WeakenProxy(b, egress::ProxyMutator::SkipUpstreamVerification);
   } else if (name == "credentials_leaked") {
     w.isolation.extra_env = HostCredentials();
-  } else if (name == "dispose_leaves_process") {
-    w.dispose_leaves_process = true;
+  } else if (name == "lax_protocol") {
+    serve.lax = true;
   } else {
     return Status(Outcome::kRefused, kUnknownMutant, "no mutant has that name");
   }

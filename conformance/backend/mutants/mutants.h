@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/backend/protocol/server.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 
 namespace azure_pricing::conformance::backend {
@@ -22,8 +23,10 @@ struct MutantInfo {
 
 const std::vector<MutantInfo>& Mutants();
 
-// Applies the named weakening to a freshly created backend (before any sandbox).
-Status ApplyMutant(sandbox::bwrap::BwrapBackend& backend, std::string_view name);
+// Applies the named weakening to a freshly created backend (before any sandbox); a weakening of
+// the protocol itself goes into `serve`, the options the adapter then serves the backend with.
+Status ApplyMutant(sandbox::bwrap::BwrapBackend& backend, std::string_view name,
+                   backend_protocol::ServeOptions& serve);
 
 }  // namespace azure_pricing::conformance::backend
 
