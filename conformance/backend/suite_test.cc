@@ -32,6 +32,10 @@ TEST(BackendSuiteTest, TheBubblewrapBackendPassesEveryProbeWithTheRealCli) {
       RunBackendSuite(**backend, {.price_api = setup->api, .cli_kind = "the real azmcp"});
   EXPECT_THAT(results, SizeIs(BackendProbes().size()));
   EXPECT_THAT(testing::Failures(results), IsEmpty());
+  // In process there is no protocol: exactly the protocol probes do not apply.
+  for (const ProbeResult& r : results) {
+    EXPECT_EQ(r.applicable, r.id.rfind("protocol.", 0) != 0) << r.id << ": " << r.detail;
+  }
   EXPECT_EQ((*backend)->live_sandboxes(), 0);
 }
 

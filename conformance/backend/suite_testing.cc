@@ -62,7 +62,7 @@ std::vector<std::string> ProcessEnvironment() {
 std::vector<std::string> Failures(const std::vector<ProbeResult>& results) {
   std::vector<std::string> out;
   for (const ProbeResult& r : results) {
-    if (!r.passed) out.push_back(r.id + ": " + r.detail);
+    if (!r.passed && r.applicable) out.push_back(r.id + ": " + r.detail);
   }
   return out;
 }

@@ -28,7 +28,8 @@ StatusOr<SuiteSetup> PrepareSuite(bool real_cli);
 // This process's environment, to hand to an adapter.
 std::vector<std::string> ProcessEnvironment();
 
-// The failed probes as "id: detail" lines, for a readable assertion message.
+// The failed probes as "id: detail" lines, for a readable assertion message; a probe that does
+// not apply is not a failure.
 std::vector<std::string> Failures(const std::vector<ProbeResult>& results);
 
 }  // namespace azure_pricing::conformance::backend::testing
