@@ -60,9 +60,9 @@ struct BwrapOptions {
   std::optional<EgressUpstream> upstream;
   ResourceLimits limits = {
       .address_space_bytes = 4ULL << 30, .file_size_bytes = 256ULL << 20, .open_files = 1024};
-  // What one sandbox's /tmp and HOME may hold between execs, checked after each exec. A host
-  // directory cannot be size-limited without privileges, so within one exec only its time and
-  // the file-size limit bound what it writes (README.md).
+  // What one sandbox's /tmp and HOME may hold between execs, checked after each exec (0: no
+  // limit). A host directory cannot be size-limited without privileges, so within one exec only
+  // its time and the file-size limit bound what it writes (README.md).
   uint64_t state_bytes = 512ULL << 20;
   std::function<void(const std::string&)> egress_log;  // the proxy's decisions; stderr if unset
   // Each request the proxy forwarded and its response (egress::ProxyOptions::observe); a
