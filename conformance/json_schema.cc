@@ -33,7 +33,8 @@ std::vector<std::string> UnsupportedKeywords(const ordered_json& schema) {
   std::vector<std::string> out;
   for (const auto& item : schema.items()) {
     if (Keywords().count(item.key()) == 0) {
-      out.push_back("the schema uses \"" + item.key() + "\", which this validator does not implement");
+      out.push_back("the schema uses \"" + item.key() +
+                    "\", which this validator does not implement");
     }
   }
   const auto additional = schema.find("additionalProperties");
@@ -224,7 +225,8 @@ class Validator {
     const ordered_json* document = nullptr;
     const ordered_json* target = Resolve(ref, *root_, registry_, &document);
     if (target == nullptr) return Add("$ref", UnresolvedRef(ref));
-    if (ref_depth_ >= kMaxRefDepth) return Add("$ref", "the schema's $ref " + ref + " refers to itself");
+    if (ref_depth_ >= kMaxRefDepth)
+      return Add("$ref", "the schema's $ref " + ref + " refers to itself");
     ++ref_depth_;
     const ordered_json* outer = std::exchange(root_, document);
     Check(*target, value);
@@ -258,7 +260,8 @@ class Validator {
     }
     if (schema.contains("pattern")) {
       const std::string pattern = schema["pattern"].get<std::string>();
-      if (!std::regex_search(text, std::regex(pattern))) Add("pattern", "does not match " + pattern);
+      if (!std::regex_search(text, std::regex(pattern)))
+        Add("pattern", "does not match " + pattern);
     }
     if (schema.contains("contentEncoding") && !IsBase64(text)) {
       Add("contentEncoding", "is not base64 (the standard alphabet, with padding)");
@@ -287,7 +290,8 @@ class Validator {
     if (schema.contains("oneOf")) CheckOneOf(schema["oneOf"], value);
     if (schema.contains("anyOf")) {
       bool any = false;
-      for (const auto& alternative : schema["anyOf"]) any = any || Trial(alternative, value).empty();
+      for (const auto& alternative : schema["anyOf"])
+        any = any || Trial(alternative, value).empty();
       if (!any) Add("anyOf", "matches none of the anyOf alternatives");
     }
     // if/then/else: `if` only chooses; its own problems are never reported.
@@ -315,8 +319,8 @@ class Validator {
     if (matching == 0 && !closest.empty()) {
       problems.insert(problems.end(), closest.begin(), closest.end());
     } else {
-      Add("oneOf", "matches " + std::to_string(matching) +
-                       " of the oneOf alternatives, not exactly one");
+      Add("oneOf",
+          "matches " + std::to_string(matching) + " of the oneOf alternatives, not exactly one");
     }
   }
 
@@ -362,8 +366,8 @@ class Validator {
     for (size_t i = 1; i < value.size(); ++i) {
       for (size_t j = 0; j < i; ++j) {
         if (nlohmann::json(value[i]) == nlohmann::json(value[j])) {
-          return Add("uniqueItems", "repeats item " + std::to_string(j) + " at item " +
-                                        std::to_string(i));
+          return Add("uniqueItems",
+                     "repeats item " + std::to_string(j) + " at item " + std::to_string(i));
         }
       }
     }
@@ -446,8 +450,7 @@ std::vector<SchemaProblem> ValidateAgainstSchema(const ordered_json& schema,
   return Validate(schema, value, &registry);
 }
 
-std::vector<SchemaProblem> CheckSchema(const ordered_json& schema,
-                                       const SchemaRegistry& registry) {
+std::vector<SchemaProblem> CheckSchema(const ordered_json& schema, const SchemaRegistry& registry) {
   SchemaWalker walker(schema, registry);
   try {
     walker.Walk(schema);

@@ -11,8 +11,8 @@ using nlohmann::ordered_json;
 
 std::vector<std::string> Problems(const char* schema, const char* value) {
   std::vector<std::string> out;
-  for (const SchemaProblem& p : ValidateAgainstSchema(ordered_json::parse(schema),
-                                                      ordered_json::parse(value))) {
+  for (const SchemaProblem& p :
+       ValidateAgainstSchema(ordered_json::parse(schema), ordered_json::parse(value))) {
     out.push_back(PathText(p.path) + " " + p.what);
   }
   return out;
@@ -80,10 +80,12 @@ TEST(JsonSchemaTest, ARefIntoDefsIsCheckedWhereverItIsUsed) {
 }
 
 TEST(JsonSchemaTest, ARefThatResolvesNowhereOrToItselfIsAProblem) {
-  EXPECT_EQ(Problems(R"({"$ref":"#/$defs/missing","$defs":{}})", "{}"),
-            std::vector<std::string>{"/ the schema's $ref #/$defs/missing names no entry of $defs"});
+  EXPECT_EQ(
+      Problems(R"({"$ref":"#/$defs/missing","$defs":{}})", "{}"),
+      std::vector<std::string>{"/ the schema's $ref #/$defs/missing names no entry of $defs"});
   EXPECT_EQ(Problems(R"({"$ref":"other.json#/x"})", "{}").size(), 1u);
-  EXPECT_FALSE(Problems(R"({"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}})", "{}").empty());
+  EXPECT_FALSE(
+      Problems(R"({"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}})", "{}").empty());
 }
 
 // Each keyword the protocol schemas added: the value it accepts and the one it rejects, and
@@ -106,8 +108,7 @@ TEST(JsonSchemaTest, AnIntegerIsWrittenWithoutFractionOrExponent) {
 }
 
 TEST(JsonSchemaTest, MinimumAndMaximumHoldExactlyAtTheSigned64BitBounds) {
-  const char* int64 =
-      R"({"minimum":-9223372036854775808,"maximum":9223372036854775807})";
+  const char* int64 = R"({"minimum":-9223372036854775808,"maximum":9223372036854775807})";
   EXPECT_EQ(Problems(int64, "9223372036854775807"), std::vector<std::string>{});
   EXPECT_EQ(Problems(int64, "-9223372036854775808"), std::vector<std::string>{});
   EXPECT_EQ(Problems(int64, "9223372036854775808"),
@@ -187,8 +188,8 @@ TEST(JsonSchemaTest, FalseForbidsAMemberAndTrueAllowsAnything) {
 std::vector<std::string> ProblemsWith(const SchemaRegistry& registry, const char* schema,
                                       const char* value) {
   std::vector<std::string> out;
-  for (const SchemaProblem& p : ValidateAgainstSchema(ordered_json::parse(schema),
-                                                      ordered_json::parse(value), registry)) {
+  for (const SchemaProblem& p :
+       ValidateAgainstSchema(ordered_json::parse(schema), ordered_json::parse(value), registry)) {
     out.push_back(PathText(p.path) + " " + p.what);
   }
   return out;
@@ -227,7 +228,8 @@ TEST(JsonSchemaTest, ARelativeRefIsResolvedAgainstTheIdOfTheDocumentItIsIn) {
   EXPECT_EQ(ProblemsWith(registry, schema, R"([1,"2"])"),
             std::vector<std::string>{"/1 is not of type \"integer\""});
   EXPECT_EQ(ProblemsWith(registry, R"({"$id": "https://example.invalid/one/main.json",
-                                       "$ref": "/two/n.json"})", "true"),
+                                       "$ref": "/two/n.json"})",
+                         "true"),
             std::vector<std::string>{"/ is not of type \"integer\""});
 }
 

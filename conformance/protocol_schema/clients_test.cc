@@ -70,8 +70,8 @@ TEST(ClientsTest, EveryLineAnAdapterBackendWritesAndReadsIsRecordedAndValid) {
   const LineRecorder::Tally tally = recorder.tally();
   EXPECT_EQ(tally.lines, 10u);
   EXPECT_EQ(tally.violations, 0u) << ::testing::PrintToString(tally.described);
-  EXPECT_EQ(seen, (std::set<LineDirection>{LineDirection::kRequestSent,
-                                           LineDirection::kAnswerReceived}));
+  EXPECT_EQ(seen,
+            (std::set<LineDirection>{LineDirection::kRequestSent, LineDirection::kAnswerReceived}));
 }
 
 TEST(ClientsTest, AnAdaptersBrokenAnswerIsCountedAndDescribedWithoutItsText) {
@@ -85,8 +85,9 @@ TEST(ClientsTest, AnAdaptersBrokenAnswerIsCountedAndDescribedWithoutItsText) {
   const LineRecorder::Tally tally = recorder.tally();
   EXPECT_EQ(tally.lines, 6u);
   EXPECT_EQ(tally.violations, 1u);
-  EXPECT_EQ(tally.described, std::vector<std::string>{
-                                 "backend answer (line 6): /: is not JSON, or not UTF-8 (framing)"});
+  EXPECT_EQ(
+      tally.described,
+      std::vector<std::string>{"backend answer (line 6): /: is not JSON, or not UTF-8 (framing)"});
 }
 
 conformance::host::ScriptedCall LookupCall() {
@@ -114,17 +115,17 @@ TEST(ClientsTest, EveryLineOfATesteeSessionIsRecordedCallbacksIncludedAndValid) 
   // hello, the lookup (acquire, exec, dispose: 3 callbacks and 3 answers), the refusal, stop.
   EXPECT_EQ(tally.lines, 14u);
   EXPECT_EQ(tally.violations, 0u) << ::testing::PrintToString(tally.described);
-  EXPECT_EQ(seen, (std::set<LineDirection>{
-                      LineDirection::kRequestSent, LineDirection::kAnswerReceived,
-                      LineDirection::kRequestReceived, LineDirection::kAnswerSent}));
+  EXPECT_EQ(seen,
+            (std::set<LineDirection>{LineDirection::kRequestSent, LineDirection::kAnswerReceived,
+                                     LineDirection::kRequestReceived, LineDirection::kAnswerSent}));
 }
 
 TEST(ClientsTest, ATesteesBrokenAnswerIsCounted) {
   LineRecorder recorder(Schemas());
   std::set<LineDirection> seen;
-  StatusOr<std::unique_ptr<TesteeProcess>> testee = TesteeProcess::Start(
-      {base::Runfile("conformance/testee/fake_testee"), "--mode", "garbage"}, {}, "", {},
-      Noting(recorder, Protocol::kTestee, seen));
+  StatusOr<std::unique_ptr<TesteeProcess>> testee =
+      TesteeProcess::Start({base::Runfile("conformance/testee/fake_testee"), "--mode", "garbage"},
+                           {}, "", {}, Noting(recorder, Protocol::kTestee, seen));
   ASSERT_THAT(testee.status(), IsOk());
   EXPECT_FALSE((*testee)->RunCall(LookupCall()).ok());
   const LineRecorder::Tally tally = recorder.tally();

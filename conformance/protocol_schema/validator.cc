@@ -112,7 +112,7 @@ StatusOr<std::vector<std::string>> SchemaFiles(const std::string& directory) {
 }  // namespace
 
 struct ProtocolSchemas::Loaded {
-  SchemaRegistry registry;                                     // every file, by its $id
+  SchemaRegistry registry;                                      // every file, by its $id
   std::map<std::pair<Protocol, std::string>, std::string> ids;  // ("answer.case") to its $id
 
   bool Has(Protocol protocol, const std::string& name) const {
@@ -213,8 +213,8 @@ StatusOr<ProtocolSchemas> ProtocolSchemas::LoadFrom(const std::string& backend_d
   return ProtocolSchemas(std::move(loaded));
 }
 
-LineCheck ProtocolSchemas::Validate(Protocol protocol, LineDirection direction,
-                                    std::string_view op, std::string_view line) const {
+LineCheck ProtocolSchemas::Validate(Protocol protocol, LineDirection direction, std::string_view op,
+                                    std::string_view line) const {
   LineCheck out;
   const std::optional<ordered_json> doc = Framed(line, out.violations);
   if (!doc) return out;
@@ -242,8 +242,7 @@ void LineRecorder::Record(Protocol protocol, LineDirection direction, std::strin
   if (check.violations.empty()) return;
   ++tally_.violations;
   if (tally_.described.size() >= described_) return;
-  const std::string schema =
-      check.schema.empty() ? KindOf(protocol, direction) : check.schema;
+  const std::string schema = check.schema.empty() ? KindOf(protocol, direction) : check.schema;
   std::string text = std::string(ProtocolName(protocol)) + " " +
                      (schema.empty() ? "line" : schema) + " (line " + Grouped(number) + "):";
   for (size_t i = 0; i < check.violations.size() && i < kViolationsPerLine; ++i) {
@@ -273,9 +272,9 @@ std::string SummaryLine(const LineRecorder::Tally& tally) {
              Grouped(lines);
   }
   if (which.empty()) which = "no protocol was spoken in this run";
-  return "protocol validation: " + Grouped(tally.lines) + " line" +
-         (tally.lines == 1 ? "" : "s") + " checked against the JSON Schemas (" + which + "), " +
-         Grouped(tally.violations) + " violation" + (tally.violations == 1 ? "" : "s");
+  return "protocol validation: " + Grouped(tally.lines) + " line" + (tally.lines == 1 ? "" : "s") +
+         " checked against the JSON Schemas (" + which + "), " + Grouped(tally.violations) +
+         " violation" + (tally.violations == 1 ? "" : "s");
 }
 
 }  // namespace azure_pricing::conformance::protocol_schema

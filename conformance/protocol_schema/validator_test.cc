@@ -41,15 +41,16 @@ std::vector<std::string> Check(Protocol protocol, LineDirection direction, std::
 
 TEST(ValidatorTest, EverySchemaFileLoadsWithItsIdNamingWhereItIs) {
   ASSERT_EQ(Schemas().size(), 26u);  // 12 backend files, 14 testee files
-  for (const char* directory : {"conformance/backend/protocol/schema", "conformance/testee/schema"}) {
+  for (const char* directory :
+       {"conformance/backend/protocol/schema", "conformance/testee/schema"}) {
     for (const auto& entry : std::filesystem::directory_iterator(base::Runfile(directory))) {
       const std::string name = entry.path().filename().string();
       if (!name.ends_with(".schema.json")) continue;
       StatusOr<std::string> text = base::ReadFile(entry.path().string());
       ASSERT_THAT(text.status(), IsOk());
       const nlohmann::json schema = nlohmann::json::parse(*text);
-      EXPECT_EQ(schema["$id"], "https://azure-pricing-conformance.invalid/" +
-                                   std::string(directory) + "/" + name);
+      EXPECT_EQ(schema["$id"],
+                "https://azure-pricing-conformance.invalid/" + std::string(directory) + "/" + name);
     }
   }
 }
@@ -137,8 +138,7 @@ std::map<std::string, std::string> BrokenLines(Protocol protocol,
 }
 
 TEST(ValidatorTest, EveryBackendTranscriptLineValidatesButTheRequestsShownRefused) {
-  const std::vector<TranscriptLine> lines =
-      Transcript("conformance/backend/protocol/PROTOCOL.md");
+  const std::vector<TranscriptLine> lines = Transcript("conformance/backend/protocol/PROTOCOL.md");
   ASSERT_GE(lines.size(), 28u);
   EXPECT_EQ(BrokenLines(Protocol::kBackend, lines),
             (std::map<std::string, std::string>{
@@ -174,9 +174,8 @@ constexpr LineDirection kAnswer = LineDirection::kAnswerReceived;
 constexpr LineDirection kCallback = LineDirection::kRequestReceived;
 constexpr LineDirection kCallbackAnswer = LineDirection::kAnswerSent;
 
-constexpr char kExec[] =
-    R"({"seq":3,"op":"exec_bounded","sandbox":"s","argv":["azmcp"],"env":[],)"
-    R"("timeout_seconds":60,"max_output_bytes":8388608})";
+constexpr char kExec[] = R"({"seq":3,"op":"exec_bounded","sandbox":"s","argv":["azmcp"],"env":[],)"
+                         R"("timeout_seconds":60,"max_output_bytes":8388608})";
 constexpr char kReport[] =
     R"({"seq":2,"ok":true,"report":{"outcome":"completed","reason":null,"trusted_messages":[],)"
     R"("output":null,"result_label":null,"violations":[],"warnings":[],"tools":1,"tool":null}})";
@@ -205,12 +204,14 @@ TEST(ValidatorTest, EachBrokenLineFailsWithTheRuleItBreaksNamed) {
        "/timeout_seconds: is less than the minimum 0 (minimum)"},
       {kB, kSent, "", With(kExec, "8388608", "1e3"),
        "/max_output_bytes: is not of type \"integer\" (type)"},
-      {kB, kSent, "", With(kExec, R"("seq":3,)", ""), "/: lacks the required key \"seq\" (required)"},
+      {kB, kSent, "", With(kExec, R"("seq":3,)", ""),
+       "/: lacks the required key \"seq\" (required)"},
       {kB, kSent, "", With(kExec, R"("seq":3)", R"("seq":0)"),
        "/seq: is less than the minimum 1 (minimum)"},
       {kB, kSent, "", With(kExec, R"("seq":3)", R"("seq":9223372036854775808)"),
        "/seq: is greater than the maximum 9223372036854775807 (maximum)"},
-      {kB, kSent, "", With(kExec, R"(["azmcp"])", "[]"), "/argv: has fewer than 1 items (minItems)"},
+      {kB, kSent, "", With(kExec, R"(["azmcp"])", "[]"),
+       "/argv: has fewer than 1 items (minItems)"},
       {kB, kSent, "", With(kExec, R"(["azmcp"])", R"(["azmcp",7])"),
        "/argv/1: is not of type \"string\" (type)"},
       {kB, kSent, "", R"({"seq":1,"seq":2,"op":"stop"})",
@@ -221,29 +222,37 @@ TEST(ValidatorTest, EachBrokenLineFailsWithTheRuleItBreaksNamed) {
       {kB, kSent, "", big, "/: is longer than 16 MiB (framing)"},
       {kB, kSent, "", R"({"seq":1})", "/: lacks the required key \"op\" (required)"},
       {kB, kSent, "", R"({"seq":1,"op":["stop"]})", "/op: is not of type \"string\" (type)"},
-      {kB, kAnswer, "dispose", R"({"seq":4,"ok":false,"error":{"outcome":"blocked","reason":"r","message":""}})",
+      {kB, kAnswer, "dispose",
+       R"({"seq":4,"ok":false,"error":{"outcome":"blocked","reason":"r","message":""}})",
        "/error/outcome: is not one of [\"refused\",\"failed\"] (enum)"},
-      {kB, kAnswer, "dispose", R"({"seq":null,"ok":false,"error":{"outcome":"refused","reason":"","message":""}})",
+      {kB, kAnswer, "dispose",
+       R"({"seq":null,"ok":false,"error":{"outcome":"refused","reason":"","message":""}})",
        "/error/reason: is shorter than 1 characters (minLength)"},
-      {kB, kAnswer, "dispose", R"({"seq":null,"ok":true})", "/seq: is not of type \"integer\" (type)"},
+      {kB, kAnswer, "dispose", R"({"seq":null,"ok":true})",
+       "/seq: is not of type \"integer\" (type)"},
       {kB, kAnswer, "dispose", R"({"seq":4})", "/: lacks the required key \"ok\" (required)"},
       {kB, kAnswer, "acquire", R"({"seq":2,"ok":true,"sandbox":""})",
        "/sandbox: is shorter than 1 characters (minLength)"},
-      {kB, kAnswer, "exec_bounded", R"({"seq":3,"ok":true,"exit_code":2147483648,"stdout_base64":"","stderr_base64":""})",
+      {kB, kAnswer, "exec_bounded",
+       R"({"seq":3,"ok":true,"exit_code":2147483648,"stdout_base64":"","stderr_base64":""})",
        "/exit_code: is greater than the maximum 2147483647 (maximum)"},
-      {kB, kAnswer, "exec_bounded", R"({"seq":3,"ok":true,"exit_code":0,"stdout_base64":"abc","stderr_base64":""})",
+      {kB, kAnswer, "exec_bounded",
+       R"({"seq":3,"ok":true,"exit_code":0,"stdout_base64":"abc","stderr_base64":""})",
        "/stdout_base64: is not base64 (the standard alphabet, with padding) (contentEncoding)"},
-      {kB, kAnswer, "hello", R"({"seq":1,"ok":true,"protocol":"p","backend":{"name":"n","version":"v"},)"
-                            R"("declaration":{"os_families":["posix"],"isolation":"strong","capabilities":[],)"
-                            R"("egress_modes":[],"bounded_exec":true}})",
+      {kB, kAnswer, "hello",
+       R"({"seq":1,"ok":true,"protocol":"p","backend":{"name":"n","version":"v"},)"
+       R"("declaration":{"os_families":["posix"],"isolation":"strong","capabilities":[],)"
+       R"("egress_modes":[],"bounded_exec":true}})",
        "/declaration/isolation: is not one of [\"none\",\"runtime\",\"os_process\",\"container\","
        "\"hardened_container\",\"microvm\",\"vm\"] (enum)"},
-      {kB, kAnswer, "hello", R"({"seq":1,"ok":true,"protocol":"p","backend":{"name":"n","version":"v"},)"
-                            R"("declaration":{"os_families":["posix"],"isolation":"vm","capabilities":[],)"
-                            R"("egress_modes":[],"egress_method_tokens":"GET"}})",
+      {kB, kAnswer, "hello",
+       R"({"seq":1,"ok":true,"protocol":"p","backend":{"name":"n","version":"v"},)"
+       R"("declaration":{"os_families":["posix"],"isolation":"vm","capabilities":[],)"
+       R"("egress_modes":[],"egress_method_tokens":"GET"}})",
        "/declaration: lacks the required key \"bounded_exec\" (required)"},
-      {kB, kSent, "", R"({"seq":2,"op":"acquire","spec":{},"key":{"agent_id":"a","session_id":"s","call_id":"c"},)"
-                      R"("egress_upstream":{"host":"127.0.0.1","port":0,"ca_pem":""}})",
+      {kB, kSent, "",
+       R"({"seq":2,"op":"acquire","spec":{},"key":{"agent_id":"a","session_id":"s","call_id":"c"},)"
+       R"("egress_upstream":{"host":"127.0.0.1","port":0,"ca_pem":""}})",
        "/spec: lacks the required key \"os_family\" (required)"},
       {kB, kCallback, "", kExec, "/: is a line the backend protocol does not have (framing)"},
       {kT, kAnswer, "case", With(kReport, R"("tools":1)", R"("tools":-1)"),
@@ -252,27 +261,37 @@ TEST(ValidatorTest, EachBrokenLineFailsWithTheRuleItBreaksNamed) {
        "/report: lacks the required key \"tools\" (required)"},
       {kT, kAnswer, "case", With(kReport, R"("completed")", R"("done")"),
        "/report/outcome: is not one of [\"completed\",\"refused\",\"failed\",\"blocked\"] (enum)"},
-      {kT, kAnswer, "case", With(kReport, R"("result_label":null)", R"("result_label":{"integrity":"maybe","confidentiality":"public"})"),
+      {kT, kAnswer, "case",
+       With(kReport, R"("result_label":null)",
+            R"("result_label":{"integrity":"maybe","confidentiality":"public"})"),
        "/report/result_label/integrity: is not one of [\"trusted\",\"untrusted\"] (enum)"},
-      {kT, kAnswer, "case", With(kReport, R"("tool":null)", R"("tool":{"name":"","description":"","parameters_schema":"{}"})"),
+      {kT, kAnswer, "case",
+       With(kReport, R"("tool":null)",
+            R"("tool":{"name":"","description":"","parameters_schema":"{}"})"),
        "/report/tool/name: is shorter than 1 characters (minLength)"},
-      {kT, kAnswer, "hello", R"({"seq":1,"ok":true,"protocol":"p","implementation":{"name":5,"version":"v"}})",
+      {kT, kAnswer, "hello",
+       R"({"seq":1,"ok":true,"protocol":"p","implementation":{"name":5,"version":"v"}})",
        "/implementation/name: is not of type \"string\" (type)"},
-      {kT, kAnswer, "case", R"({"seq":2,"ok":false,"error":{"outcome":"blocked","reason":"r","message":"m"}})",
+      {kT, kAnswer, "case",
+       R"({"seq":2,"ok":false,"error":{"outcome":"blocked","reason":"r","message":"m"}})",
        "/error/outcome: is not one of [\"refused\",\"failed\"] (enum)"},
-      {kT, kSent, "", R"({"seq":2,"op":"case","call":{"arguments":"{}","host_json":"{}","backend_json":"{}",)"
-                      R"("labels_json":"{}","middleware":[],"max_rows":"5"}})",
+      {kT, kSent, "",
+       R"({"seq":2,"op":"case","call":{"arguments":"{}","host_json":"{}","backend_json":"{}",)"
+       R"("labels_json":"{}","middleware":[],"max_rows":"5"}})",
        "/call: lacks the required key \"same_host\" (required)"},
-      {kT, kCallback, "", R"({"seq":1,"op":"acquire","spec":{"os_family":"posix","min_isolation":"container",)"
-                          R"("requires":["EXEC"],"egress":"closed","egress_allow":[],"isolation_scope":"call",)"
-                          R"("cleanup":"dispose","image":"i"},"key":{"agent_id":"a","session_id":"s","call_id":"c"},)"
-                          R"("egress_upstream":null})",
+      {kT, kCallback, "",
+       R"({"seq":1,"op":"acquire","spec":{"os_family":"posix","min_isolation":"container",)"
+       R"("requires":["EXEC"],"egress":"closed","egress_allow":[],"isolation_scope":"call",)"
+       R"("cleanup":"dispose","image":"i"},"key":{"agent_id":"a","session_id":"s","call_id":"c"},)"
+       R"("egress_upstream":null})",
        "/egress_upstream: is not allowed here (false)"},
       {kT, kCallback, "", R"({"seq":1,"op":"case","call":{}})",
        "/op: is not one of acquire, dispose, exec_bounded (enum)"},
-      {kT, kCallbackAnswer, "exec_bounded", R"({"seq":3,"ok":true,"exit_code":1.5,"stdout_base64":"","stderr_base64":""})",
+      {kT, kCallbackAnswer, "exec_bounded",
+       R"({"seq":3,"ok":true,"exit_code":1.5,"stdout_base64":"","stderr_base64":""})",
        "/exit_code: is not of type \"integer\" (type)"},
-      {kT, kCallbackAnswer, "", R"({"seq":3,"ok":false,"error":{"outcome":"refused","reason":"unknown_op"}})",
+      {kT, kCallbackAnswer, "",
+       R"({"seq":3,"ok":false,"error":{"outcome":"refused","reason":"unknown_op"}})",
        "/error: lacks the required key \"message\" (required)"},
   };
   for (const Broken& b : table) {
@@ -283,9 +302,11 @@ TEST(ValidatorTest, EachBrokenLineFailsWithTheRuleItBreaksNamed) {
 }
 
 TEST(ValidatorTest, AnAnswerToAnOpWithoutItsOwnSchemaIsCheckedAsAnError) {
-  EXPECT_THAT(Check(kT, kCallbackAnswer, "hello",
-                    R"({"seq":1,"ok":false,"error":{"outcome":"refused","reason":"unknown_op","message":"m"}})"),
-              IsEmpty());
+  EXPECT_THAT(
+      Check(
+          kT, kCallbackAnswer, "hello",
+          R"({"seq":1,"ok":false,"error":{"outcome":"refused","reason":"unknown_op","message":"m"}})"),
+      IsEmpty());
   EXPECT_EQ(Check(kT, kCallbackAnswer, "", R"({"seq":1,"ok":true})"),
             (std::vector<std::string>{"/: lacks the required key \"error\" (required)",
                                       "/ok: is not false (const)"}));
