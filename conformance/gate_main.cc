@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,12 +29,14 @@
 #include "conformance/live/checks.h"
 #include "conformance/live/live_run.h"
 #include "conformance/properties/gate_properties.h"
+#include "conformance/protocol_schema/validator.h"
 #include "conformance/stack/stack_suite.h"
 #include "conformance/testee/runner.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
 #include "ref/base/main_guard.h"
 #include "ref/base/paths.h"
+#include "ref/base/runfiles.h"
 #include "ref/pricing/package.h"
 #include "ref/pricing/reasons.h"
 
@@ -43,12 +46,15 @@ namespace {
 constexpr char kCatalogPath[] = "conformance/requirements.json";
 constexpr uint64_t kDefaultSeed = 1;
 constexpr int kDefaultPropertyCases = 100;
+// What --validate-protocol runs the kind and properties suites through when no --testee is given.
+constexpr char kReferenceTestee[] = "conformance/testee/reference_testee";
 
 constexpr char kUsage[] =
     "usage: gate [--suite all|SUITE,...] [--filter REGEX] [--shard I/N] [--seed N]\n"
     "            [--properties-count N] [--testee \"CMD ARGS\"] [--backend-adapter \"CMD ARGS\"]\n"
     "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE]\n"
-    "            [--known-failures FILE] [--write-known-failures FILE] [--verbose]\n"
+    "            [--known-failures FILE] [--write-known-failures FILE] [--validate-protocol]\n"
+    "            [--verbose]\n"
     "Judges an implementation of azure_pricing_get (the C++ reference in process, or a testee)\n"
     "and a sandbox backend (the reference bubblewrap adapter, or yours). Prints a summary\n"
     "table and ends with `N passed, N failed` over the REQUIRED checks. Every check is REQUIRED\n"
@@ -80,6 +86,10 @@ constexpr char kUsage[] =
     "  --known-failures FILE  checks the implementation is known to fail, and how; the list\n"
     "                 must stay true (a listed check that passes or fails differently fails)\n"
     "  --write-known-failures FILE  write this run's failures as such a list\n"
+    "  --validate-protocol  check every line of both protocols, both ways, against their JSON\n"
+    "                 Schemas (conformance/backend/protocol/schema, conformance/testee/schema);\n"
+    "                 without --testee the reference testee speaks the testee protocol for the\n"
+    "                 kind and properties suites. Any violation fails the run\n"
     "  --verbose      one line per check, and the catalog per requirement\n";
 
 const char* const kSuites[] = {"kind", "properties", "backend", "stack", "live"};
@@ -99,6 +109,8 @@ struct Options {
   std::string json_report, junit_report;
   std::string known_failures, write_known_failures;
   std::string known_failures_text;  // as the user spelt it, for the lines that name it
+  // --validate-protocol: every protocol line the run speaks is shown to it.
+  std::shared_ptr<protocol_schema::LineRecorder> protocol_recorder;
 
   bool Runs(const std::string& suite) const { return suites.count(suite) != 0; }
   bool Selected(const std::string& suite, const std::string& id) const {
@@ -208,6 +220,25 @@ void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& p
       base::CallerPath(flags.Value("--azmcp").value_or(cached != nullptr ? cached : ""));
 }
 
+// --validate-protocol: the schemas, loaded before anything runs, and the reference testee when no
+// --testee names another, so that the kind and properties suites speak the testee protocol (the
+// backend suite always speaks the backend protocol, through an adapter).
+void ParseProtocolValidation(const base::Flags& flags, Options& o, std::string& problem) {
+  if (!flags.Has("--validate-protocol")) return;
+  StatusOr<protocol_schema::ProtocolSchemas> schemas = protocol_schema::ProtocolSchemas::Load();
+  if (!schemas.ok()) {
+    if (problem.empty()) problem = "--validate-protocol: " + schemas.status().message();
+    return;
+  }
+  o.protocol_recorder = std::make_shared<protocol_schema::LineRecorder>(std::move(*schemas));
+  o.backend_options.protocol_observer =
+      o.protocol_recorder->ObserverFor(protocol_schema::Protocol::kBackend);
+  if (o.testee.empty() && (o.Runs("kind") || o.Runs("properties"))) {
+    o.testee = {std::filesystem::absolute(base::Runfile(kReferenceTestee)).string()};
+    o.testee_command = "//conformance/testee:reference_testee, for --validate-protocol";
+  }
+}
+
 // Every path the run will read, write or execute, checked before any suite runs: a bad one is a
 // usage error named at once, not a failure found after minutes of work.
 void CheckPaths(const base::Flags& flags, const Options& o, std::string& problem) {
@@ -239,8 +270,9 @@ void CheckPaths(const base::Flags& flags, const Options& o, std::string& problem
 // nullopt (after saying why) for a command line that does not read.
 std::optional<Options> ParseOptions(int argc, char** argv) {
   std::string problem;
-  std::vector<base::FlagSpec> specs = {
-      {"--verbose", base::FlagKind::kSwitch}, {"--help", base::FlagKind::kSwitch}};
+  std::vector<base::FlagSpec> specs = {{"--verbose", base::FlagKind::kSwitch},
+                                       {"--help", base::FlagKind::kSwitch},
+                                       {"--validate-protocol", base::FlagKind::kSwitch}};
   for (const char* name : {"--suite", "--filter", "--shard", "--seed", "--properties-count",
                            "--backend-adapter", "--testee", "--azmcp", "--bwrap", "--json",
                            "--junit", "--known-failures", "--write-known-failures"}) {
@@ -253,6 +285,7 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     o.help = flags->Has("--help");
     ParseSelection(*flags, o, problem);
     ParseProcessesAndFiles(*flags, o, problem);
+    ParseProtocolValidation(*flags, o, problem);
     CheckPaths(*flags, o, problem);
   }
   if (!problem.empty()) {
@@ -618,8 +651,12 @@ std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteePr
   std::vector<std::string> argv = options.testee;
   argv[0] = base::ResolveProgram(argv[0]);
   // `bazel run` starts the gate in its runfiles; the testee's relative paths mean the user's.
+  backend_protocol::LineObserver observer;
+  if (options.protocol_recorder) {
+    observer = options.protocol_recorder->ObserverFor(protocol_schema::Protocol::kTestee);
+  }
   StatusOr<std::unique_ptr<testee::TesteeProcess>> started =
-      testee::TesteeProcess::Start(argv, env, base::CallerDirectory());
+      testee::TesteeProcess::Start(argv, env, base::CallerDirectory(), {}, std::move(observer));
   if (!started.ok()) {
     return "no hello answer (" + std::string(started.status().reason()) +
            "): " + started.status().message();
@@ -664,6 +701,18 @@ std::unique_ptr<testee::TesteeProcess> StartImplementation(Run& run) {
               o.testee_command.c_str());
   if (!broken.empty()) run.GateFailure("testee-adapter", "testee adapter broken: " + broken);
   return testee;
+}
+
+// --validate-protocol's line, the first violations under it; any violation fails the run.
+void ReportProtocolValidation(Run& run) {
+  if (!run.options.protocol_recorder) return;
+  const protocol_schema::LineRecorder::Tally tally = run.options.protocol_recorder->tally();
+  std::printf("\n%s\n", protocol_schema::SummaryLine(tally).c_str());
+  for (const std::string& described : tally.described) std::printf("  %s\n", described.c_str());
+  if (tally.violations == 0) return;
+  run.GateFailure("protocol-validation", std::to_string(tally.violations) +
+                                            " protocol lines break the JSON Schemas; the first: " +
+                                            tally.described.front());
 }
 
 // Failures the list names, failing exactly as it says, become known; an entry that no longer
@@ -804,6 +853,8 @@ int Main(int argc, char** argv) {
   if (options->Runs("backend")) RunBackendSuite(run);
   if (options->Runs("stack")) RunStackSuite(run);
   if (options->Runs("live")) RunLiveDryRunSuite(run);
+  testee.reset();  // its stop line is validated too
+  ReportProtocolValidation(run);
   if (options->filter && run.records.empty()) {
     run.GateFailure("filter", "--filter " + options->filter_text + " selected no check");
   }

@@ -97,10 +97,11 @@ std::vector<std::string> AdapterEnvironment(const SuiteImage& image) {
 }
 
 BackendUnderTest StartAdapter(std::vector<std::string> argv, std::vector<std::string> env,
-                              const std::string& directory) {
+                              const std::string& directory,
+                              const backend_protocol::LineObserver& observer) {
   BackendUnderTest out;
   StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(argv, env, {}, directory);
+      backend_protocol::AdapterBackend::Start(argv, env, {}, directory, observer);
   if (!adapter.ok()) {
     out.problem = "the adapter did not start: " + adapter.status().message();
     return out;
@@ -118,7 +119,8 @@ BackendUnderTest Reference(const BackendGateOptions& options, const SuiteImage& 
   std::vector<std::string> argv = {Runfile("conformance/backend/bwrap_adapter"), "--image",
                                    image.dir};
   if (!options.bwrap.empty()) argv.insert(argv.end(), {"--bwrap", options.bwrap});
-  BackendUnderTest out = StartAdapter(argv, AdapterEnvironment(image), "");
+  BackendUnderTest out =
+      StartAdapter(argv, AdapterEnvironment(image), "", options.protocol_observer);
   out.description += " (the reference: bubblewrap through //conformance/backend:bwrap_adapter)";
   out.cli_kind = image.cli_kind;
   return out;
@@ -129,7 +131,8 @@ BackendUnderTest Adapter(const BackendGateOptions& options, const SuiteImage& im
   argv[0] = base::ResolveProgram(argv[0]);
   // `bazel run` starts the gate in its runfiles; the adapter's relative paths mean the user's
   // directory.
-  BackendUnderTest out = StartAdapter(argv, AdapterEnvironment(image), base::CallerDirectory());
+  BackendUnderTest out = StartAdapter(argv, AdapterEnvironment(image), base::CallerDirectory(),
+                                      options.protocol_observer);
   out.description += " (adapter: " + options.adapter.front() + ")";
   out.cli_kind = "the adapter's azmcp";
   return out;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/backend/protocol/line_io.h"
 #include "conformance/backend/suite.h"
 
 namespace azure_pricing::conformance::backend {
@@ -19,6 +20,9 @@ struct BackendGateOptions {
   std::string azmcp;
   std::string bwrap;  // the bwrap program for the reference; empty: the one on PATH
   bool verbose = false;
+  // Shown every line to and from the adapter under test, the reference's too (the gate's
+  // --validate-protocol); empty: none.
+  backend_protocol::LineObserver protocol_observer;
 };
 
 struct BackendGateResult {
