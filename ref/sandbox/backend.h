@@ -26,7 +26,7 @@ struct ExecResult {
 // address and its per-run CA). The tool's own environment holds neither, so a backend without
 // an egress proxy gives the CLI no way out; nothing of the host's environment, credentials or
 // files reaches the program. The program starts in HOME when the request sets it, and HOME is
-// writable and private to the call. (conformance/backend's probes check each of these.)
+// writable and private to the sandbox (kept across its execs, gone at dispose). (conformance/backend's probes check each of these.)
 struct ExecRequest {
   std::vector<std::string> argv;  // argv[0] is the program; never a shell command line
   std::vector<std::string> env;   // NAME=value, what the tool passes (see above)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "conformance/backend/price_api_process.h"
+#include "ref/pricing/host.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
 #include "ref/base/main_guard.h"
@@ -65,7 +66,9 @@ bool Timed(std::vector<double>& into, const std::function<bool()>& call) {
 
 bool SandboxedExec(bwrap::BwrapBackend& backend, const std::vector<std::string>& argv,
                    const std::vector<std::string>& env) {
-  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = backend.Acquire({}, {"bench", "s", "c"});
+  // The tool's own spec: a default Spec is closed egress, where the lookup could not reach the API.
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> box =
+      backend.Acquire(azure_pricing::PricingSandboxSpec("bench"), {"bench", "s", "c"});
   if (!box.ok()) return false;
   const StatusOr<sandbox::ExecResult> r = (*box)->bounded_exec()->ExecBounded(
       {.argv = argv, .env = env, .timeout_seconds = 60, .max_output_bytes = 8 << 20});

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "conformance/backend/protocol/wire_json.h"
+#include "ref/sandbox/serves.h"
 
 namespace azure_pricing::backend_protocol {
 namespace {
@@ -46,6 +47,7 @@ constexpr KnownReason kKnownReasons[] = {
     {sandbox::kEgressRedirectUnsupported,
      "The backend cannot redirect its egress to a test upstream."},
     {sandbox::kInvalidSpec, "The backend found the sandbox spec invalid."},
+    {sandbox::kSpecNotServed, "The backend does not serve a spec beyond its declaration."},
     {kMalformedMessage,
      "The line is not a protocol message: not JSON, not an object, or a member missing, unknown, "
      "repeated or of the wrong type."},
