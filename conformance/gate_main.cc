@@ -710,9 +710,11 @@ void ReportProtocolValidation(Run& run) {
   std::printf("\n%s\n", protocol_schema::SummaryLine(tally).c_str());
   for (const std::string& described : tally.described) std::printf("  %s\n", described.c_str());
   if (tally.violations == 0) return;
-  run.GateFailure("protocol-validation", std::to_string(tally.violations) +
-                                            " protocol lines break the JSON Schemas; the first: " +
-                                            tally.described.front());
+  const std::string lines = tally.violations == 1
+                                ? "1 protocol line breaks"
+                                : std::to_string(tally.violations) + " protocol lines break";
+  run.GateFailure("protocol-validation",
+                  lines + " the JSON Schemas; the first: " + tally.described.front());
 }
 
 // Failures the list names, failing exactly as it says, become known; an entry that no longer
