@@ -106,6 +106,9 @@ struct Options {
   backend::BackendGateOptions backend_options;
   std::string testee_command;       // as given; empty: the reference in process
   std::vector<std::string> testee;  // split
+  // The testee is the reference itself, over the protocol for --validate-protocol: the run is
+  // the reference's, judged whole as without a testee.
+  bool testee_is_reference = false;
   std::string json_report, junit_report;
   std::string known_failures, write_known_failures;
   std::string known_failures_text;  // as the user spelt it, for the lines that name it
@@ -122,7 +125,7 @@ struct Options {
   // reference's stack), so those two make its verdict whole.
   bool Partial() const {
     if (filter.has_value() || shard_count > 1) return true;
-    if (!testee.empty()) return !Runs("kind") || !Runs("properties");
+    if (!testee.empty() && !testee_is_reference) return !Runs("kind") || !Runs("properties");
     if (BackendOnly()) return false;
     return suites.size() < std::size(kSuites);
   }
@@ -236,6 +239,7 @@ void ParseProtocolValidation(const base::Flags& flags, Options& o, std::string& 
   if (o.testee.empty() && (o.Runs("kind") || o.Runs("properties"))) {
     o.testee = {std::filesystem::absolute(base::Runfile(kReferenceTestee)).string()};
     o.testee_command = "//conformance/testee:reference_testee, for --validate-protocol";
+    o.testee_is_reference = true;
   }
 }
 
@@ -688,6 +692,12 @@ void RunImplementationSuites(Run& run, const Catalog* catalog,
 // Prints who is judged; a testee that fails its smoke check is a gate failure of its own.
 std::unique_ptr<testee::TesteeProcess> StartImplementation(Run& run) {
   const Options& o = run.options;
+  if (o.BackendOnly()) {
+    // Nothing of an implementation is judged; the stack and live suites, which use the
+    // reference tool, do not run either.
+    std::printf("implementation: none judged (the backend suite only)\n");
+    return nullptr;
+  }
   if (o.testee.empty() || (!o.Runs("kind") && !o.Runs("properties"))) {
     run.implementation = std::string(kPackageName) + " " + kPackageVersion;
     std::printf("implementation: reference (in process), %s\n", run.implementation.c_str());
@@ -794,9 +804,10 @@ int PrintVerdict(const Run& run, const Catalog* catalog) {
     for (const Requirement& r : catalog->requirements) {
       if (!r.pending_issue) implemented.push_back(r.id);
     }
-    // A partial run leaves ids out on purpose; listing them would only be noise.
+    // A partial run leaves ids out on purpose, and a backend-only run covers the backend's ids
+    // only; listing the rest would be noise.
     std::printf("%s\n", CoverageLine(ComputeRequirementCoverage(implemented, run.records),
-                                     !run.options.Partial())
+                                     !run.options.Partial() && !run.options.BackendOnly())
                              .c_str());
   }
   PrintFailures(run.records);
@@ -809,7 +820,7 @@ int PrintVerdict(const Run& run, const Catalog* catalog) {
     recommended_failed += !required && r.verdict == Verdict::kFailed ? 1 : 0;
   }
   const char* scope = run.options.Partial() ? " (partial run: not a conformance verdict)"
-                      : !run.options.testee.empty()
+                      : !run.options.testee.empty() && !run.options.testee_is_reference
                           ? " (verdict on the testee: the kind and properties suites)"
                       : run.options.BackendOnly() ? " (verdict on the backend: the backend suite)"
                                                   : "";
