@@ -120,7 +120,10 @@ std::string FailureLine(const GateRecord& r) {
   // "<what differs>: expected X; got Y": the check's own words first, then both sides.
   std::string sides = r.expected.empty() ? "" : "expected " + r.expected;
   if (!r.actual.empty()) sides += (sides.empty() ? "got " : "; got ") + r.actual;
-  if (!r.detail.empty()) line += ": " + r.detail;
+  // A case's detail ends each part with "; ", which would dangle before the two sides.
+  std::string detail = r.detail;
+  while (!detail.empty() && (detail.back() == ' ' || detail.back() == ';')) detail.pop_back();
+  if (!detail.empty()) line += ": " + detail;
   return sides.empty() ? line : line + ": " + sides;
 }
 

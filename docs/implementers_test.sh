@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # usage: implementers_test.sh GATE DOC [--refresh]
 #
-# Holds the transcripts of docs/implementers.md to the program's output. Every block between
+# Holds the transcripts of a doc (docs/implementers.md, docs/certify-sandbox.md) to the program's
+# output. Every block between
 # `<!-- transcript: NAME -->` and `<!-- /transcript -->` is a fenced block of `$ COMMAND` lines,
 # each followed by its output. The test runs every command again, in order, from the runfiles
 # (where the workspace's relative paths, such as conformance/testee/python/minimal_testee.py,
@@ -41,7 +42,8 @@ if refresh:
     if not workspace:
         sys.exit("--refresh rewrites the source: run it with "
                  "`tools/bazel run //docs:implementers_test -- --refresh`")
-    doc_path = os.path.join(workspace, "docs", "implementers.md")
+    # The doc's runfiles path is its path in the workspace.
+    doc_path = os.path.join(workspace, doc_path)
 
 with open(doc_path, encoding="utf-8") as f:
     doc = f.read()
@@ -104,8 +106,8 @@ def replace(match):
         if refresh:
             print("refreshed transcript %s" % name)
         else:
-            diff = difflib.unified_diff(want, got, "docs/implementers.md (%s)" % name,
-                                        "the gate's output now", lineterm="")
+            diff = difflib.unified_diff(want, got, "%s (%s)" % (doc_path, name),
+                                        "the program's output now", lineterm="")
             failures.append("transcript %s differs from the program's output:\n%s"
                             % (name, "\n".join(diff)))
     return match.group(1) + actual + match.group(4)
@@ -113,7 +115,7 @@ def replace(match):
 
 new_doc = BLOCK.sub(replace, doc)
 if blocks == 0:
-    failures.append("docs/implementers.md has no <!-- transcript: NAME --> block")
+    failures.append("%s has no <!-- transcript: NAME --> block" % doc_path)
 if refresh:
     with open(doc_path, "w", encoding="utf-8") as f:
         f.write(new_doc)
@@ -124,7 +126,7 @@ for failure in failures:
 if failures:
     print("The gate's output changed, or the doc was edited by hand. If the new output is right,"
           "\nrefresh the transcripts and reread the prose around them:\n"
-          "  tools/bazel run //docs:implementers_test -- --refresh")
+          "  tools/bazel run %s -- --refresh" % os.environ.get("TEST_TARGET", "//docs:TEST"))
     sys.exit(1)
 print("PASS: %d transcripts match the program's output" % blocks)
 PY
