@@ -90,6 +90,15 @@ Observation RefusedUnseen(Context& ctx, const std::vector<std::string>& args,
   return Pass(what + " refused (" + Summary(*out) + "), nothing reached the upstream");
 }
 
+Observation BodyRefused(Context& ctx) {
+  return RefusedUnseen(ctx, {"https-get", kPricesUrl, "--body", "x"}, "a GET with a body");
+}
+
+Observation PortRefused(Context& ctx) {
+  return RefusedUnseen(ctx, {"https-get", "https://prices.azure.com:8443/api/retail/prices"},
+                       "a CONNECT to prices.azure.com:8443");
+}
+
 Observation MethodCase(Context& ctx) {
   return RefusedUnseen(ctx, {"https-get", kPricesUrl, "--method", "get"}, "a lower-case get");
 }
@@ -299,6 +308,11 @@ std::vector<ProbeDef> EgressProbes() {
         "every request on a tunnel is checked: a POST after a GET, kept alive or pipelined, is "
         "refused and never reaches the upstream"},
        SameTunnelRequests},
+      {{"egress.body_refused", {"HOST-008"},
+        "a GET carrying a body is refused and never reaches the upstream"},
+       BodyRefused},
+      {{"egress.port_refused", {"HOST-008"}, "a CONNECT to the allowed host on another port is refused"},
+       PortRefused},
       {{"egress.method_case", {"HOST-008"},
         "a method in another letter case (get) is refused and never reaches the upstream"},
        MethodCase},

@@ -1,5 +1,6 @@
 // Isolation and disposal: nothing crosses from the host or from one call to the next, and
 // nothing of a sandbox outlives it.
+#include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "conformance/backend/suite_internal.h"
@@ -122,7 +124,7 @@ Observation NoProcessesCrossCalls(Context& ctx) {
 class HostCanaries {
  public:
   explicit HostCanaries(const std::string& token) {
-    std::vector<std::string> dirs = {"/tmp", "/etc"};
+    std::vector<std::string> dirs = {"/tmp", "/etc", "/var/tmp", "/opt", "/home", "/srv"};
     if (char cwd[4096]; getcwd(cwd, sizeof cwd) != nullptr) dirs.emplace_back(cwd);
     if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
       dirs.emplace_back(home);
@@ -259,6 +261,53 @@ Observation NoCredentials(Context& ctx) {
   return Pass("no credential variable or credential file is visible");
 }
 
+// Host paths under `dir` (at most `depth` levels and `budget` entries, never following links)
+// whose name contains `token`.
+void FindOnHost(const std::string& dir, const std::string& token, int depth, int& budget,
+                std::vector<std::string>& found) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == ".." || --budget < 0) continue;
+    const std::string path = (dir == "/" ? "" : dir) + "/" + name;
+    if (name.find(token) != std::string::npos) found.push_back(path);
+    struct stat st;
+    if (depth > 0 && lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      FindOnHost(path, token, depth - 1, budget, found);
+    }
+  }
+  closedir(d);
+}
+
+// Where a backend keeps a sandbox's files on this machine, if anywhere: the temporary
+// directories. (A backend keeping them elsewhere is not seen here.)
+std::vector<std::string> LeftOnHost(const std::string& token) {
+  std::set<std::string> roots = {"/tmp", "/var/tmp", "/dev/shm"};
+  if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && tmp[0] == '/') roots.insert(tmp);
+  std::vector<std::string> found;
+  int budget = 500'000;
+  for (const std::string& root : roots) FindOnHost(root, token, 8, budget, found);
+  return found;
+}
+
+Observation FilesRemovedAtDispose(Context& ctx) {
+  const std::string token = ctx.Marker() + "-left";
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = AcquireSandbox(ctx, SuiteSpec());
+  if (!box.ok()) return Fail("acquire: " + Describe(box.status()));
+  std::string why;
+  std::optional<Json> wrote = ProbeIn(ctx, **box, {"write-file", "/tmp/" + token, "x"}, &why);
+  if (wrote) {
+    wrote = ProbeIn(ctx, **box, {"write-file", "/tmp/probe-home/" + token + "-home", "x"}, &why);
+  }
+  const Status disposed = ctx.backend.Dispose(std::move(*box));
+  if (!wrote) return Fail(why);
+  if (!disposed.ok()) return Fail("dispose: " + Describe(disposed));
+  const std::vector<std::string> left = LeftOnHost(token);
+  if (!left.empty()) return Fail("after dispose the sandbox's file is on the host at " + left.front());
+  return Pass("after dispose no file the sandbox wrote is in the host's temporary directories");
+}
+
 Observation DisposeLeavesNothing(Context& ctx) {
   const std::string marker = ctx.Marker();
   std::string why;
@@ -294,6 +343,9 @@ std::vector<ProbeDef> IsolationProbes() {
       {{"isolation.credentials", {"INTRO-009", "INTRO-010"},
         "no credential variable or credential file of the host reaches the sandbox"},
        NoCredentials},
+      {{"disposal.files_removed", {"INTRO-007", "HOST-006"},
+        "after dispose nothing the sandbox wrote remains on the host"},
+       FilesRemovedAtDispose},
       {{"disposal.nothing_left", {"INTRO-007", "HOST-006"},
         "after dispose nothing of the sandbox runs"},
        DisposeLeavesNothing},

@@ -132,6 +132,20 @@ void Opening(RawAdapter& a, Session& out) {
       ExpectRefusal(a.Exchange(R"({"seq":7,"op":"launch"})", &why), why, 7, bp::kUnknownOp);
 }
 
+// A line is judged whole before it is acted on: a member missing or of the wrong type is
+// malformed_message even where the sandbox it names is unknown too.
+void Judged(RawAdapter& a, Session& out) {
+  std::string why;
+  Observation missing = ExpectRefusal(
+      a.Exchange(R"({"seq":14,"op":"exec_bounded","sandbox":"no-such","env":[],)"
+                 R"("timeout_seconds":5,"max_output_bytes":1024})",
+                 &why),
+      why, 14, bp::kMalformedMessage);
+  out["protocol.member_missing"] = missing;
+  out["protocol.wrong_type"] = ExpectRefusal(
+      a.Exchange(R"({"seq":15,"op":"dispose","sandbox":5})", &why), why, 15, bp::kMalformedMessage);
+}
+
 // Sandboxes that do not exist, seq order, a replay, and a request after stop.
 void Closing(Context& ctx, RawAdapter& a, Session& out) {
   std::string why;
@@ -162,9 +176,10 @@ void Closing(Context& ctx, RawAdapter& a, Session& out) {
     out["protocol.after_dispose"] =
         ExpectRefusal(a.Exchange(Dispose(13, id), &why), why, 13, bp::kUnknownSandbox);
   }
-  const std::optional<std::string> stop = a.Exchange(R"({"seq":14,"op":"stop"})", &why);
+  Judged(a, out);
+  const std::optional<std::string> stop = a.Exchange(R"({"seq":16,"op":"stop"})", &why);
   const std::optional<std::string> after =
-      stop ? a.Exchange(R"({"seq":15,"op":"stop"})", &why, kQuietWait) : std::nullopt;
+      stop ? a.Exchange(R"({"seq":17,"op":"stop"})", &why, kQuietWait) : std::nullopt;
   if (!stop) {
     out["protocol.after_stop"] = Fail("stop was not answered: " + why);
   } else if (after) {
@@ -210,6 +225,8 @@ constexpr char kSeqOutOfOrder[] = "protocol.seq_out_of_order";
 constexpr char kSeqReplayed[] = "protocol.seq_replayed";
 constexpr char kAfterDispose[] = "protocol.after_dispose";
 constexpr char kAfterStop[] = "protocol.after_stop";
+constexpr char kMemberMissing[] = "protocol.member_missing";
+constexpr char kWrongType[] = "protocol.wrong_type";
 
 }  // namespace
 
@@ -236,6 +253,11 @@ std::vector<ProbeDef> ProtocolProbes() {
        FromSession<kSeqReplayed>},
       {{kAfterDispose, cites, "a disposed sandbox's id is unknown: refused/unknown_sandbox"},
        FromSession<kAfterDispose>},
+      {{kMemberMissing, cites,
+        "a request missing a member is refused/malformed_message, even naming an unknown sandbox"},
+       FromSession<kMemberMissing>},
+      {{kWrongType, cites, "a member of the wrong type is refused/malformed_message"},
+       FromSession<kWrongType>},
       {{kAfterStop, cites, "after answering stop the adapter reads nothing more and exits"},
        FromSession<kAfterStop>},
   };

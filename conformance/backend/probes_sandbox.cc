@@ -94,6 +94,31 @@ Observation UndeclaredRefused(Context& ctx) {
               " specs beyond the declaration refused, nothing started");
 }
 
+// Specs that are invalid whatever the declaration (PROTOCOL.md: sandbox_invalid_spec).
+Observation InvalidRefused(Context& ctx) {
+  std::vector<Variant> variants;
+  sandbox::Spec no_rules = SuiteSpec();
+  no_rules.egress_allow.clear();
+  variants.push_back({"an allowlist without rules", no_rules});
+  sandbox::Spec closed_with_rule = SuiteSpec();
+  closed_with_rule.egress = sandbox::Egress::kClosed;
+  variants.push_back({"a rule under closed egress", closed_with_rule});
+  sandbox::Spec upper = SuiteSpec();
+  upper.egress_allow = {{"Prices.Azure.com", std::set<std::string>{"GET"}}};
+  variants.push_back({"a rule host that is not lower case", upper});
+  for (const Variant& v : variants) {
+    StatusOr<std::unique_ptr<sandbox::Sandbox>> box = AcquireSandbox(ctx, v.spec);
+    if (box.ok()) {
+      (void)ctx.backend.Dispose(std::move(*box));
+      return Fail("a spec with " + v.what + " was served");
+    }
+    if (box.status().outcome() != Outcome::kRefused) {
+      return Fail("a spec with " + v.what + " ended " + Describe(box.status()) + ", not refused");
+    }
+  }
+  return Pass("3 invalid specs refused");
+}
+
 Observation ScopesAndCleanup(Context& ctx) {
   std::vector<sandbox::Cleanup> cleanups = {sandbox::Cleanup::kDispose, sandbox::Cleanup::kReset};
   if (ctx.backend.declaration().capabilities.count(sandbox::Capability::kReclaim) != 0) {
@@ -338,6 +363,10 @@ std::vector<ProbeDef> SandboxProbes() {
         "a spec beyond the declaration (OS, isolation, capability, egress mode, method, cleanup) "
         "is refused and starts nothing"},
        UndeclaredRefused},
+      {{"spec.invalid", {"HOST-006", "HOST-008"},
+        "an invalid spec (an allowlist without rules, a rule under closed egress, a host not in "
+        "lower case) is refused"},
+       InvalidRefused},
       {{"spec.scopes_and_cleanup", {"HOST-006", "INTRO-007"},
         "both isolation scopes with every declared cleanup are served and disposed"},
        ScopesAndCleanup},

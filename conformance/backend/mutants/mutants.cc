@@ -93,6 +93,7 @@ bool* BackendFlag(BwrapBackend& b, std::string_view name) {
       {"sandboxes_share_state", &w.sandboxes_share_state},
       {"conversation_scope_refused", &w.conversation_scope_refused},
       {"timeout_zero_unbounded", &w.timeout_zero_unbounded},
+      {"state_left_at_dispose", &w.state_left_at_dispose},
   };
   for (const auto& [flag, field] : flags) {
     if (flag == name) return field;
@@ -151,6 +152,8 @@ const std::vector<MutantInfo>& Mutants() {
       {"sni_unchecked", "egress.sni_mismatch",
        "the proxy never compares the SNI with the CONNECT host"},
       {"shared_ipc", "isolation.ipc", "the IPC namespace is not unshared"},
+      {"state_left_at_dispose", "disposal.files_removed",
+       "dispose leaves the sandbox's /tmp and HOME on the host"},
       {"no_clearenv", "exec.no_path",
        "the environment is not cleared, so bubblewrap's own PATH reaches the program"},
       {"host_root_visible", "isolation.host_files",

@@ -125,10 +125,12 @@ class Adapter:
         return {"sandbox": sandbox_id}
 
     def op_exec_bounded(self, msg):
-        sandbox = self.live[member(msg, "sandbox", str)]
-        result, error = self.backend.exec_bounded(
-            sandbox, member(msg, "argv", list), member(msg, "env", list),
-            member(msg, "timeout_seconds", int), member(msg, "max_output_bytes", int))
+        # Every member is read before the sandbox is looked up: a line is judged whole.
+        name, argv, env = member(msg, "sandbox", str), member(msg, "argv", list), member(msg, "env", list)
+        timeout, limit = member(msg, "timeout_seconds", int), member(msg, "max_output_bytes", int)
+        if not argv or timeout < 0 or limit < 0 or not all(type(a) is str for a in argv + env):
+            raise Malformed()
+        result, error = self.backend.exec_bounded(self.live[name], argv, env, timeout, limit)
         if error:
             raise Failure("failed", error[0], error[1])
         code, out, err = result

@@ -251,6 +251,7 @@ Status BwrapBackend::ReleaseSandboxState(const std::string& dir) {
   {
     std::lock_guard<std::mutex> lock(egress_mu_);
     --live_;
+    if (weakenings_.state_left_at_dispose) return OkStatus();
     if (weakenings_.sandboxes_share_state) {
       // The last one out empties it, so calls one after another still look isolated.
       return --shared_state_users_ > 0 ? OkStatus() : RemoveTree(dir);

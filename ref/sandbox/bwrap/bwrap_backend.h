@@ -102,6 +102,7 @@ class BwrapBackend : public Backend {
     bool sandboxes_share_state = false;
     bool conversation_scope_refused = false;  // only call-scoped specs are served
     bool timeout_zero_unbounded = false;      // a timeout of 0 means no timeout at all
+    bool state_left_at_dispose = false;       // dispose forgets the sandbox's files on the host
   };
 
   explicit BwrapBackend(BwrapOptions options);
