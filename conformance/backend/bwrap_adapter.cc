@@ -2,7 +2,9 @@
 
 #include <signal.h>
 
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "conformance/backend/protocol/server.h"
 #include "ref/base/files.h"
@@ -14,11 +16,18 @@ namespace {
 
 // The image and the bubblewrap program, checked before the protocol starts: a backend
 // implementer's typo is named at once, not as a failed first acquire.
-std::string PathProblem(const base::Flags& flags) {
+std::string PathProblem(const base::Flags& flags, const std::optional<std::string>& image) {
   return base::FirstPathProblem({
-      {"--image", flags.Value("--image"), base::CheckExistingDirectory},
+      {"--image", image, base::CheckExistingDirectory},
       {"--bwrap", flags.Value("--bwrap"), base::CheckExecutableFile},
   });
+}
+
+// --image, or else the image the gate assembled for its run (PROTOCOL.md, "The image").
+std::optional<std::string> ImageDir(const base::Flags& flags) {
+  if (std::optional<std::string> flag = flags.Value("--image")) return flag;
+  const char* gate = std::getenv("AZURE_PRICING_IMAGE_DIR");
+  return gate != nullptr && *gate != '\0' ? std::optional<std::string>(gate) : std::nullopt;
 }
 
 }  // namespace
@@ -26,11 +35,12 @@ std::string PathProblem(const base::Flags& flags) {
 int RunBwrapAdapter(int argc, char** argv, const std::string& program,
                     const std::vector<base::FlagSpec>& extra_flags, const std::string& extra_usage,
                     const BackendHook& hook) {
-  const std::string usage = "usage: " + program + " --image DIR [--bwrap PATH] [--egress-log]" +
+  const std::string usage = "usage: " + program + " [--image DIR] [--bwrap PATH] [--egress-log]" +
                             extra_usage +
                             "\nServes the bubblewrap backend over the backend protocol on "
                             "stdin/stdout (conformance/backend/protocol/PROTOCOL.md).\nDIR is "
-                            "an image from `tools/bazel run //tools:sandbox_image -- --out DIR`.\n";
+                            "an image from `tools/bazel run //tools:sandbox_image -- --out DIR`; "
+                            "without --image, $AZURE_PRICING_IMAGE_DIR (the gate sets it).\n";
   std::vector<base::FlagSpec> specs = {{"--help", base::FlagKind::kSwitch},
                                        {"--image", base::FlagKind::kValue},
                                        {"--bwrap", base::FlagKind::kValue},
@@ -38,8 +48,11 @@ int RunBwrapAdapter(int argc, char** argv, const std::string& program,
   specs.insert(specs.end(), extra_flags.begin(), extra_flags.end());
   std::string problem;
   const StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(argc, argv, specs, &problem);
-  if (!flags.ok() || (!flags->Has("--help") && !flags->Value("--image"))) {
-    std::cerr << program << ": " << (flags.ok() ? "--image DIR is required" : problem) << "\n"
+  const std::optional<std::string> image = flags.ok() ? ImageDir(*flags) : std::nullopt;
+  if (!flags.ok() || (!flags->Has("--help") && !image)) {
+    std::cerr << program << ": "
+              << (flags.ok() ? "--image DIR is required (or AZURE_PRICING_IMAGE_DIR)" : problem)
+              << "\n"
               << usage;
     return 64;
   }
@@ -47,14 +60,14 @@ int RunBwrapAdapter(int argc, char** argv, const std::string& program,
     std::cout << usage;
     return 0;
   }
-  if (const std::string bad = PathProblem(*flags); !bad.empty()) {
+  if (const std::string bad = PathProblem(*flags, image); !bad.empty()) {
     std::cerr << program << ": " << bad << "\n" << usage;
     return 64;
   }
   signal(SIGPIPE, SIG_IGN);
   sandbox::bwrap::BwrapOptions options;
   // Under `bazel run` a relative path means the caller's directory, as the checks above read it.
-  options.image_dir = base::CallerPath(*flags->Value("--image"));
+  options.image_dir = base::CallerPath(*image);
   options.bwrap_path = base::CallerPath(flags->Value("--bwrap").value_or(""));
   // stdout carries the protocol; the proxy's decisions go to stderr only when asked for.
   if (!flags->Has("--egress-log")) options.egress_log = [](const std::string&) {};

@@ -18,11 +18,15 @@ check "adapter: bwrap missing" 64 "bwrap_adapter: --bwrap ${tmp}/no-bwrap: no su
   --image "${tmp}/an-image" --bwrap "${tmp}/no-bwrap"
 check "adapter: bwrap not executable" 64 "bwrap_adapter: --bwrap ${tmp}/a-file: it is not executable" -- \
   --image "${tmp}/an-image" --bwrap "${tmp}/a-file"
-check "adapter: no image" 64 "bwrap_adapter: --image DIR is required" --
+unset AZURE_PRICING_IMAGE_DIR
+check "adapter: no image" 64 "bwrap_adapter: --image DIR is required (or AZURE_PRICING_IMAGE_DIR)" --
+# The gate's image, when --image is absent, is checked as --image would be.
+AZURE_PRICING_IMAGE_DIR="${tmp}/no-image" check "adapter: gate's image missing" 64 \
+  "bwrap_adapter: --image ${tmp}/no-image: no such directory" --
 check "adapter: unknown option" 64 "bwrap_adapter: unknown option --bogus" -- --bogus
 check "adapter: missing value" 64 "bwrap_adapter: --image needs a value" -- --image
 check "adapter: repeated flag" 64 "bwrap_adapter: --image is given more than once" -- --image a --image b
-check "adapter: help" 0 "usage: bwrap_adapter --image DIR" -- --help
+check "adapter: help" 0 "usage: bwrap_adapter [--image DIR]" -- --help
 
 tool="${testee}"
 check "testee: an option" 64 "reference_testee: unknown option --verbose" -- --verbose
