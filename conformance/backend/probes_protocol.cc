@@ -70,8 +70,8 @@ class RawAdapter {
   std::optional<bp::LineReader> reader_;
 };
 
-std::string Hello(int seq) {
-  return Json{{"seq", seq}, {"op", "hello"}, {"protocol", bp::kProtocolVersion}}.dump();
+std::string Hello(int seq, const std::string& version = bp::kProtocolVersion) {
+  return Json{{"seq", seq}, {"op", "hello"}, {"protocol", version}}.dump();
 }
 
 std::string Dispose(int seq, const std::string& sandbox) {
@@ -115,14 +115,20 @@ void Opening(RawAdapter& a, Session& out) {
   std::string why;
   out["protocol.before_hello"] =
       ExpectRefusal(a.Exchange(Dispose(1, "x"), &why), why, 1, bp::kNotStarted);
-  const std::optional<std::string> hello = a.Exchange(Hello(2), &why);
+  out["protocol.version_mismatch"] = ExpectRefusal(
+      a.Exchange(Hello(2, "azure-pricing-backend/0"), &why), why, 2, bp::kProtocolMismatch);
+  const std::optional<std::string> hello = a.Exchange(Hello(3), &why);
   const Json hello_answer = hello ? Json::parse(*hello, nullptr, false) : Json();
   out["protocol.second_hello"] =
       !hello_answer.is_object() || !hello_answer.value("ok", false)
-          ? Fail("the first hello (after a refused request) was not answered ok")
-          : ExpectRefusal(a.Exchange(Hello(3), &why), why, 3, bp::kAlreadyStarted);
+          ? Fail("hello (after a refused request and a refused version) was not answered ok")
+          : ExpectRefusal(a.Exchange(Hello(4), &why), why, 4, bp::kAlreadyStarted);
   out["protocol.malformed_line"] =
       ExpectRefusal(a.Exchange("this is not json", &why), why, Json(), bp::kMalformedMessage);
+  // Invalid UTF-8 makes the line no JSON text at all, so its seq cannot be read.
+  out["protocol.invalid_utf8"] = ExpectRefusal(
+      a.Exchange("{\"seq\":5,\"op\":\"dispose\",\"sandbox\":\"\xff\"}", &why), why, Json(),
+      bp::kMalformedMessage);
   out["protocol.seq_missing"] = ExpectRefusal(
       a.Exchange(R"({"op":"dispose","sandbox":"x"})", &why), why, Json(), bp::kMalformedMessage);
   out["protocol.unknown_member"] = ExpectRefusal(
@@ -226,6 +232,8 @@ constexpr char kSeqReplayed[] = "protocol.seq_replayed";
 constexpr char kAfterDispose[] = "protocol.after_dispose";
 constexpr char kAfterStop[] = "protocol.after_stop";
 constexpr char kMemberMissing[] = "protocol.member_missing";
+constexpr char kVersionMismatch[] = "protocol.version_mismatch";
+constexpr char kInvalidUtf8[] = "protocol.invalid_utf8";
 constexpr char kWrongType[] = "protocol.wrong_type";
 
 }  // namespace
@@ -235,12 +243,19 @@ std::vector<ProbeDef> ProtocolProbes() {
   return {
       {{kBeforeHello, cites, "a request before hello is answered refused/not_started"},
        FromSession<kBeforeHello>},
+      {{kVersionMismatch, cites,
+        "a hello asking for another version is refused/protocol_mismatch and leaves the adapter "
+        "unstarted"},
+       FromSession<kVersionMismatch>},
       {{kSecondHello, cites, "a second hello is answered refused/already_started"},
        FromSession<kSecondHello>},
       {{kMalformedLine, cites, "a line that is not JSON is answered seq null, refused/malformed_message"},
        FromSession<kMalformedLine>},
       {{kSeqMissing, cites, "a request without seq is answered seq null, refused/malformed_message"},
        FromSession<kSeqMissing>},
+      {{kInvalidUtf8, cites,
+        "a line that is not UTF-8 is answered seq null, refused/malformed_message"},
+       FromSession<kInvalidUtf8>},
       {{kUnknownMember, cites, "a request with an unknown member is refused/malformed_message"},
        FromSession<kUnknownMember>},
       {{kUnknownOp, cites, "an op the protocol does not have is refused/unknown_op"},
