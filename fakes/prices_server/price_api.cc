@@ -422,7 +422,9 @@ void ForEachInUnion(const Postings& lists, Visit visit) {
 
 // Ids of matching items in catalog order, stopping at `enough`.
 std::vector<uint32_t> Match(const Catalog::Impl& c, const PriceQuery& q, size_t enough) {
-  const bool primary_only = !q.preview_2023 || (q.meter_region && *q.meter_region == "primary");
+  // Every API version returns non-primary meter regions unless meterRegion='primary' asks
+  // otherwise: a real page fetched with no api-version (fixtures/real-price-rows/r2) holds 17.
+  const bool primary_only = q.meter_region && *q.meter_region == "primary";
   std::vector<uint32_t> matched;
   uint32_t current = 0;
   const FieldReader read = [&c, &current](std::string_view field) {

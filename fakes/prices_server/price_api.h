@@ -2,7 +2,7 @@
 // answer to one `GET /api/retail/prices?...` as the real API gives it (as recorded in
 // fixtures/azmcp-3.0.0-beta.46/upstream-synthetic): api-version handling, currencyCode,
 // savingsPlan only on the 2023 preview,
-// primary meters only before it, meterRegion='primary', pages of 1,000 with an absolute
+// non-primary meter regions on every version unless meterRegion='primary', pages of 1,000 with an absolute
 // NextPageLink (`:443`, the original query, `$skip`) and a per-page Count, the OData subset of
 // odata.h, and the recorded 400/404 bodies. Each item is kept as the text a page shows, made
 // once at load, and equality on the common fields is answered from indexes, so a

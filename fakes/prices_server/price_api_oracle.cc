@@ -240,7 +240,7 @@ std::optional<HttpResponse> ReadQuery(std::string_view query, PriceQuery& q) {
 
 // Ids of matching items in catalog order, stopping at `enough`.
 std::vector<uint32_t> Match(const Catalog::Impl& c, const PriceQuery& q, size_t enough) {
-  const bool primary_only = !q.preview_2023 || (q.meter_region && *q.meter_region == "primary");
+  const bool primary_only = q.meter_region && *q.meter_region == "primary";
   std::vector<uint32_t> matched;
   auto consider = [&](uint32_t id) {
     const Json& item = c.items[id];

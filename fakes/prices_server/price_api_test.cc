@@ -70,10 +70,14 @@ TEST(PriceApiTest, PagesOfAThousandWithAbsoluteNextPageLinks) {
   EXPECT_EQ(keys,
             (std::vector<std::string>{"BillingCurrency", "CustomerEntityId", "CustomerEntityType",
                                       "Items", "NextPageLink", "Count"}));
-  // Primary meters only before the 2023 preview: 2500 minus every tenth.
+  // Every version returns non-primary meter regions (a real page with no api-version holds
+  // them: fixtures/real-price-rows/r2); meterRegion='primary' drops every tenth item.
   Json p3 = Get(c, "/api/retail/prices?currencyCode=USD&$skip=2000");
-  EXPECT_EQ(p3["Count"], 250);
+  EXPECT_EQ(p3["Count"], 500);
   EXPECT_TRUE(p3["NextPageLink"].is_null());
+  Json default_primary =
+      Get(c, "/api/retail/prices?currencyCode=USD&meterRegion='primary'&$skip=2000");
+  EXPECT_EQ(default_primary["Count"], 250);
   Json preview =
       Get(c, "/api/retail/prices?api-version=2023-01-01-preview&currencyCode=USD&$skip=2000");
   EXPECT_EQ(preview["Count"], 500);
