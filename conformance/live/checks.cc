@@ -65,7 +65,8 @@ StatusOr<std::vector<LiveCheck>> LoadChecks(const std::string& checks_json) {
                     .what = c.at("what").get<std::string>(),
                     .arguments = c.at("arguments").dump(),
                     .requirements = c.at("requirements").get<std::vector<std::string>>(),
-                    .expect = ReadExpectation(c.at("expect"))};
+                    .expect = ReadExpectation(c.at("expect")),
+                    .unverified = c.value("unverified", "")};
     if (!ids.insert(check.id).second) return Malformed("/checks (a repeated id)");
     checks.push_back(std::move(check));
   }

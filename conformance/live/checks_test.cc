@@ -34,7 +34,9 @@ TEST(ChecksTest, TheBundledListLoadsAndEveryCheckCitesThePinnedContract) {
     savings_none = savings_none || c.expect.savings_plan == "none";
   }
   EXPECT_TRUE(ceiling && filter_400 && savings_some && savings_none);
-  for (const char* f : {"network", "edge", "dns", "expressroute"}) EXPECT_EQ(families.count(f), 1u) << f;
+  for (const char* f : {"network", "edge", "dns", "expressroute", "front_door_standard_premium"}) {
+    EXPECT_EQ(families.count(f), 1u) << f;
+  }
 }
 
 TEST(ChecksTest, AListOutsideTheSchemaOrWithARepeatedIdIsRefused) {

@@ -323,18 +323,26 @@ Finding JudgeOutcome(const Parsed& p) {
   return same ? Pass("outcome", got) : Fail("outcome", "expected " + want + ", got " + got);
 }
 
+// Whether a row belongs to the check's zone family: a mapped one (network, edge, dns) or one whose
+// zone rows are omitted with a note (expressroute, front_door_standard_premium).
+bool OfFamily(const Json& row, const std::string& family) {
+  const std::string service = row.value("serviceName", "");
+  const bool standard_premium =
+      zones::IsFrontDoorStandardPremium(service, row.value("productName", ""));
+  if (family == "expressroute") return service == "ExpressRoute";
+  if (family == "front_door_standard_premium") return standard_premium;
+  const auto f = zones::FamilyOfService(service);
+  return !standard_premium && f.has_value() && zones::ZoneFamilyName(*f) == family;
+}
+
 // Rows in the CLI output whose region is a billing zone of the family.
 std::vector<const Json*> ZoneRowsOfFamily(const Parsed& p, const std::string& family) {
   std::vector<const Json*> out;
   if (p.rows == nullptr) return out;
   for (const Json& row : *p.rows) {
-    const std::string service = row.value("serviceName", "");
-    if (!zones::IsBillingZone(row.value("region", ""))) continue;
-    const auto f = zones::FamilyOfService(service);
-    const bool of_family = family == "expressroute"
-                               ? service == "ExpressRoute"
-                               : f.has_value() && zones::ZoneFamilyName(*f) == family;
-    if (of_family) out.push_back(&row);
+    if (zones::IsBillingZone(row.value("region", "")) && OfFamily(row, family)) {
+      out.push_back(&row);
+    }
   }
   return out;
 }
@@ -359,24 +367,28 @@ bool HasNote(const Parsed& p, const std::string& words) {
   return false;
 }
 
-Finding JudgeExpressRoute(const Parsed& p) {
-  const size_t received = ZoneRowsOfFamily(p, "expressroute").size();
+// A family whose zone rows are never selected: they came back, none was kept, and a note says so.
+Finding JudgeOmitted(const Parsed& p) {
+  const std::string& family = p.check.expect.zone_family;
+  const bool express = family == "expressroute";
+  const std::string what = express ? "ExpressRoute" : "Front Door Standard/Premium";
+  const size_t received = ZoneRowsOfFamily(p, family).size();
   int kept = 0;
   for (const Json& row : ReportRows(p)) {
-    kept += row.value("serviceName", "") == "ExpressRoute" && row.value("matched_by", "") == "zone";
+    kept += OfFamily(row, family) && row.value("matched_by", "") == "zone";
   }
-  const bool noted = HasNote(p, "ExpressRoute");
-  if (received == 0) return Fail("zone_rows", "the CLI returned no ExpressRoute zone rows");
+  const bool noted = HasNote(p, express ? "ExpressRoute" : "Standard/Premium");
+  if (received == 0) return Fail("zone_rows", "the CLI returned no " + what + " zone rows");
   if (kept != 0 || !noted) {
-    return Fail("zone_rows", std::to_string(kept) + " ExpressRoute zone rows kept; note " +
+    return Fail("zone_rows", std::to_string(kept) + " " + what + " zone rows kept; note " +
                                  (noted ? "present" : "missing"));
   }
-  return Pass("zone_rows", std::to_string(received) + " ExpressRoute zone rows omitted, noted");
+  return Pass("zone_rows", std::to_string(received) + " " + what + " zone rows omitted, noted");
 }
 
 Finding JudgeZoneRows(const Parsed& p) {
   const Expectation& x = p.check.expect;
-  if (x.zone_rows == "omitted_with_note") return JudgeExpressRoute(p);
+  if (x.zone_rows == "omitted_with_note") return JudgeOmitted(p);
   const std::optional<std::string> zone = MappedZone(p);
   if (!zone.has_value()) return Fail("zone_rows", "the mapping has no " + x.zone_family +
                                                       " zone for the requested region");

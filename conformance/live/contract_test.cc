@@ -170,6 +170,31 @@ TEST(JudgeCheckTest, ExpressRouteZoneRowsMustBeOmittedWithANote) {
   EXPECT_FALSE(Passed(JudgeCheck(check, seen), "zone_rows"));
 }
 
+TEST(JudgeCheckTest, FrontDoorStandardPremiumZoneRowsMustBeOmittedWithANote) {
+  LiveCheck check = BasicCheck();
+  check.arguments = R"({"region":"westeurope","filter":"serviceName eq 'Azure Front Door Service'"})";
+  check.expect = {.outcome = "completed", .zone_family = "front_door_standard_premium",
+                  .zone_rows = "omitted_with_note"};
+  Seen seen = BasicSeen();
+  std::string row = OneRow("Azure Front Door Service", "Zone 7");
+  const std::string product = R"("productName":"p")";
+  row.replace(row.find(product), product.size(), R"("productName":"Azure Front Door")");
+  seen.execs[0].result->stdout_bytes = row;
+  seen.report.output =
+      R"({"prices":[],"selection_notes":["Front Door Standard/Premium rows were left out"]})";
+  EXPECT_TRUE(Passed(JudgeCheck(check, seen), "zone_rows"));
+  seen.report.output = R"({"prices":[],"selection_notes":[]})";
+  EXPECT_FALSE(Passed(JudgeCheck(check, seen), "zone_rows"));
+  seen.report.output =
+      R"({"prices":[{"serviceName":"Azure Front Door Service","productName":"Azure Front Door",)"
+      R"("matched_by":"zone"}],"selection_notes":["Standard/Premium"]})";
+  EXPECT_FALSE(Passed(JudgeCheck(check, seen), "zone_rows"));
+  // A classic Front Door zone row is not one of them.
+  seen.execs[0].result->stdout_bytes = OneRow("Azure Front Door Service", "Zone 1");
+  seen.report.output = R"({"prices":[],"selection_notes":["Standard/Premium"]})";
+  EXPECT_FALSE(Passed(JudgeCheck(check, seen), "zone_rows"));
+}
+
 TEST(JudgeCheckTest, AFailedLookupMustNotRepeatAnArgumentInItsTrustedMessages) {
   LiveCheck check = BasicCheck();
   check.arguments = R"({"filter":"osType eq 'Windows'"})";

@@ -161,8 +161,10 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
     CheckResult r = RunOne(**stack, check, log);
     (r.passed ? report.passed : report.failed)++;
     if (options.progress) {
-      options.progress(CheckLine(r.passed, check.id,
-                                 r.outcome + (r.passed ? "" : "; " + FailedFindings(r.findings))));
+      options.progress(CheckLine(
+          r.passed, check.id,
+          r.outcome + (r.passed ? "" : "; " + FailedFindings(r.findings)) +
+              (check.unverified.empty() ? "" : "; " + std::string(kUnverifiedMark))));
     }
     report.results.push_back(std::move(r));
   }
@@ -194,14 +196,22 @@ std::string FormatLiveTable(const LiveReport& report) {
   std::string out = "live check (" + report.mode + "): " + report.upstream + "\n";
   out += "cli: " + report.cli + "; version seen on the wire: " +
          (report.cli_version.empty() ? "none (no request carried it)" : report.cli_version) + "\n";
-  out += Pad("check", 22) + Pad("outcome", 36) + PadLeft("rows", 6) + PadLeft("cli rows", 10) +
+  size_t id_width = 22;
+  for (const CheckResult& r : report.results) id_width = std::max(id_width, r.check.id.size() + 2);
+  out += Pad("check", id_width) + Pad("outcome", 36) + PadLeft("rows", 6) + PadLeft("cli rows", 10) +
          PadLeft("requests", 10) + "  result\n";
   for (const CheckResult& r : report.results) {
-    out += Pad(r.check.id, 22) + Pad(r.ran ? r.outcome : "-", 36) +
+    out += Pad(r.check.id, id_width) + Pad(r.ran ? r.outcome : "-", 36) +
            PadLeft(std::to_string(r.rows), 6) +
            PadLeft(std::to_string(r.cli_rows), 10) +
            PadLeft(std::to_string(r.seen.upstream.size()), 10) + "  " +
-           (!r.ran ? "skipped (" + r.skipped_because + ")" : r.passed ? "ok" : "FAIL") + "\n";
+           (!r.ran ? "skipped (" + r.skipped_because + ")" : r.passed ? "ok" : "FAIL") +
+           (r.check.unverified.empty() ? "" : ", " + std::string(kUnverifiedMark)) + "\n";
+  }
+  for (const CheckResult& r : report.results) {
+    if (!r.check.unverified.empty()) {
+      out += "UNVERIFIED " + r.check.id + ": " + kUnverifiedMark + ": " + r.check.unverified + "\n";
+    }
   }
   for (const CheckResult& r : report.results) {
     for (const Finding& f : r.findings) {
@@ -229,6 +239,8 @@ std::string LiveReportJson(const LiveReport& report) {
               {"what", r.check.what},
               {"arguments", Json::parse(r.check.arguments, nullptr, false)},
               {"requirements", r.check.requirements},
+              {"expectation_unverified", r.check.unverified.empty() ? Json(nullptr)
+                                                                     : Json(r.check.unverified)},
               {"ran", r.ran}};
     if (!r.ran) c["skipped_because"] = r.skipped_because;
     c.update(Json{{"passed", r.passed}, {"outcome", r.outcome}, {"rows", r.rows},

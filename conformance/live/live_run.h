@@ -29,6 +29,10 @@ inline constexpr char kLiveNeedsRealCli[] = "live_needs_real_cli";
 inline constexpr char kDryRunCatalogMissing[] = "dry_run_catalog_missing";
 inline constexpr char kUnknownCheck[] = "unknown_check";
 
+// What the table, the progress line and the JSON say of a check whose expectation rests on no
+// recorded real response (LiveCheck::unverified).
+inline constexpr char kUnverifiedMark[] = "expectation unverified until recorded";
+
 // Requests one query may make at most: five pages and the CLI's three retries.
 inline constexpr int kRequestsPerQuery = 8;
 

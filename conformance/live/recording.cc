@@ -22,7 +22,7 @@ Status Unreadable(const std::string& what) {
 }
 
 StatusOr<RecordedQuery> RecordQuery(const CheckResult& r) {
-  RecordedQuery q{.id = r.check.id, .arguments = r.check.arguments};
+  RecordedQuery q{.id = r.check.id, .arguments = r.check.arguments, .passed = r.passed};
   if (r.seen.execs.size() != 1 || !r.seen.execs.front().result.ok()) {
     return Status(Outcome::kRefused, kNothingToRecord,
                   "a query that did not run the CLI exactly once has nothing to record");
@@ -69,6 +69,7 @@ Json QueryJson(const RecordedQuery& q) {
           {"arguments", Json::parse(q.arguments)},
           {"argv", q.argv},
           {"exit_code", q.exit_code},
+          {"passed", q.passed},
           {"cli_stdout", "cli/" + q.id + ".json"},
           {"cli_stderr", q.cli_stderr.empty() ? "" : "cli/" + q.id + ".stderr"},
           {"upstream", upstream}};
@@ -155,7 +156,8 @@ StatusOr<Recording> ReadRecording(const std::string& dir) {
   for (const Json& q : index["queries"]) {
     RecordedQuery rq{.id = q.value("id", ""), .arguments = q.value("arguments", Json::object()).dump(),
                      .argv = q.value("argv", std::vector<std::string>{}),
-                     .exit_code = q.value("exit_code", -1)};
+                     .exit_code = q.value("exit_code", -1),
+                     .passed = q.value("passed", false)};
     StatusOr<std::string> out = base::ReadFile(dir + "/" + q.value("cli_stdout", ""));
     if (!out.ok()) return Unreadable("CLI output of " + rq.id);
     rq.cli_stdout = std::move(*out);

@@ -47,6 +47,9 @@ struct RecordedQuery {
   std::string arguments;  // JSON text
   std::vector<std::string> argv;
   int exit_code = 0;
+  // The check met its expectation in the recorded run; what lets
+  // tools/fixtures/import_live_recording.py clear a check's "unverified" mark.
+  bool passed = false;
   std::string cli_stdout;  // transformed
   std::string cli_stderr;
   std::vector<RecordedExchange> upstream;

@@ -44,7 +44,7 @@ Recording Sample() {
   return {.mode = "dry-run", .host = "h", .cli = "c", .cli_version = "3.0.0-beta.46",
           .recorded_at = "2026-12-02T00:00:00Z", .command = "record", .transformers = {kDurationRemoved},
           .queries = {{.id = "q", .arguments = R"({"sku":"S"})", .argv = {"azmcp", "pricing", "get"},
-                       .exit_code = 0, .cli_stdout = "{\n}\n", .cli_stderr = "",
+                       .exit_code = 0, .passed = true, .cli_stdout = "{\n}\n", .cli_stderr = "",
                        .upstream = {{.target = "/api/retail/prices?a=1", .status = 200, .body = "{\"Items\":[]}"},
                                     {.target = "/api/retail/prices?a=2", .status = 400, .body = "e"}}}}};
 }
@@ -60,6 +60,7 @@ TEST(RecordingTest, IsWrittenWholeAndReadBackTheSame) {
   ASSERT_EQ(back->queries.size(), 1u);
   EXPECT_EQ(back->queries[0].arguments, R"({"sku":"S"})");
   EXPECT_EQ(back->queries[0].cli_stdout, "{\n}\n");
+  EXPECT_TRUE(back->queries[0].passed);
   ASSERT_EQ(back->queries[0].upstream.size(), 2u);
   EXPECT_EQ(back->queries[0].upstream[1].status, 400);
   EXPECT_EQ(back->queries[0].upstream[0].body, "{\"Items\":[]}");

@@ -101,7 +101,9 @@ Seen Collect(const std::vector<Row>& rows) {
   Seen seen;
   for (const Row& row : rows) {
     const std::optional<ZoneFamily> family = zones::FamilyOfService(row.service);
-    if (!family) continue;
+    // Front Door Standard/Premium's zones are not the edge zones (zones.h): its Zones 6 to 8
+    // would read as edge zones the mapping lacks.
+    if (!family || zones::IsFrontDoorStandardPremium(row.service, row.product)) continue;
     ++seen.zone_family_rows;
     if (zones::IsBillingZone(row.region)) seen.zones[*family].insert(row.region);
     if (!IsArmRegion(row.region)) continue;

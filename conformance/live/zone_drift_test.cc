@@ -174,8 +174,11 @@ TEST(ZoneDriftTest, TheDefaultListingBarIsTwentyRegions) {
 
 TEST(ZoneDriftTest, ZoneNamesNeverSeenAreJudgedPerFamilyWithZoneRows) {
   const DriftReport r = Report({Envelope(
-      "afd.json", {Row("Azure Front Door Service", "Azure Front Door", "Data Transfer", "Zone 1",
-                       0.08),
+      "afd.json", {Row("Azure Front Door Service", "Azure Front Door Service", "Data Transfer",
+                       "Zone 1", 0.08),
+                   // Standard/Premium's zones are not the edge zones: its Zone 7 is no edge zone.
+                   Row("Azure Front Door Service", "Azure Front Door", "Data Transfer", "Zone 7",
+                       0.11),
                    Row("Content Delivery Network", "CDN", "Data Transfer", "Zone 2", 0.1),
                    Row("Azure DNS", "Azure DNS", "Zone", "alpha1", 0.5)})});
   ASSERT_EQ(r.zone_names.size(), 3u);

@@ -28,6 +28,9 @@ const char kNoteUnknownFamily[] =
 const char kNoteExpressRoute[] =
     "ExpressRoute billing-zone rows were left out: their zones follow the peering location, not "
     "the Azure region.";
+const char kNoteFrontDoorStandardPremium[] =
+    "Front Door Standard/Premium billing-zone rows were left out: it bills in Zones 1 to 8, and "
+    "the bundled mapping does not know which geographies those zones cover.";
 const char kNoteEdgeZone[] =
     "Front Door and CDN zone rows assume the requested region's geography is the serving edge; "
     "actual billing follows the edge location that serves each request, which the origin region "
@@ -71,13 +74,17 @@ struct Classification {
   std::vector<const zones::ZoneAssignment*> assignments;
   std::vector<zones::ZoneFamily> families;
   std::unordered_set<MeterKey, MeterKeyHash> preferred;  // meters with a kept regional or zone row
-  bool no_assignment = false, unknown_family = false, express = false;
+  bool no_assignment = false, unknown_family = false, express = false, front_door_tiers = false;
 };
 
 // The kind of a billing-zone row for the requested region; sets the flags that become notes.
 Kind ClassifyZoneRow(const PriceRow& r, const RegionPlan& plan, Classification& c, size_t i) {
   if (r.service_name == "ExpressRoute") {
     c.express = true;
+    return Kind::kDropped;
+  }
+  if (zones::IsFrontDoorStandardPremium(r.service_name, r.product_name)) {
+    c.front_door_tiers = true;
     return Kind::kDropped;
   }
   const std::optional<zones::ZoneFamily> family = zones::FamilyOfService(r.service_name);
@@ -172,10 +179,11 @@ Selection SelectRows(std::vector<PriceRow> rows, const RegionPlan& plan,
   if (c.no_assignment) selection.notes.emplace_back(kNoteNoAssignment);
   if (c.unknown_family) selection.notes.emplace_back(kNoteUnknownFamily);
   if (c.express) selection.notes.emplace_back(kNoteExpressRoute);
+  if (c.front_door_tiers) selection.notes.emplace_back(kNoteFrontDoorStandardPremium);
   if (edge) selection.notes.emplace_back(kNoteEdgeZone);
   if (nearest) selection.notes.emplace_back(kNoteNearestRegion);
   if (global_kept && received_truncated) selection.notes.emplace_back(kNoteGlobalFromTruncated);
-  if (unknown_region || c.no_assignment || c.unknown_family || c.express) {
+  if (unknown_region || c.no_assignment || c.unknown_family || c.express || c.front_door_tiers) {
     selection.notes.emplace_back(kNoteNotProofOfAbsence);
   }
   return selection;

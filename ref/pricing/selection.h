@@ -36,6 +36,7 @@ extern const char kNoteUnknownRegion[];
 extern const char kNoteNoAssignment[];
 extern const char kNoteUnknownFamily[];
 extern const char kNoteExpressRoute[];
+extern const char kNoteFrontDoorStandardPremium[];
 extern const char kNoteEdgeZone[];
 extern const char kNoteNearestRegion[];
 extern const char kNoteGlobalFromTruncated[];

@@ -124,6 +124,49 @@ TEST(SelectionTest, ExpressRouteAndUnknownFamiliesAreOmittedWithNotes) {
   EXPECT_TRUE(HasNote(s, kNoteNotProofOfAbsence));
 }
 
+// The two Front Door product lines share a service but not their zones: classic Front Door and
+// CDN bill in the CDN zones 1 to 5; Standard/Premium bills in Zones 1 to 8 whose geographies the
+// mapping does not know, so none of its rows is selected, not even the Zone 1 the classic line
+// selects, and a Global row of its meter survives.
+TEST(SelectionTest, FrontDoorStandardPremiumZonesAreOmittedWithANote) {
+  const std::vector<PriceRow> rows = {
+      Row("Zone 1", "Azure Front Door Service", "Azure Front Door Service",
+          "Standard Data Transfer Out", "classic-z1"),
+      Row("Zone 1", "Azure Front Door Service", "Azure Front Door", "Standard Data Transfer Out",
+          "premium-z1"),
+      Row("Zone 6", "Azure Front Door Service", "Azure Front Door", "Standard Data Transfer Out",
+          "premium-z6"),
+      Row("Zone 8", "Azure Front Door Service", "Azure Front Door", "Premium Requests",
+          "premium-z8"),
+      Row("Global", "Azure Front Door Service", "Azure Front Door", "Premium Requests",
+          "premium-global"),
+      Row("Zone 1", "Content Delivery Network", "Azure CDN from Microsoft",
+          "Standard Data Transfer", "cdn-z1"),
+      Row("Zone 4", "Content Delivery Network", "Azure CDN from Microsoft",
+          "Standard Data Transfer", "cdn-z4"),
+  };
+  const Selection west = SelectRows(rows, Plan("westeurope"), false);
+  EXPECT_EQ(Ids(west), (std::vector<std::string>{"classic-z1:zone", "premium-global:global",
+                                                 "cdn-z1:zone"}));
+  EXPECT_TRUE(HasNote(west, kNoteFrontDoorStandardPremium));
+  EXPECT_TRUE(HasNote(west, kNoteEdgeZone));
+  EXPECT_TRUE(HasNote(west, kNoteNotProofOfAbsence));
+  const Selection australia = SelectRows(rows, Plan("australiaeast"), false);
+  EXPECT_EQ(Ids(australia),
+            (std::vector<std::string>{"premium-global:global", "cdn-z4:zone"}));
+  EXPECT_TRUE(HasNote(australia, kNoteFrontDoorStandardPremium));
+}
+
+TEST(SelectionTest, ClassicFrontDoorAloneGetsNoStandardPremiumNote) {
+  const std::vector<PriceRow> rows = {Row("Zone 1", "Azure Front Door Service",
+                                          "Azure Front Door Service", "Standard Data Transfer Out",
+                                          "classic-z1")};
+  const Selection s = SelectRows(rows, Plan("eastus"), false);
+  EXPECT_EQ(Ids(s), (std::vector<std::string>{"classic-z1:zone"}));
+  EXPECT_FALSE(HasNote(s, kNoteFrontDoorStandardPremium));
+  EXPECT_FALSE(HasNote(s, kNoteNotProofOfAbsence));
+}
+
 TEST(SelectionTest, IncompleteIdentitiesNeverSuppressGlobalRows) {
   const std::vector<PriceRow> rows = {
       Row("eastus", "Virtual Network", "", "Standard Private Endpoint", "r-incomplete"),

@@ -110,6 +110,10 @@ std::optional<ZoneFamily> FamilyOfService(std::string_view service_name) {
   return std::nullopt;
 }
 
+bool IsFrontDoorStandardPremium(std::string_view service_name, std::string_view product_name) {
+  return service_name == "Azure Front Door Service" && product_name == "Azure Front Door";
+}
+
 bool IsBillingZone(std::string_view location) {
   return std::find(kExpansionZones.begin(), kExpansionZones.end(), location) !=
          kExpansionZones.end();

@@ -86,6 +86,9 @@ TEST(ZonesTest, FamiliesAndZoneNames) {
   EXPECT_EQ(FamilyOfService("VPN Gateway"), ZoneFamily::kNetwork);
   EXPECT_EQ(FamilyOfService("Bandwidth"), ZoneFamily::kNetwork);
   EXPECT_EQ(FamilyOfService("Azure Front Door Service"), ZoneFamily::kEdge);
+  EXPECT_TRUE(IsFrontDoorStandardPremium("Azure Front Door Service", "Azure Front Door"));
+  EXPECT_FALSE(IsFrontDoorStandardPremium("Azure Front Door Service", "Azure Front Door Service"));
+  EXPECT_FALSE(IsFrontDoorStandardPremium("Content Delivery Network", "Azure Front Door"));
   EXPECT_EQ(FamilyOfService("Content Delivery Network"), ZoneFamily::kEdge);
   EXPECT_EQ(FamilyOfService("Azure DNS"), ZoneFamily::kDns);
   EXPECT_EQ(FamilyOfService("ExpressRoute"), std::nullopt);

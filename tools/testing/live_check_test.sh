@@ -27,12 +27,20 @@ check "record where no directory can be" 64 "live_check: --record /proc/no-such/
   --dry-run --record /proc/no-such/rec
 check "a request cap of 0 judges nothing" 64 "live_check: --max-requests is at least 1" -- --dry-run --max-requests 0
 check "help" 0 "Exit: 0 every check passed, 1 a check failed, 2 not opted in" -- --help
-check "dry run" 0 "13 checks: 13 passed, 0 failed, 0 skipped; 17 upstream requests, at most 1 in flight" -- \
+check "dry run" 0 "14 checks: 14 passed, 0 failed, 0 skipped; 18 upstream requests, at most 1 in flight" -- \
   --dry-run --json "${out}/report.json"
 if ! grep -q '"mode": "dry-run"' "${out}/report.json" || ! grep -q '"cli_version": "' "${out}/report.json"; then
   echo "FAIL json report: ${out}/report.json lacks its mode or CLI version"
   failures=$((failures + 1))
 fi
+if ! grep -q '"expectation_unverified": "no recorded real response holds an Azure DNS row' "${out}/report.json"; then
+  echo "FAIL json report: ${out}/report.json does not mark dns's expectation unverified"
+  failures=$((failures + 1))
+fi
+check "dry run: unverified marks" 0 "UNVERIFIED unknown-filter-field: expectation unverified until recorded: " -- \
+  --dry-run --only unknown-filter-field,front-door-standard-premium
+check "dry run: Front Door Standard/Premium zones" 0 "front-door-standard-premium  completed" -- \
+  --dry-run --only front-door-standard-premium
 check "request cap" 0 "skipped (the run's request cap)" -- --dry-run --only dns,cdn --max-requests 8
 
 tool="${record}"
@@ -42,6 +50,8 @@ check "record: needs --out" 64 "--out DIR is required" -- --dry-run
 check "record: empty --out" 64 "record: --out : the path is empty" -- --dry-run --out ''
 check "record: dry run" 0 "recorded 2 queries into ${out}/recording" -- --dry-run --only dns,unknown-filter-field --out "${out}/recording"
 check "record: never over a recording" 64 "--out ${out}/recording: it exists already; a recording is written whole" -- --dry-run --only dns --out "${out}/recording"
+grep -q '"passed": true' "${out}/recording/recording.json" ||
+  { echo "FAIL record: recording.json does not say which queries passed"; failures=$((failures + 1)); }
 for f in PROVENANCE.md recording.json cli/dns.json upstream/dns-1.body upstream/unknown-filter-field-1.body; do
   [[ -s "${out}/recording/${f}" ]] || { echo "FAIL record: ${f} missing"; failures=$((failures + 1)); }
 done

@@ -56,8 +56,9 @@ def listing(regions, price_of):
 
 
 def edge(zones):
-    return success([row("Azure Front Door Service", "Azure Front Door", "Data Transfer Out", z, 0.1)
-                    for z in zones])
+    # Classic Front Door: Standard/Premium (product "Azure Front Door") is no edge family.
+    return success([row("Azure Front Door Service", "Azure Front Door Service",
+                        "Standard Data Transfer Out", z, 0.1) for z in zones])
 
 
 FAILED = {"status": 500, "message": "Service request failed.\nStatus: 500 (Internal Server Error)\n",
