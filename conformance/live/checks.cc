@@ -29,6 +29,7 @@ Expectation ReadExpectation(const Json& e) {
   x.price_type = e.value("price_type", "");
   x.reservation_term_all = e.value("reservation_term", "") == "all";
   x.empty_arm_sku_all = e.value("empty_arm_sku", "") == "all";
+  x.arm_sku_some_named = e.value("empty_arm_sku", "") == "not_all";
   if (e.contains("matched_by")) x.matched_by = e.at("matched_by").get<std::vector<std::string>>();
   x.zone_family = e.value("zone_family", "");
   x.zone_rows = e.value("zone_rows", "");

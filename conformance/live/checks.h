@@ -24,6 +24,7 @@ struct Expectation {
   std::string price_type;               // every row's priceType
   bool reservation_term_all = false;    // every row has a reservationTerm
   bool empty_arm_sku_all = false;       // every row's armSkuName is ""
+  bool arm_sku_some_named = false;      // some row's armSkuName is not "" (empty_arm_sku not_all)
   std::vector<std::string> matched_by;  // every returned row's matched_by is one of these
   std::string zone_family;              // network | edge | dns | expressroute
   std::string zone_rows;                // required | if_received | omitted_with_note

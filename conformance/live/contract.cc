@@ -479,9 +479,10 @@ void JudgeRowExpectations(const Parsed& p, std::vector<Finding>& out) {
     out.push_back({"reservation_term", n > 0 && without == 0,
                    std::to_string(without) + " of " + std::to_string(n) + " rows lack reservationTerm"});
   }
-  if (x.empty_arm_sku_all) {
+  if (x.empty_arm_sku_all || x.arm_sku_some_named) {
     const int named = count([](const Json& r) { return !r.value("armSkuName", "").empty(); });
-    out.push_back({"empty_arm_sku", n > 0 && named == 0,
+    const bool ok = x.empty_arm_sku_all ? n > 0 && named == 0 : named > 0;
+    out.push_back({"empty_arm_sku", ok,
                    std::to_string(named) + " of " + std::to_string(n) + " rows have an armSkuName"});
   }
 }

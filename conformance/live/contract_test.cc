@@ -170,6 +170,19 @@ TEST(JudgeCheckTest, ExpressRouteZoneRowsMustBeOmittedWithANote) {
   EXPECT_FALSE(Passed(JudgeCheck(check, seen), "zone_rows"));
 }
 
+TEST(JudgeCheckTest, NotAllEmptyArmSkusNeedsOneRowThatNamesItsSku) {
+  LiveCheck check = BasicCheck();
+  check.arguments = R"({"region":"eastus","filter":"serviceName eq 'ExpressRoute'"})";
+  check.expect = {.outcome = "completed", .arm_sku_some_named = true};
+  Seen seen = BasicSeen();
+  std::string row = OneRow("ExpressRoute", "eastus");
+  seen.execs[0].result->stdout_bytes = row;
+  EXPECT_FALSE(Passed(JudgeCheck(check, seen), "empty_arm_sku"));
+  row.replace(row.find(R"("armSkuName":"")"), 15, R"("armSkuName":"ErGwScale")");
+  seen.execs[0].result->stdout_bytes = row;
+  EXPECT_TRUE(Passed(JudgeCheck(check, seen), "empty_arm_sku"));
+}
+
 TEST(JudgeCheckTest, FrontDoorStandardPremiumZoneRowsMustBeOmittedWithANote) {
   LiveCheck check = BasicCheck();
   check.arguments = R"({"region":"westeurope","filter":"serviceName eq 'Azure Front Door Service'"})";

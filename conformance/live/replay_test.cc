@@ -5,6 +5,8 @@
 // comparison can fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,7 +23,21 @@ namespace {
 
 CITES("HOST-004", "HOST-005");
 
-constexpr const char* kRecordings[] = {"fixtures/live-check-dry-run"};
+constexpr const char* kDryRun = "fixtures/live-check-dry-run";
+
+// The dry run and every real run imported by tools/fixtures/import_live_recording.py.
+std::vector<std::string> Recordings() {
+  std::vector<std::string> out = {kDryRun};
+  std::error_code ec;
+  const std::string imported = "fixtures/live-check-recorded";
+  std::vector<std::string> found;
+  for (const auto& entry : std::filesystem::directory_iterator(base::Runfile(imported), ec)) {
+    if (entry.is_directory()) found.push_back(imported + "/" + entry.path().filename().string());
+  }
+  std::sort(found.begin(), found.end());
+  out.insert(out.end(), found.begin(), found.end());
+  return out;
+}
 
 struct Replayed {
   std::string cli_version;  // from the User-Agent the proxy saw
@@ -58,7 +74,7 @@ Replayed Replay(const Recording& rec) {
 }
 
 TEST(ReplayTest, EveryRecordingInTheRepositoryReplaysToItsCliOutput) {
-  for (const char* dir : kRecordings) {
+  for (const std::string& dir : Recordings()) {
     StatusOr<Recording> rec = ReadRecording(base::Runfile(dir));
     ASSERT_TRUE(rec.ok()) << dir << ": " << rec.status().message();
     ASSERT_FALSE(rec->queries.empty()) << dir;
@@ -79,7 +95,7 @@ TEST(ReplayTest, EveryRecordingInTheRepositoryReplaysToItsCliOutput) {
 }
 
 TEST(ReplayTest, AChangedUpstreamPageNoLongerReplaysToTheRecordedOutput) {
-  StatusOr<Recording> rec = ReadRecording(base::Runfile(kRecordings[0]));
+  StatusOr<Recording> rec = ReadRecording(base::Runfile(kDryRun));
   ASSERT_TRUE(rec.ok());
   std::vector<RecordedQuery> one;
   for (RecordedQuery& q : rec->queries) {
