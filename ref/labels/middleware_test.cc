@@ -56,11 +56,11 @@ TEST(TrackerTest, DeclaredSourceIntegrityReplacesTheArgumentJoin) {
 TEST(TrackerTest, NoLabelsAtAllGiveTheDefaultIntegrity) {
   Recorder rec;
   Tool tool = EchoTool(&rec);
-  LabelTrackingFunctionMiddleware tracker;
+  LabelTrackingFunctionMiddleware tracker({.auto_hide_untrusted = false});
   InvocationContext ctx;
   InvokeFunction(tool, ctx, {&tracker});
   EXPECT_EQ(ctx.metadata.result_label, kUntrustedPublic);
-  // The untrusted result joins into the conversation.
+  // The untrusted result, left visible, joins into the conversation.
   EXPECT_EQ(tracker.context_label(), kUntrustedPublic);
 }
 
@@ -102,7 +102,7 @@ TEST(PolicyTest, BlocksAPrivateConversationIntoAPublicSinkBeforeTheBody) {
   EXPECT_EQ(ctx.blocked->violations, std::vector<std::string>{kViolationMaxAllowedConfidentiality});
   EXPECT_FALSE(ctx.result.has_value());
   ASSERT_EQ(policy.audit_log().size(), 1u);
-  EXPECT_TRUE(policy.audit_log()[0].blocked);
+  EXPECT_EQ(policy.audit_log()[0].subtype, kViolationMaxAllowedConfidentiality);
 }
 
 TEST(PolicyTest, BlocksAPrivateArgumentToo) {
@@ -187,8 +187,9 @@ TEST(PolicyTest, WithoutBlockingAViolationIsOnlyLogged) {
   InvocationContext ctx;
   InvokeFunction(tool, ctx, {&tracker, &policy});
   EXPECT_EQ(rec.runs, 1);
+  EXPECT_FALSE(ctx.blocked.has_value());
   ASSERT_EQ(policy.audit_log().size(), 1u);
-  EXPECT_FALSE(policy.audit_log()[0].blocked);
+  EXPECT_EQ(policy.audit_log()[0].type, kAuditConfidentialityViolation);
 }
 
 }  // namespace

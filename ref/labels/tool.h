@@ -28,6 +28,10 @@ struct Content {
   std::string name;
   std::string text;
   std::optional<ContentLabel> security_label;
+  // Set when the label tracker hid the item behind a variable reference. The model is shown the
+  // reference (LabelTrackingFunctionMiddleware::ModelView); `text` stays here for the host, which
+  // in the framework would fetch it back from the tracker's variable store.
+  std::optional<std::string> variable_id;
 };
 
 struct FunctionResult {
@@ -54,10 +58,17 @@ struct Tool {
 
 // What the policy middleware leaves in the context when it blocks a call.
 struct BlockedCall {
-  std::string error;  // fixed text
+  std::string error;  // the host's fixed sentence (kBlockedError), which its report carries
   std::string function;
   ContentLabel context_label;
-  std::vector<std::string> violations;  // "untrusted_context", "untrusted_arguments", ...
+  // Every violation, in check order: "untrusted_context", "untrusted_arguments", ... The
+  // framework's own result lists them only when there are two or more.
+  std::vector<std::string> violations;
+  // The rest of the framework's result (FrameworkResultJson renders it as the model receives
+  // it): the first violation's type where the framework names one (it does not for
+  // untrusted_context), and that violation's text.
+  std::optional<std::string> violation_type;
+  std::string result_error;
 };
 
 struct InvocationContext {
