@@ -400,16 +400,37 @@ TEST(ResultTest, HostConfidentialityIsNeverLowered) {
   EXPECT_EQ(ctx.metadata.result_label->confidentiality, Confidentiality::kPrivate);
 }
 
-TEST(PolicyTest, AnUntrustedReportTaintsTheConversationForTheNextCall) {
-  // POLICY-003, INTEG-003: the framework joins each result into the conversation. An untrusted
-  // report makes the conversation untrusted, and this tool does not accept untrusted input, so
-  // the next call is blocked (hosts hide untrusted results or allow the tool explicitly). A
+TEST(PolicyTest, AnUnpromotedReportIsHiddenAndTheConversationStaysTrustedByDefault) {
+  // POLICY-003, INTEG-003: the framework's tracker hides an untrusted item while the conversation
+  // is trusted (ref/labels/FRAMEWORK.md, D2): the model sees a variable reference, the host keeps
+  // the report, and the next call is not blocked for it.
+  Fixture f;
+  labels::LabelTrackingFunctionMiddleware tracker;
+  labels::PolicyEnforcementFunctionMiddleware policy(true);
+  labels::InvocationContext first = f.Call({&tracker, &policy});
+  ASSERT_TRUE(first.result.has_value());
+  const labels::Content* report = Item(first, kOutputItem);
+  ASSERT_NE(report, nullptr);
+  EXPECT_EQ(report->security_label->integrity, Integrity::kUntrusted);
+  ASSERT_TRUE(report->variable_id.has_value());
+  EXPECT_NE(labels::LabelTrackingFunctionMiddleware::ModelView(*report).find("variable_reference"),
+            std::string::npos);
+  EXPECT_EQ(tracker.context_label().integrity, Integrity::kTrusted);
+  labels::InvocationContext second = f.Call({&tracker, &policy});
+  EXPECT_FALSE(second.blocked.has_value());
+  EXPECT_EQ(f.backend.acquisitions(), 2);
+}
+
+TEST(PolicyTest, AnUntrustedReportTaintsTheConversationWhenNothingIsHidden) {
+  // POLICY-003, INTEG-003: with hiding off the framework joins each result into the
+  // conversation. An untrusted report makes the conversation untrusted, and this tool does not
+  // accept untrusted input, so the next call is blocked (hosts allow the tool explicitly). A
   // promoted report leaves the conversation trusted.
   for (bool host_trusts : {false, true}) {
     ToolOptions options = Options();
     if (host_trusts) options.egress_integrity = Integrity::kTrusted;
     Fixture f(options);
-    labels::LabelTrackingFunctionMiddleware tracker;
+    labels::LabelTrackingFunctionMiddleware tracker({.auto_hide_untrusted = false});
     labels::PolicyEnforcementFunctionMiddleware policy(true);
     labels::InvocationContext first = f.Call({&tracker, &policy});
     ASSERT_TRUE(first.result.has_value());
