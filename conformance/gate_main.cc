@@ -628,7 +628,9 @@ void RunLiveDryRunSuite(Run& run) {
     const std::string id = "live." + r.check.id;
     if (!run.options.Selected("live", id)) continue;
     const std::string failed = live::FailedFindings(r.findings);
-    std::printf("%s\n", CheckLine(r.passed, id, r.passed ? r.outcome : failed).c_str());
+    const std::string mark =
+        r.check.unverified.empty() ? "" : "; " + std::string(live::kUnverifiedMark);
+    std::printf("%s\n", CheckLine(r.passed, id, (r.passed ? r.outcome : failed) + mark).c_str());
     run.Add({.suite = "live", .id = id, .requirements = r.check.requirements,
              .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
              .expected = r.passed ? "" : r.check.what, .actual = r.passed ? "" : r.outcome,
