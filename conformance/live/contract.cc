@@ -327,12 +327,13 @@ Finding JudgeOutcome(const Parsed& p) {
 // zone rows are omitted with a note (expressroute, front_door_standard_premium).
 bool OfFamily(const Json& row, const std::string& family) {
   const std::string service = row.value("serviceName", "");
-  const bool standard_premium =
-      zones::IsFrontDoorStandardPremium(service, row.value("productName", ""));
+  const std::string product = row.value("productName", "");
   if (family == "expressroute") return service == "ExpressRoute";
-  if (family == "front_door_standard_premium") return standard_premium;
-  const auto f = zones::FamilyOfService(service);
-  return !standard_premium && f.has_value() && zones::ZoneFamilyName(*f) == family;
+  if (family == "front_door_standard_premium") {
+    return zones::IsFrontDoorStandardPremium(service, product);
+  }
+  const auto f = zones::FamilyOf(service, product);
+  return f.has_value() && zones::ZoneFamilyName(*f) == family;
 }
 
 // Rows in the CLI output whose region is a billing zone of the family.

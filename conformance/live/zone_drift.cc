@@ -100,10 +100,10 @@ struct Seen {
 Seen Collect(const std::vector<Row>& rows) {
   Seen seen;
   for (const Row& row : rows) {
-    const std::optional<ZoneFamily> family = zones::FamilyOfService(row.service);
-    // Front Door Standard/Premium's zones are not the edge zones (zones.h): its Zones 6 to 8
-    // would read as edge zones the mapping lacks.
-    if (!family || zones::IsFrontDoorStandardPremium(row.service, row.product)) continue;
+    // Front Door Standard/Premium has no family (zones.h): its Zones 6 to 8 would otherwise read
+    // as edge zones the mapping lacks.
+    const std::optional<ZoneFamily> family = zones::FamilyOf(row.service, row.product);
+    if (!family) continue;
     ++seen.zone_family_rows;
     if (zones::IsBillingZone(row.region)) seen.zones[*family].insert(row.region);
     if (!IsArmRegion(row.region)) continue;

@@ -87,7 +87,7 @@ Kind ClassifyZoneRow(const PriceRow& r, const RegionPlan& plan, Classification& 
     c.front_door_tiers = true;
     return Kind::kDropped;
   }
-  const std::optional<zones::ZoneFamily> family = zones::FamilyOfService(r.service_name);
+  const std::optional<zones::ZoneFamily> family = zones::FamilyOf(r.service_name, r.product_name);
   if (!family) {
     c.unknown_family = true;
     return Kind::kDropped;

@@ -98,7 +98,8 @@ std::string_view ZoneFamilyName(ZoneFamily family) {
   return "network";
 }
 
-std::optional<ZoneFamily> FamilyOfService(std::string_view service_name) {
+std::optional<ZoneFamily> FamilyOf(std::string_view service_name, std::string_view product_name) {
+  if (IsFrontDoorStandardPremium(service_name, product_name)) return std::nullopt;
   if (service_name == "Virtual Network" || service_name == "VPN Gateway" ||
       service_name == "Bandwidth") {
     return ZoneFamily::kNetwork;

@@ -27,15 +27,15 @@ inline constexpr std::array<std::string_view, 11> kExpansionZones = {
 enum class ZoneFamily { kNetwork, kEdge, kDns };
 std::string_view ZoneFamilyName(ZoneFamily family);  // "network", "edge", "dns"
 
-// The family a zone row belongs to, by its serviceName; nullopt for ExpressRoute and any service
-// whose zones the mapping does not cover.
-std::optional<ZoneFamily> FamilyOfService(std::string_view service_name);
-
 // Front Door Standard/Premium: product "Azure Front Door" of service "Azure Front Door Service".
 // It bills in Zones 1 to 8, and no source the mapping rests on says which geographies those
 // zones cover (its Zone 6 has Zone 1's prices, so they are not the CDN zones); its zone rows are
 // never selected by the classic edge zones but left out with a note (PROVENANCE.md).
 bool IsFrontDoorStandardPremium(std::string_view service_name, std::string_view product_name);
+
+// The family a zone row belongs to, by its serviceName and productName; nullopt for ExpressRoute,
+// Front Door Standard/Premium and any service whose zones the mapping does not cover.
+std::optional<ZoneFamily> FamilyOf(std::string_view service_name, std::string_view product_name);
 
 // ARM region names compare without regard to ASCII letter case ("EastUS" is "eastus").
 bool SameRegionName(std::string_view a, std::string_view b);

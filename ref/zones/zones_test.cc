@@ -82,17 +82,19 @@ TEST(ZonesTest, LookupIsCaseInsensitiveAndNeverGuesses) {
 }
 
 TEST(ZonesTest, FamiliesAndZoneNames) {
-  EXPECT_EQ(FamilyOfService("Virtual Network"), ZoneFamily::kNetwork);
-  EXPECT_EQ(FamilyOfService("VPN Gateway"), ZoneFamily::kNetwork);
-  EXPECT_EQ(FamilyOfService("Bandwidth"), ZoneFamily::kNetwork);
-  EXPECT_EQ(FamilyOfService("Azure Front Door Service"), ZoneFamily::kEdge);
+  EXPECT_EQ(FamilyOf("Virtual Network", "p"), ZoneFamily::kNetwork);
+  EXPECT_EQ(FamilyOf("VPN Gateway", "p"), ZoneFamily::kNetwork);
+  EXPECT_EQ(FamilyOf("Bandwidth", "p"), ZoneFamily::kNetwork);
+  EXPECT_EQ(FamilyOf("Azure Front Door Service", "p"), ZoneFamily::kEdge);
+  EXPECT_EQ(FamilyOf("Azure Front Door Service", "Azure Front Door Service"), ZoneFamily::kEdge);
+  EXPECT_EQ(FamilyOf("Azure Front Door Service", "Azure Front Door"), std::nullopt);
   EXPECT_TRUE(IsFrontDoorStandardPremium("Azure Front Door Service", "Azure Front Door"));
   EXPECT_FALSE(IsFrontDoorStandardPremium("Azure Front Door Service", "Azure Front Door Service"));
   EXPECT_FALSE(IsFrontDoorStandardPremium("Content Delivery Network", "Azure Front Door"));
-  EXPECT_EQ(FamilyOfService("Content Delivery Network"), ZoneFamily::kEdge);
-  EXPECT_EQ(FamilyOfService("Azure DNS"), ZoneFamily::kDns);
-  EXPECT_EQ(FamilyOfService("ExpressRoute"), std::nullopt);
-  EXPECT_EQ(FamilyOfService("virtual network"), std::nullopt);  // price-list values are exact
+  EXPECT_EQ(FamilyOf("Content Delivery Network", "p"), ZoneFamily::kEdge);
+  EXPECT_EQ(FamilyOf("Azure DNS", "p"), ZoneFamily::kDns);
+  EXPECT_EQ(FamilyOf("ExpressRoute", "p"), std::nullopt);
+  EXPECT_EQ(FamilyOf("virtual network", "p"), std::nullopt);  // price-list values are exact
   EXPECT_TRUE(IsBillingZone("Zone 9"));
   EXPECT_TRUE(IsBillingZone("US Gov Zone 2"));
   for (const char* not_a_zone :
