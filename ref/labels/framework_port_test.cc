@@ -9,17 +9,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ref/labels/test_labels.h"
 #include "ref/labels/middleware.h"
 
 namespace azure_pricing::labels {
 namespace {
 
-constexpr ContentLabel kTrustedPublic{Integrity::kTrusted, Confidentiality::kPublic};
-constexpr ContentLabel kUntrustedPublic{Integrity::kUntrusted, Confidentiality::kPublic};
-constexpr ContentLabel kTrustedPrivate{Integrity::kTrusted, Confidentiality::kPrivate};
-constexpr ContentLabel kUntrustedPrivate{Integrity::kUntrusted, Confidentiality::kPrivate};
-constexpr ContentLabel kTrustedIdentity{Integrity::kTrusted, Confidentiality::kUserIdentity};
-constexpr ContentLabel kUntrustedIdentity{Integrity::kUntrusted, Confidentiality::kUserIdentity};
+using namespace ::azure_pricing::labels::test_labels;  // NOLINT: the shared test labels
+
 
 constexpr LabelTrackingFunctionMiddleware::Options kShowAll{.auto_hide_untrusted = false};
 

@@ -7,15 +7,14 @@
 
 #include "conformance/citations/cites.h"
 #include "gtest/gtest.h"
+#include "ref/labels/test_labels.h"
 #include "ref/labels/middleware.h"
 
 namespace azure_pricing::labels {
 namespace {
 
-constexpr ContentLabel kTrustedPublic{Integrity::kTrusted, Confidentiality::kPublic};
-constexpr ContentLabel kUntrustedPublic{Integrity::kUntrusted, Confidentiality::kPublic};
-constexpr ContentLabel kTrustedPrivate{Integrity::kTrusted, Confidentiality::kPrivate};
-constexpr ContentLabel kUntrustedPrivate{Integrity::kUntrusted, Confidentiality::kPrivate};
+using namespace ::azure_pricing::labels::test_labels;  // NOLINT: the shared test labels
+
 
 // A tool whose body returns the given items; `runs` counts how often the body ran.
 Tool ItemsTool(std::vector<Content> items, std::map<std::string, std::string> properties = {},

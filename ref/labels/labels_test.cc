@@ -1,14 +1,13 @@
 #include "ref/labels/labels.h"
 
 #include "gtest/gtest.h"
+#include "ref/labels/test_labels.h"
 
 namespace azure_pricing::labels {
 namespace {
 
-constexpr ContentLabel kTrustedPublic{Integrity::kTrusted, Confidentiality::kPublic};
-constexpr ContentLabel kUntrustedPublic{Integrity::kUntrusted, Confidentiality::kPublic};
-constexpr ContentLabel kTrustedPrivate{Integrity::kTrusted, Confidentiality::kPrivate};
-constexpr ContentLabel kTrustedIdentity{Integrity::kTrusted, Confidentiality::kUserIdentity};
+using namespace ::azure_pricing::labels::test_labels;  // NOLINT: the shared test labels
+
 
 TEST(JoinTest, UntrustedIfAnyAndHighestConfidentiality) {
   EXPECT_EQ(Join(kTrustedPublic, kUntrustedPublic), kUntrustedPublic);
