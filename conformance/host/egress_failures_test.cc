@@ -29,12 +29,8 @@ using fakes::azmcp::Scenario;
 
 class EgressFailuresTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    rig_ = new DifferentialRig(fakes::azmcp::TestScenarios().file);
-  }
-  static void TearDownTestSuite() {
-    delete rig_;
-  }
+  static void SetUpTestSuite() { rig_ = new DifferentialRig(fakes::azmcp::TestScenarios().file); }
+  static void TearDownTestSuite() { delete rig_; }
 
   // Runs the real CLI for the tool's arguments with `faults` and `env`, then hands its output to
   // the reference tool as the sandbox's exec result.
@@ -42,8 +38,9 @@ class EgressFailuresTest : public ::testing::Test {
                      Outcome* cli = nullptr) {
     const char* real = std::getenv("AZURE_PRICING_AZMCP");
     EXPECT_TRUE(real != nullptr && access(real, X_OK) == 0)
-        << "AZURE_PRICING_AZMCP does not name the real azmcp. Run the tests through tools/bazel, "
-           "which installs @azure/mcp-linux-x64@3.0.0-beta.46 from the npm registry and sets it.";
+        << "AZURE_PRICING_AZMCP does not name the real azmcp; the test's BUILD rule sets it to "
+           "@azmcp "
+           "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@3.0.0-beta.46, checked by sha256).";
     EXPECT_TRUE(rig_->ok());
     if (real == nullptr || !rig_->ok()) return {};
     Scenario s;
@@ -56,7 +53,8 @@ class EgressFailuresTest : public ::testing::Test {
     if (cli != nullptr) *cli = o;
     ScriptedCall call;
     call.arguments = R"({"sku":"Standard_D8s_v5"})";
-    call.scripts = {{.exec = {.stdout_bytes = o.raw_out, .stderr_bytes = o.err, .exit_code = o.exit_code}}};
+    call.scripts = {
+        {.exec = {.stdout_bytes = o.raw_out, .stderr_bytes = o.err, .exit_code = o.exit_code}}};
     auto report = RunScriptedCall(call);
     EXPECT_THAT(report, IsOk());
     return report.ok() ? *report : CallReport{};

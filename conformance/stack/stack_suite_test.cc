@@ -40,7 +40,7 @@ std::string TestTmp() {
   return tmp != nullptr ? tmp : "/tmp";
 }
 
-// The CLI tools/bazel passes (the real azmcp), or the fake without it; every case must pass.
+// The CLI the BUILD rule passes (the real azmcp, @azmcp), or the fake without it; every case must pass.
 TEST(StackSuiteTest, EveryCasePassesOnTheWholeStack) {
   const StackSuiteResult r = RunStackSuite({});
   Print(r);

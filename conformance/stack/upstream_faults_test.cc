@@ -2,7 +2,7 @@
 // the CLI in the real sandbox, the egress proxy, the fake API. Each ends with its expected
 // outcome and reason, a failure carries no report, the sandbox is disposed and nothing is left on
 // this machine. Run with the fake CLI, and with the real azmcp where AZURE_PRICING_AZMCP names
-// it (tools/bazel passes it to tests). The last case kills the upstream while the CLI waits for
+// it (the BUILD rule sets it to @azmcp). The last case kills the upstream while the CLI waits for
 // its second page: the lookup fails closed, without the first page's rows.
 #include <signal.h>
 

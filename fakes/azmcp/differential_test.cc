@@ -41,8 +41,9 @@ DifferentialRig* DifferentialTest::rig_ = nullptr;
 TEST_P(DifferentialTest, FakeMatchesTheRealCli) {
   const char* real = std::getenv("AZURE_PRICING_AZMCP");
   ASSERT_TRUE(real != nullptr && access(real, X_OK) == 0)
-      << "AZURE_PRICING_AZMCP does not name the real azmcp. Run the tests through tools/bazel, "
-         "which installs @azure/mcp-linux-x64@3.0.0-beta.46 from the npm registry and sets it.";
+      << "AZURE_PRICING_AZMCP does not name the real azmcp; the test's BUILD rule sets it to "
+         "@azmcp "
+         "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@3.0.0-beta.46, checked by sha256).";
   ASSERT_TRUE(rig_->ok()) << "the fake API or the egress proxy did not start";
   const Scenario& s = GetParam();
   const Outcome want = rig_->Run(real, s);

@@ -12,20 +12,20 @@
 #include <string>
 #include <vector>
 
-#include "ref/egress/proxy.h"
-#include "ref/egress/reasons.h"
-#include "fakes/testing/run_program.h"
 #include "fakes/prices_server/sample_rows.h"
+#include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
+#include "ref/egress/proxy.h"
+#include "ref/egress/reasons.h"
 
 namespace azure_pricing::egress {
 namespace {
 
 using Json = nlohmann::json;
 
-
-fakes::test_support::ProgramRun RunCli(const std::string& azmcp, const std::vector<std::string>& env) {
+fakes::test_support::ProgramRun RunCli(const std::string& azmcp,
+                                       const std::vector<std::string>& env) {
   return fakes::test_support::RunProgram(
       {azmcp, "pricing", "get", "--sku", "Standard_D4s_v5", "--region", "westeurope"}, env);
 }
@@ -36,8 +36,9 @@ class RealCliTest : public ::testing::Test {
   void SetUp() override {
     const char* azmcp = std::getenv("AZURE_PRICING_AZMCP");
     ASSERT_TRUE(azmcp != nullptr && access(azmcp, X_OK) == 0)
-        << "AZURE_PRICING_AZMCP does not name the real azmcp. Run the tests through tools/bazel, "
-           "which installs @azure/mcp-linux-x64@3.0.0-beta.46 and sets it.";
+        << "AZURE_PRICING_AZMCP does not name the real azmcp; the test's BUILD rule sets it to "
+           "@azmcp "
+           "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@3.0.0-beta.46, checked by sha256).";
     azmcp_ = azmcp;
     ProxyOptions options;
     options.upstream_host = "127.0.0.1";
@@ -97,9 +98,8 @@ TEST_F(RealCliTest, LookupSucceedsThroughTheProxyAndTelemetryIsRefused) {
         line.find(std::string("decision=") + kRequestForwarded + " ") != std::string::npos;
     forwarded = forwarded || this_forwarded;
     // Anything else the CLI tried (its telemetry) was refused at CONNECT.
-    EXPECT_TRUE(this_forwarded ||
-                line.find(std::string("decision=") + kHostNotAllowed + " stage=connect") !=
-                    std::string::npos)
+    EXPECT_TRUE(this_forwarded || line.find(std::string("decision=") + kHostNotAllowed +
+                                            " stage=connect") != std::string::npos)
         << line;
   }
   EXPECT_TRUE(forwarded);

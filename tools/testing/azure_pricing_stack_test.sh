@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # azure_pricing with no mode flag: the whole local stack (fake price API with the bundled catalog,
-# bubblewrap backend, egress proxy, CLI in the sandbox), once with the CLI tools/bazel passes in
+# bubblewrap backend, egress proxy, CLI in the sandbox), once with the CLI its BUILD rule passes in
 # AZURE_PRICING_AZMCP (the real azmcp) and once with the fake; --upstream at a second fake API;
 # nothing left in TMPDIR afterwards.
 # CITES("HOST-006", "HOST-008", "HOST-013", "INTRO-004", "INTRO-007", "BOUND-014", "ARG-009")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # live_check and record as an operator meets them: without an opt-in nothing runs and the exit
 # status says so; a wrong opt-in is a usage error; the dry run (the fake price API, real
-# sandboxes, the CLI tools/bazel passes) passes every check and writes its JSON report and a
+# sandboxes, the CLI the BUILD rule passes) passes every check and writes its JSON report and a
 # recording. The live mode itself is never run here.
 # CITES("HOST-004", "HOST-005")
 set -uo pipefail
