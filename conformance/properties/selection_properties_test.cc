@@ -128,20 +128,20 @@ RC_GTEST_PROP(SelectionProperties, KeepsExactlyWhatTheRulesSay, ()) {
   }
   // Exactly the expected rows, in the CLI's order.
   RC_ASSERT(s.rows.size() == expected.size());
-  for (size_t i = 0; i < expected.size(); ++i) RC_ASSERT(SameRow(s.rows[i].row, *expected[i]));
-  for (const SelectedRow& k : s.rows) {
+  for (size_t i = 0; i < expected.size(); ++i) RC_ASSERT(SameRow(s.rows[i], *expected[i]));
+  RC_ASSERT(s.matches.size() == s.rows.size());
+  for (const PriceRow& k : s.rows) {
     // Nothing outside {requested region, selected zones, Global}.
-    RC_ASSERT(is_requested(k.row.region) || k.row.region == "Global" ||
-              IsBillingZone(k.row.region));
+    RC_ASSERT(is_requested(k.region) || k.region == "Global" || IsBillingZone(k.region));
     // Unknown regions and sovereign regions without a mapping never select a zone.
-    if (IsBillingZone(k.row.region)) {
-      RC_ASSERT(SelectedZone(args.region.value(), k.row.service_name) == k.row.region);
+    if (IsBillingZone(k.region)) {
+      RC_ASSERT(SelectedZone(args.region.value(), k.service_name) == k.region);
     }
     // Every row of a kept meter at the same location is kept too (all terms and bands).
     for (const PriceRow& r : rows) {
-      if (KeyOf(r) == KeyOf(k.row) && r.region == k.row.region) {
+      if (KeyOf(r) == KeyOf(k) && r.region == k.region) {
         RC_ASSERT(std::any_of(s.rows.begin(), s.rows.end(),
-                              [&](const SelectedRow& x) { return SameRow(x.row, r); }));
+                              [&](const PriceRow& x) { return SameRow(x, r); }));
       }
     }
   }
@@ -163,8 +163,9 @@ RC_GTEST_PROP(SelectionProperties, IndependentOfRowOrderExceptOutputOrder, ()) {
   for (size_t i = 0; i < idx.size(); ++i) shuffled[i] = rows[idx[i]];
   auto kept = [](const Selection& s) {
     std::multiset<std::string> ids;
-    for (const SelectedRow& r : s.rows)
-      ids.insert(r.row.meter_id + "@" + r.row.region + "#" + r.matched_by);
+    for (size_t i = 0; i < s.rows.size(); ++i) {
+      ids.insert(s.rows[i].meter_id + "@" + s.rows[i].region + "#" + s.matches[i].matched_by);
+    }
     return ids;
   };
   const Selection a = SelectRows(rows, plan, false);

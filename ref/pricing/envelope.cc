@@ -205,6 +205,17 @@ constexpr std::string_view kRowFieldNames[] = {
     "effectiveStartDate", "meterName",    "meterId",       "isPrimaryMeterRegion",
     "reservationTerm",    "savingsPlan"};
 
+// The fewest bytes a row can take: its required members with empty strings, one-digit prices,
+// an 11-letter price type and `true`, its braces and the comma after it. The text's size over
+// this bounds the row count, so the rows are reserved once and never move; capacity that no row
+// fills is never touched, so it costs address space, not memory.
+constexpr size_t MinRowBytes() {
+  size_t n = 2 + 1 + (kRequiredFieldCount - 1);  // braces, the comma after, the members' commas
+  for (uint32_t f = 0; f < kRequiredFieldCount; ++f) n += kRowFieldNames[f].size() + 3;  // "k":
+  return n + 12 * 2 + (2 + 11) + 2 * 1 + 4;  // 12 strings, priceType, 2 prices, the bool
+}
+static_assert(MinRowBytes() == 283);
+
 // The CLI prints fields in a fixed order, so the field after the previous one is tried first.
 RowField FieldOf(std::string_view key, uint32_t expected) {
   if (expected < kUnknownField && kRowFieldNames[expected] == key) {
@@ -331,6 +342,7 @@ namespace internal {
 
 bool ReadSuccessEnvelope(std::string_view stdout_bytes, std::vector<PriceRow>& rows) {
   json::Reader r(stdout_bytes);
+  rows.reserve(rows.size() + stdout_bytes.size() / MinRowBytes());
   if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
   bool status = false, message = false, results = false;
   std::string key, scratch;

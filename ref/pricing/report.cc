@@ -43,12 +43,12 @@ Report BuildExpandedReport(Selection selection, int64_t received_rows,
   expansion.requested_region = requested_region;
   expansion.selected_rows = static_cast<int64_t>(selection.rows.size());
   expansion.selection_notes = std::move(selection.notes);
-  if (expansion.selected_rows > max_rows) selection.rows.resize(static_cast<size_t>(max_rows));
-  for (SelectedRow& s : selection.rows) {
-    report.prices.push_back(std::move(s.row));
-    s.row = PriceRow();
+  if (expansion.selected_rows > max_rows) {
+    selection.rows.resize(static_cast<size_t>(max_rows));
+    selection.matches.resize(static_cast<size_t>(max_rows));
   }
-  expansion.annotations = std::move(selection.rows);
+  report.prices = std::move(selection.rows);
+  expansion.matches = std::move(selection.matches);
   report.returned_rows = static_cast<int64_t>(report.prices.size());
   report.truncated = expansion.selected_rows > max_rows || report.upstream_limit_reached;
   report.expansion = std::move(expansion);
@@ -99,7 +99,7 @@ void AppendRowJson(std::string& out, const PriceRow& row) {
 namespace {
 
 // Closes a row object that AppendRowJson wrote with the selection annotations added.
-void AppendAnnotations(std::string& out, const SelectedRow& a) {
+void AppendAnnotations(std::string& out, const RowMatch& a) {
   out.pop_back();  // the row's closing brace
   auto field = [&out](const char* key, const std::optional<std::string>& value) {
     if (!value.has_value()) return;
@@ -122,7 +122,7 @@ std::string ReportToJson(const Report& report) {
   for (size_t i = 0; i < report.prices.size(); ++i) {
     if (i > 0) out.push_back(',');
     AppendRowJson(out, report.prices[i]);
-    if (report.expansion) AppendAnnotations(out, report.expansion->annotations[i]);
+    if (report.expansion) AppendAnnotations(out, report.expansion->matches[i]);
   }
   out += "],\"returned_rows\":" + std::to_string(report.returned_rows);
   out += ",\"received_rows\":" + std::to_string(report.received_rows);

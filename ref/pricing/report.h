@@ -24,7 +24,7 @@ struct Report {
     std::string requested_region;
     int64_t selected_rows = 0;
     std::vector<std::string> selection_notes;
-    std::vector<SelectedRow> annotations;  // parallel to prices; each row's own copy unused
+    std::vector<RowMatch> matches;  // parallel to prices
   };
   std::optional<Expansion> expansion;
 };

@@ -75,7 +75,8 @@ TEST(ReportTest, ExpandedReportCarriesSelectionInsideTheReport) {
   Selection selection;
   PriceRow row;
   row.region = "Zone 1";
-  selection.rows.push_back({row, "zone", "Zone 1", "network", "published_region", "eastus"});
+  selection.rows.push_back(row);
+  selection.matches.push_back({"zone", "Zone 1", "network", "published_region", "eastus"});
   selection.notes.emplace_back(kNoteEdgeZone);
   const Report r = BuildExpandedReport(selection, 7, "eastus", 100);
   const std::string text = ReportToJson(r);

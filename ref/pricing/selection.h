@@ -14,20 +14,21 @@
 
 namespace azure_pricing {
 
-struct SelectedRow {
-  PriceRow row;            // as the CLI gave it, its region value included
+// Why a kept row was kept.
+struct RowMatch {
   std::string matched_by;  // "region", "zone" or "global"
   std::optional<std::string> zone, zone_family, zone_basis, zone_reference_region;
 };
 
 struct Selection {
-  std::vector<SelectedRow> rows;   // in the CLI's order
+  std::vector<PriceRow> rows;      // as the CLI gave them (region value included), in its order
+  std::vector<RowMatch> matches;   // parallel to rows
   std::vector<std::string> notes;  // fixed texts, each at most once, in a fixed order
 };
 
 // `received_truncated`: the CLI stopped at its row ceiling, so a Global fallback cannot prove a
 // preferred row is absent.
-// Takes the rows: the kept ones move into the selection.
+// Takes the rows: the kept ones stay in their storage, which becomes the selection's.
 Selection SelectRows(std::vector<PriceRow> rows, const RegionPlan& plan,
                      bool received_truncated);
 

@@ -33,7 +33,9 @@ RegionPlan Plan(const std::string& region) {
 
 std::vector<std::string> Ids(const Selection& s) {
   std::vector<std::string> ids;
-  for (const SelectedRow& r : s.rows) ids.push_back(r.row.meter_id + ":" + r.matched_by);
+  for (size_t i = 0; i < s.rows.size(); ++i) {
+    ids.push_back(s.rows[i].meter_id + ":" + s.matches[i].matched_by);
+  }
   return ids;
 }
 
@@ -54,13 +56,14 @@ TEST(SelectionTest, RegionalZoneAndGlobalFallback) {
   const Selection s = SelectRows(rows, Plan("eastus"), false);
   EXPECT_EQ(Ids(s),
             (std::vector<std::string>{"r1:region", "z1:zone", "g-kept:global", "r2:region"}));
-  const SelectedRow& zone = s.rows[1];
-  EXPECT_EQ(zone.row.region, "Zone 1");  // the CLI's own value is kept
+  EXPECT_EQ(s.matches.size(), s.rows.size());
+  EXPECT_EQ(s.rows[1].region, "Zone 1");  // the CLI's own value is kept
+  const RowMatch& zone = s.matches[1];
   EXPECT_EQ(zone.zone, "Zone 1");
   EXPECT_EQ(zone.zone_family, "network");
   EXPECT_EQ(zone.zone_basis, "published_region");
   EXPECT_EQ(zone.zone_reference_region, "eastus");
-  EXPECT_FALSE(s.rows[0].zone.has_value());
+  EXPECT_FALSE(s.matches[0].zone.has_value());
   EXPECT_TRUE(s.notes.empty());
 }
 
@@ -73,10 +76,10 @@ TEST(SelectionTest, EdgeAndDnsFamiliesUseTheirOwnZones) {
   };
   const Selection s = SelectRows(rows, Plan("australiaeast"), false);
   EXPECT_EQ(Ids(s), (std::vector<std::string>{"cdn-z4:zone", "dns-z1:zone", "vnet-z2:zone"}));
-  EXPECT_EQ(s.rows[0].zone_family, "edge");
-  EXPECT_EQ(s.rows[0].zone_basis, "geography");
-  EXPECT_FALSE(s.rows[0].zone_reference_region.has_value());
-  EXPECT_EQ(s.rows[1].zone_basis, "uniform_commercial");
+  EXPECT_EQ(s.matches[0].zone_family, "edge");
+  EXPECT_EQ(s.matches[0].zone_basis, "geography");
+  EXPECT_FALSE(s.matches[0].zone_reference_region.has_value());
+  EXPECT_EQ(s.matches[1].zone_basis, "uniform_commercial");
   EXPECT_TRUE(HasNote(s, kNoteEdgeZone));
 }
 
@@ -84,8 +87,8 @@ TEST(SelectionTest, NearestRegionEstimatesAreNoted) {
   const Selection s =
       SelectRows({Row("Zone 3", "Bandwidth", "Rtn", "Egress", "z3")}, Plan("qatarcentral"), false);
   ASSERT_EQ(s.rows.size(), 1u);
-  EXPECT_EQ(s.rows[0].zone_basis, "nearest_region");
-  EXPECT_EQ(s.rows[0].zone_reference_region, "uaecentral");
+  EXPECT_EQ(s.matches[0].zone_basis, "nearest_region");
+  EXPECT_EQ(s.matches[0].zone_reference_region, "uaecentral");
   EXPECT_TRUE(HasNote(s, kNoteNearestRegion));
   EXPECT_FALSE(HasNote(s, kNoteEdgeZone));
 }
