@@ -1,11 +1,16 @@
 #include "ref/json/reader.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace azure_pricing::json {
 namespace {
@@ -39,6 +44,54 @@ void AppendUtf8(std::string& out, uint32_t cp) {
   }
 }
 
+// The first byte at or after `p` that is not a space, or `end`. Pretty-printed text indents with
+// runs of spaces, which a byte-at-a-time loop spends most of its structure time on.
+const char* SkipSpaces(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' ');
+  while (end - p >= 16) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, space)));
+    if ((other & 0xFFFF) != 0) return p + std::countr_zero(other);
+    p += 16;
+  }
+#endif
+  while (p != end && *p == ' ') ++p;
+  return p;
+}
+
+// The first quote, backslash or control byte at or after `p`, or `end`: where a string's plain
+// run stops.
+const char* ScanPlain(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i top_control = _mm_set1_epi8(0x1F);
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Unsigned x <= 0x1F exactly when max(x, 0x1F) is 0x1F.
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+                     _mm_cmpeq_epi8(_mm_max_epu8(x, top_control), top_control));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+    if (mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
+  // Eight bytes at a time until a chunk holds a quote, a backslash or a control byte.
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    const uint64_t quote = x ^ (kOnes * '"'), backslash = x ^ (kOnes * '\\');
+    const uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                             ((x - kOnes * 0x20) & ~x);
+    if (special & kHighs) break;
+    p += 8;
+  }
+  while (p != end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+  return p;
+}
+
 }  // namespace
 
 Reader::Reader(std::string_view text, int max_depth, Utf8Check utf8)
@@ -54,8 +107,21 @@ bool Reader::Fail(ParseError e) {
   return false;
 }
 
-void Reader::SkipWhitespace() {
-  while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+void Reader::SkipWhitespaceRun() {
+  while (p_ != end_) {
+    if (*p_ == ' ') {
+      // A lone space, as after each colon, is the commonest run.
+      if (end_ - p_ >= 2 && static_cast<unsigned char>(p_[1]) > ' ') {
+        ++p_;
+        return;
+      }
+      p_ = SkipSpaces(p_, end_);
+    } else if (*p_ == '\n' || *p_ == '\r' || *p_ == '\t') {
+      ++p_;
+    } else {
+      return;
+    }
+  }
 }
 
 bool Reader::Expect(char c) {
@@ -162,13 +228,9 @@ bool Reader::NextMember(std::string& key) {
 bool Reader::NextMemberUnchecked(std::string_view& key, std::string& scratch) {
   if (NextEntry(/*in_object=*/true, '}') != Step::kEntry) return false;
   if (p_ == end_ || *p_ != '"') return Fail(ParseError::kSyntax);
-  const char* q = p_ + 1;
-  unsigned char high = 0;  // only a key with a non-ASCII byte needs the UTF-8 check
-  while (q != end_ && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20) {
-    high |= static_cast<unsigned char>(*q++);
-  }
+  const char* q = ScanPlain(p_ + 1, end_);
   const std::string_view plain(p_ + 1, static_cast<size_t>(q - p_ - 1));
-  if (q != end_ && *q == '"' && (!check_strings_utf8_ || high < 0x80 || IsValidUtf8(plain))) {
+  if (q != end_ && *q == '"' && (!check_strings_utf8_ || IsValidUtf8(plain))) {
     key = plain;
     p_ = q + 1;
   } else {
@@ -197,18 +259,7 @@ bool Reader::ParseStringBody(std::string& out) {
   ++p_;  // opening quote
   while (true) {
     const char* run = p_;
-    // Eight bytes at a time until a chunk holds a quote, a backslash or a control byte.
-    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
-    while (end_ - p_ >= 8) {
-      uint64_t x;
-      std::memcpy(&x, p_, 8);
-      const uint64_t quote = x ^ (kOnes * '"'), backslash = x ^ (kOnes * '\\');
-      const uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
-                               ((x - kOnes * 0x20) & ~x);
-      if (special & kHighs) break;
-      p_ += 8;
-    }
-    while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+    p_ = ScanPlain(p_, end_);
     // Runs end only at ASCII bytes, so a valid sequence is never split between two runs.
     if (check_strings_utf8_ && !IsValidUtf8(std::string_view(run, static_cast<size_t>(p_ - run)))) {
       return Fail(ParseError::kInvalidUtf8);

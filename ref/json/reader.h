@@ -74,7 +74,13 @@ class Reader {
   // Consumes the open container's closing byte (popping it) or, after its first entry, the
   // comma before the next entry.
   Step NextEntry(bool in_object, char close);
-  void SkipWhitespace();
+  // Inline for the common case, a value or punctuation right away: every byte above a space is
+  // not white space.
+  void SkipWhitespace() {
+    if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;
+    SkipWhitespaceRun();
+  }
+  void SkipWhitespaceRun();
   bool Expect(char c);
   bool Begin(bool is_object, char open);
   bool ParseStringBody(std::string& out);

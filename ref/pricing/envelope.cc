@@ -229,13 +229,11 @@ RowField FieldOf(std::string_view key, uint32_t expected) {
   return kUnknownField;
 }
 
-bool StreamString(json::Reader& r, std::string& out) {
-  return r.Peek() == json::Reader::Next::kString && r.ReadString(out);
-}
+// No Peek before a read: each Read refuses a value of another kind itself, and any refusal
+// here hands the text to the document path, which names it.
+bool StreamString(json::Reader& r, std::string& out) { return r.ReadString(out); }
 
-bool StreamPrice(json::Reader& r, double& out) {
-  return r.Peek() == json::Reader::Next::kNumber && r.ReadNumber(out) && out >= 0;
-}
+bool StreamPrice(json::Reader& r, double& out) { return r.ReadNumber(out) && out >= 0; }
 
 bool StreamSavingsPlan(json::Reader& r, std::vector<SavingsPlanPrice>& out, std::string& key) {
   if (r.Peek() != json::Reader::Next::kArray || !r.BeginArray()) return false;
@@ -293,7 +291,7 @@ bool StreamField(json::Reader& r, RowField field, PriceRow& row, std::string& ke
     case kUnitPrice:
       return StreamPrice(r, row.unit_price);
     case kIsPrimaryMeterRegion:
-      return r.Peek() == json::Reader::Next::kBool && r.ReadBool(row.is_primary_meter_region);
+      return r.ReadBool(row.is_primary_meter_region);
     case kReservationTerm: {
       std::string term;
       const bool good = StreamString(r, term) && !term.empty();
@@ -308,7 +306,7 @@ bool StreamField(json::Reader& r, RowField field, PriceRow& row, std::string& ke
 }
 
 bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
-  if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
+  if (!r.BeginObject()) return false;
   // Duplicates are caught here: a bit per known key, and the names of any other keys (the CLI
   // prints none, so the list stays empty), cheaper than the reader's string comparisons.
   uint32_t seen = 0;
