@@ -19,9 +19,11 @@ INFO: Build completed successfully, 120 total actions
 """
 
 
-def spawn(mnemonic, label, hit, cacheable=True):
-    return {"mnemonic": mnemonic, "targetLabel": label, "remoteCacheHit": hit,
-            "remoteCacheable": cacheable, "cacheable": True}
+def spawn(mnemonic, label, hit, cacheable=True, args=("x",)):
+    # Bazel 4 leaves targetLabel out; the label is in the progress message.
+    return {"mnemonic": mnemonic, "progressMessage": f"Testing {label} (shard 1 of 2)",
+            "remoteCacheHit": hit, "remoteCacheable": cacheable, "cacheable": True,
+            "commandArgs": list(args)}
 
 
 class CacheReportTest(unittest.TestCase):
@@ -48,11 +50,15 @@ class CacheReportTest(unittest.TestCase):
 
     def test_misses_are_named_and_told_apart(self):
         spawns = [spawn("CppCompile", "//b:lib", False),
-                  spawn("TestRunner", "//b:host_test", False, cacheable=False)]
+                  spawn("TestRunner", "//b:host_test", False, cacheable=False),
+                  spawn("TestRunner", "//a:one_test", False,
+                        args=("external/bazel_tools/tools/test/generate-xml.sh", "t.log"))]
         out = self.run_report(LOG, spawns).stdout
-        self.assertIn("2 actions ran instead of coming from the cache:", out)
-        self.assertIn("CppCompile (cacheable, missed): 1\n    //b:lib", out)
-        self.assertIn("TestRunner (not cacheable (its tags say why)): 1\n    //b:host_test", out)
+        self.assertIn("3 actions ran instead of coming from the cache:", out)
+        self.assertIn("CppCompile, cacheable, missed: 1\n    //b:lib", out)
+        self.assertIn("TestRunner, not cacheable (its tags say why): 1\n    //b:host_test", out)
+        self.assertIn("TestRunner, test.xml written again for a cached test (Bazel's own; "
+                      "milliseconds): 1\n    //a:one_test", out)
 
     def test_met_when_both_floors_are_met(self):
         result = self.run_report(LOG, [], "--min-tests-cached", "60")
