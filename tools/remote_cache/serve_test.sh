@@ -42,6 +42,15 @@ check "nothing answers after stop" 000 "$(code "${url}/cas/0123abcd")"
 check "no watchdog after stop" 0 "$(pgrep -g "${watchdog}" | wc -l)"
 check "status after stop" 3 "$("${serve}" status --dir "${dir}" >/dev/null 2>&1; echo $?)"
 
+python3 -c 'import socket,sys,time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(30)' "${port}" &
+squatter=$!
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null && break; sleep 0.1; done
+busy="$("${serve}" start --dir "${dir}/busy" --port "${port}" 2>&1)"
+check "a taken port fails, naming nginx's reason" 1 "$("${serve}" start --dir "${dir}/busy" --port "${port}" >/dev/null 2>&1; echo $?)"
+[[ "${busy}" == *"nginx did not start: "*"Address already in use"* ]] && echo "ok: the reason" ||
+  { echo "FAIL: the reason: [${busy}]"; failures=$((failures + 1)); }
+kill "${squatter}"; wait "${squatter}" 2>/dev/null || true
+
 "${serve}" start --dir "${dir}" --port "${port}" --lifetime 2s >/dev/null 2>&1
 for _ in $(seq 50); do [[ "$(code "${url}/cas/0123abcd")" == 000 ]] && break; sleep 0.2; done
 check "stops by itself after its lifetime" 000 "$(code "${url}/cas/0123abcd")"
@@ -49,5 +58,7 @@ check "the store outlives the server" "blob bytes" "$(cat "${dir}/store/cas/0123
 
 check "a bad lifetime is a usage error" 64 "$("${serve}" start --dir "${dir}" --lifetime 0h >/dev/null 2>&1; echo $?)"
 check "a bad port is a usage error" 64 "$("${serve}" start --dir "${dir}" --port 70000 >/dev/null 2>&1; echo $?)"
+check "--help prints the synopsis" 0 "$("${serve}" --help >/dev/null 2>&1; echo $?)"
+check "--help names the commands" 3 "$("${serve}" --help 2>/dev/null | grep -c '^  tools/remote_cache/serve ')"
 check "an unknown command is a usage error" 64 "$("${serve}" restart --dir "${dir}" >/dev/null 2>&1; echo $?)"
 ((failures == 0)) || { echo "${failures} checks failed"; exit 1; }
