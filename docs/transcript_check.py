@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Holds the transcripts of a document to the programs' real output, and lints the documents.
+
+A transcript is a fenced block between `<!-- transcript: NAME -->` and `<!-- /transcript -->`
+made of `$ COMMAND` lines (a line ending in `\\` continues the command), each followed by its
+output (stdout and stderr, interleaved as a terminal shows them). The check runs every command
+again, in order, from the runfiles root (where the workspace's relative paths resolve), and
+compares the output with the block after masking what legitimately varies between runs and
+machines, and nothing else:
+  - a time such as `0.3s` or `17.8s` (with the spaces that pad it to a column) reads ` N.Ns`;
+  - a loopback port (`127.0.0.1:41323`) reads `127.0.0.1:PORT`;
+  - the real azmcp's path after `AZURE_PRICING_AZMCP=` reads `AZURE_PRICING_AZMCP=PATH`;
+  - trailing whitespace is ignored (Markdown tools strip it).
+Commands name programs as a user types them; the test maps each to the binary of this build:
+  - `tools/bazel run //pkg:name --` and `tools/bazel run //pkg:name` become the binary
+    `--bin //pkg:name=PATH` gives, as do `bazel-bin/pkg/name` and `$PWD/bazel-bin/pkg/name`;
+  - `/tmp/` is the test's own temporary directory (printed back as `/tmp/`).
+A command that still says `tools/bazel` after that fails the check, naming the label to add.
+
+  transcript_check.py --doc DOC [--bin LABEL=PATH ...]            check DOC
+  transcript_check.py --doc DOC [--bin ...] --refresh             rewrite DOC from the output
+  transcript_check.py --lint --held DOC,... --front README DOC...  lint the documents
+
+--refresh runs under `tools/bazel run` (it rewrites the source in BUILD_WORKSPACE_DIRECTORY);
+`tools/docs/refresh_transcripts` refreshes every document at once.
+"""
+import argparse
+import difflib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BLOCK = re.compile(
+    r"(<!-- transcript: (?P<name>[\w.-]+) -->\n```[a-z]*\n)(?P<body>.*?)(```\n<!-- /transcript -->)",
+    re.S)
+MASKS = [
+    # The spaces before a time pad it to a column, so they vary with its width too.
+    (re.compile(r"(?: +|(?<![\w.]))\d+\.\d+s\b"), " N.Ns"),
+    (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:PORT"),
+    (re.compile(r"AZURE_PRICING_AZMCP=[^\s);,]+"), "AZURE_PRICING_AZMCP=PATH"),
+]
+BAZEL_RUN = re.compile(r"tools/bazel run (?P<label>//[\w/.-]*:[\w.-]+)(?: --(?= |$))?")
+STILL_BAZEL = re.compile(r"tools/bazel\b[^|;&\n]*")
+TIMEOUT_SECONDS = 600
+
+
+def parse_bins(pairs):
+    bins = {}
+    for pair in pairs:
+        label, sep, path = pair.partition("=")
+        if not sep or not label.startswith("//") or ":" not in label:
+            sys.exit("transcript_check: --bin %r is not LABEL=PATH" % pair)
+        # A binary may come with the arguments `bazel run` would give it (its BUILD `args`).
+        bins[label] = " ".join(os.path.abspath(word) if os.path.exists(word) else word
+                               for word in path.split(" "))
+    return bins
+
+
+def commands(body):
+    """The block's commands, as written, without `$ ` (continuation lines kept)."""
+    found = []
+    continuing = False
+    for line in body.splitlines():
+        if continuing:
+            found[-1] += "\n" + line
+        elif line.startswith("$ "):
+            found.append(line[2:])
+        else:
+            continue
+        continuing = line.endswith("\\")
+    return found
+
+
+class Runner:
+    def __init__(self, bins, tmp):
+        self.bins, self.tmp = bins, tmp
+        self.env = dict(os.environ)
+        # Under `bazel run` a program would resolve paths against the caller's directory; the
+        # commands mean the workspace, which the runfiles root stands for.
+        for var in ("BUILD_WORKING_DIRECTORY", "BUILD_WORKSPACE_DIRECTORY"):
+            self.env.pop(var, None)
+
+    def shell_text(self, command):
+        """The command with this build's binaries in place of labels; a problem, or None."""
+        def binary(label):
+            return self.bins.get(label)
+
+        missing = []
+
+        def by_label(match):
+            path = binary(match.group("label"))
+            if path is None:
+                missing.append(match.group("label"))
+                return match.group(0)
+            return path
+
+        shell = BAZEL_RUN.sub(by_label, command)
+        for label, path in self.bins.items():
+            package, _, name = label[2:].partition(":")
+            for spelling in ("$PWD/bazel-bin/%s/%s" % (package, name),
+                             "bazel-bin/%s/%s" % (package, name)):
+                shell = re.sub(re.escape(spelling) + r"(?![\w./-])", path, shell)
+        leftover = STILL_BAZEL.search(shell)
+        if missing or leftover:
+            what = missing[0] if missing else leftover.group(0).strip()
+            return None, ("runs `%s`, which this test cannot run: add the label to its `bins` "
+                          "in docs/transcripts.bzl" % what)
+        return shell.replace("/tmp/", self.tmp + "/"), None
+
+    def run(self, command):
+        shell, problem = self.shell_text(command)
+        if problem:
+            return None, problem
+        try:
+            done = subprocess.run(["bash", "-c", shell], env=self.env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            return None, "did not finish within %d s" % TIMEOUT_SECONDS
+        out = done.stdout.decode("utf-8", "replace")
+        for path in sorted((p.split(" ")[0] for p in self.bins.values()), key=len, reverse=True):
+            out = out.replace(path, path.rsplit("/", 1)[-1])
+        return out.replace(self.tmp + "/", "/tmp/"), None
+
+
+def normalised(text):
+    lines = []
+    for line in text.splitlines():
+        for pattern, replacement in MASKS:
+            line = pattern.sub(replacement, line)
+        lines.append(line.rstrip())
+    return lines
+
+
+def check_doc(doc_path, runner, refresh):
+    with open(doc_path, encoding="utf-8") as f:
+        doc = f.read()
+    failures, names = [], []
+
+    def replace(match):
+        name, body = match.group("name"), match.group("body")
+        names.append(name)
+        cmds = commands(body)
+        if not cmds:
+            failures.append("transcript %s has no `$ ` command line" % name)
+            return match.group(0)
+        actual = ""
+        for cmd in cmds:
+            out, problem = runner.run(cmd)
+            if problem:
+                failures.append("transcript %s: `%s` %s" % (name, cmd.splitlines()[0], problem))
+                return match.group(0)
+            actual += "$ " + cmd + "\n" + out
+        want, got = normalised(body), normalised(actual)
+        if want == got:
+            return match.group(0)
+        if refresh:
+            print("refreshed transcript %s" % name)
+            return match.group(1) + actual + match.group(4)
+        diff = difflib.unified_diff(want, got, "%s (%s)" % (doc_path, name),
+                                    "the program's output now", lineterm="")
+        failures.append("transcript %s differs from the program's output:\n%s"
+                        % (name, "\n".join(diff)))
+        return match.group(0)
+
+    new_doc = BLOCK.sub(replace, doc)
+    if not names:
+        failures.append("%s has no <!-- transcript: NAME --> block" % doc_path)
+    if len(set(names)) != len(names):
+        failures.append("%s names two transcripts alike" % doc_path)
+    if refresh and new_doc != doc:
+        with open(doc_path, "w", encoding="utf-8") as f:
+            f.write(new_doc)
+    return names, failures
+
+
+def fences(text):
+    """(line number, first content line, opened right after a transcript marker) per block."""
+    lines, found, i = text.splitlines(), [], 0
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            marked = i > 0 and lines[i - 1].startswith("<!-- transcript: ")
+            end = i + 1
+            while end < len(lines) and not lines[end].startswith("```"):
+                end += 1
+            first = next((l for l in lines[i + 1:end] if l.strip()), "")
+            found.append((i + 1, first, marked))
+            i = end + 1
+        else:
+            i += 1
+    return found
+
+
+def lint(paths, held, front, max_front_lines):
+    problems = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for line, first, marked in fences(text):
+            if first.startswith("$ ") and not marked:
+                problems.append("%s:%d: a `$ COMMAND` block outside <!-- transcript: NAME --> "
+                                "markers: mark it so a test holds it, or show the command alone"
+                                % (path, line))
+        if "<!-- transcript: " in text and path not in held:
+            problems.append("%s has transcripts but no test holds them: add it to "
+                            "DOC_TRANSCRIPTS in docs/transcripts.bzl" % path)
+    if front:
+        with open(front, encoding="utf-8") as f:
+            text = f.read()
+        count = len(text.splitlines())
+        if count > max_front_lines:
+            problems.append("%s has %d lines; the front door keeps to %d (move the rest to docs/)"
+                            % (front, count, max_front_lines))
+        for path in paths:
+            if path.startswith("docs/") and "(%s)" % path not in text \
+                    and "(%s#" % path not in text:
+                problems.append("%s is not linked from %s" % (path, front))
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--doc")
+    parser.add_argument("--bin", action="append", default=[])
+    parser.add_argument("--refresh", action="store_true")
+    parser.add_argument("--lint", action="store_true")
+    parser.add_argument("--held", default="")
+    parser.add_argument("--front")
+    parser.add_argument("--max-front-lines", type=int, default=200)
+    parser.add_argument("paths", nargs="*")
+    args = parser.parse_args()
+    if args.lint:
+        problems = lint(args.paths, set(filter(None, args.held.split(","))), args.front,
+                        args.max_front_lines)
+        for problem in problems:
+            print("FAIL: " + problem)
+        if not problems:
+            print("PASS: %d documents: every `$` block is a held transcript%s"
+                  % (len(args.paths), ", the front door links every page" if args.front else ""))
+        return 1 if problems else 0
+    if not args.doc or args.paths:
+        parser.error("give --doc DOC (or --lint with documents)")
+    doc_path = args.doc
+    if args.refresh:
+        workspace = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
+        if not workspace:
+            sys.exit("--refresh rewrites the source: run it with "
+                     "`tools/bazel run //docs:TEST -- --refresh`")
+        doc_path = os.path.join(workspace, doc_path)
+    tmp = tempfile.mkdtemp(prefix="transcripts.", dir=os.environ.get("TEST_TMPDIR"))
+    names, failures = check_doc(doc_path, Runner(parse_bins(args.bin), tmp), args.refresh)
+    for failure in failures:
+        print("FAIL: " + failure + "\n")
+    if failures and not args.refresh:
+        print("A program's output changed, or the doc was edited by hand. If the new output is "
+              "right, refresh the transcripts and reread the prose around them:\n"
+              "  tools/docs/refresh_transcripts %s" % args.doc)
+    if not failures:
+        print("PASS: %d transcripts of %s match the programs' output" % (len(names), args.doc))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

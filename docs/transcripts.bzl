@@ -1,0 +1,126 @@
+"""The documents whose transcripts a test holds to the programs' output: one registry.
+
+Each entry makes a py_test that runs docs/transcript_check.py on the document, with every
+program its commands name (`tools/bazel run LABEL` in a transcript runs LABEL's binary of this
+build). //docs:transcript_lint_test reads the same list, so a document with a transcript that no
+entry holds fails the lint. `tools/docs/refresh_transcripts` refreshes every entry.
+"""
+
+load("//tools/build:azmcp.bzl", "REAL_AZMCP_DATA", "REAL_AZMCP_ENV")
+
+DOC_TRANSCRIPTS = {
+    # Six gate runs over a pipe to a Python process, two of them the kind and properties suites
+    # through the reference and the variant testee: about 90 s on 2 cores.
+    "implementers_test": struct(
+        doc = "//docs:implementers.md",
+        bins = ["//conformance:gate", "//conformance/testee:reference_testee"],
+        data = [
+            "//conformance/testee/python:minimal_testee.py",
+            "//conformance/testee/variant:variant_testee.py",
+        ],
+        size = "large",
+        tags = [],
+    ),
+    # Two backend-only gate runs (the reference in bubblewrap, the Python skeleton): about 35 s.
+    "certify_sandbox_test": struct(
+        doc = "//docs:certify-sandbox.md",
+        bins = ["//conformance:gate"],
+        data = ["//conformance/backend/protocol:example_adapter.py"],
+        size = "medium",
+        tags = ["requires-user-namespaces"],
+    ),
+    # The whole gate, every suite: about 80 s on 2 cores.
+    "gate_doc_test": struct(
+        doc = "//docs:gate.md",
+        bins = ["//conformance:gate"],
+        data = [],
+        size = "large",
+        tags = ["requires-user-namespaces"],
+    ),
+    "reference_doc_test": struct(
+        doc = "//docs:reference.md",
+        bins = ["//tools:azure_pricing", "//tools:zones"],
+        data = ["//fixtures:azmcp_recordings"],
+        size = "medium",
+        tags = ["requires-user-namespaces"],
+    ),
+    "components_doc_test": struct(
+        doc = "//docs:components.md",
+        bins = ["//fakes/prices_server:generate_catalog", "//fakes/prices_server:prices_server"],
+        data = [],
+        size = "medium",
+        tags = [],
+    ),
+    "protocols_doc_test": struct(
+        doc = "//docs:protocols.md",
+        bins = ["//conformance:gate", "//conformance/testee:print_transcript"],
+        # `bazel run` passes print_transcript the testee it talks to; the test does the same.
+        bin_args = {"//conformance/testee:print_transcript": ["//conformance/testee:reference_testee"]},
+        data = [
+            "//conformance/testee:reference_testee",
+            "//conformance/testee/python:known_failures.json",
+            "//conformance/testee/python:minimal_testee.py",
+        ],
+        size = "medium",
+        tags = [],
+    ),
+    "live_check_doc_test": struct(
+        doc = "//docs:live-check.md",
+        bins = ["//tools:live_check", "//tools:zone_drift"],
+        data = [],
+        size = "medium",
+        tags = ["requires-user-namespaces"],
+    ),
+    "development_doc_test": struct(
+        doc = "//docs:development.md",
+        bins = ["//conformance:gate", "//tools:azure_pricing"],
+        data = [],
+        size = "small",
+        tags = [],
+    ),
+    "testee_protocol_doc_test": struct(
+        doc = "//conformance/testee:PROTOCOL.md",
+        bins = ["//conformance:gate"],
+        data = [],
+        size = "medium",
+        tags = [],
+    ),
+}
+
+# Documents the lint reads besides those above: the front door and every page of docs/.
+LINTED_DOCS = ["//:README.md"]
+
+def doc_transcript_tests():
+    for name, t in DOC_TRANSCRIPTS.items():
+        native.py_test(
+            name = name,
+            size = t.size,
+            srcs = ["transcript_check.py"],
+            main = "transcript_check.py",
+            args = ["--doc", "$(rootpath %s)" % t.doc] + [
+                "--bin=%s=%s" % (b, " ".join(["$(rootpath %s)" % x for x in [b] + getattr(t, "bin_args", {}).get(b, [])]))
+                for b in t.bins
+            ],
+            data = [t.doc] + t.bins + t.data + REAL_AZMCP_DATA,
+            env = REAL_AZMCP_ENV,
+            python_version = "PY3",
+            tags = ["transcript"] + t.tags,
+        )
+    docs = LINTED_DOCS + native.glob(["*.md"]) + [
+        t.doc
+        for t in DOC_TRANSCRIPTS.values()
+        if not t.doc.startswith("//docs:")
+    ]
+    native.py_test(
+        name = "transcript_lint_test",
+        size = "small",
+        srcs = ["transcript_check.py"],
+        main = "transcript_check.py",
+        args = [
+            "--lint",
+            "--front=$(rootpath //:README.md)",
+            "--held=" + ",".join(["$(rootpath %s)" % t.doc for t in DOC_TRANSCRIPTS.values()]),
+        ] + ["$(rootpath %s)" % d for d in docs],
+        data = docs,
+        python_version = "PY3",
+    )
