@@ -7,8 +7,10 @@ output (stdout and stderr, interleaved as a terminal shows them). The check runs
 again, in order, from the runfiles root (where the workspace's relative paths resolve), and
 compares the output with the block after masking what legitimately varies between runs and
 machines, and nothing else:
-  - a time such as `0.3s` or `17.8s` (with the spaces that pad it to a column) reads ` N.Ns`;
+  - a time such as `0.3s` or `17.8s` (with the spaces that pad it to a column) reads ` N.Ns`,
+    and `2.02 s` or `0.4 ms` reads `N.N s`, `N.N ms`;
   - a loopback port (`127.0.0.1:41323`) reads `127.0.0.1:PORT`;
+  - the number of entries a walk of a sandbox's filesystem met reads `N entries walked`;
   - the real azmcp's path after `AZURE_PRICING_AZMCP=` reads `AZURE_PRICING_AZMCP=PATH`;
   - trailing whitespace is ignored (Markdown tools strip it).
 Commands name programs as a user types them; the test maps each to the binary of this build:
@@ -38,6 +40,9 @@ BLOCK = re.compile(
 MASKS = [
     # The spaces before a time pad it to a column, so they vary with its width too.
     (re.compile(r"(?: +|(?<![\w.]))\d+\.\d+s\b"), " N.Ns"),
+    (re.compile(r"\b\d+\.\d+ (s|ms)\b"), r"N.N \1"),
+    # How many entries the backend suite's walk of a sandbox's filesystem met.
+    (re.compile(r"\b\d+ entries walked\b"), "N entries walked"),
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:PORT"),
     (re.compile(r"AZURE_PRICING_AZMCP=[^\s);,]+"), "AZURE_PRICING_AZMCP=PATH"),
 ]
@@ -52,9 +57,10 @@ def parse_bins(pairs):
         label, sep, path = pair.partition("=")
         if not sep or not label.startswith("//") or ":" not in label:
             sys.exit("transcript_check: --bin %r is not LABEL=PATH" % pair)
-        # A binary may come with the arguments `bazel run` would give it (its BUILD `args`).
+        # A binary may come with the arguments `bazel run` would give it (its BUILD `args`),
+        # after commas: Bazel splits an argument at spaces.
         bins[label] = " ".join(os.path.abspath(word) if os.path.exists(word) else word
-                               for word in path.split(" "))
+                               for word in path.split(","))
     return bins
 
 
@@ -124,13 +130,34 @@ class Runner:
         return out.replace(self.tmp + "/", "/tmp/"), None
 
 
-def normalised(text):
+def masked(text):
+    """One masked line per line of text."""
     lines = []
     for line in text.splitlines():
         for pattern, replacement in MASKS:
             line = pattern.sub(replacement, line)
         lines.append(line.rstrip())
     return lines
+
+
+def normalised(text):
+    """The masked lines compared: a blank line a document puts before a `$ ` line to set the
+    commands apart is layout, not output."""
+    lines = masked(text)
+    return [line for i, line in enumerate(lines)
+            if line or i + 1 == len(lines) or not lines[i + 1].startswith("$ ")]
+
+
+def merged(old, new):
+    """The new output, keeping each old line whose masked form did not change, so that a refresh
+    rewrites only what changed (a path or a time shown as a user would see it stays)."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    matcher = difflib.SequenceMatcher(a=masked(old), b=masked(new), autojunk=False)
+    out = []
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        kept_layout = op == "delete" and not "".join(old_lines[a0:a1]).strip()
+        out += old_lines[a0:a1] if op == "equal" or kept_layout else new_lines[b0:b1]
+    return "\n".join(out) + "\n"
 
 
 def check_doc(doc_path, runner, refresh):
@@ -157,7 +184,7 @@ def check_doc(doc_path, runner, refresh):
             return match.group(0)
         if refresh:
             print("refreshed transcript %s" % name)
-            return match.group(1) + actual + match.group(4)
+            return match.group(1) + merged(body, actual) + match.group(4)
         diff = difflib.unified_diff(want, got, "%s (%s)" % (doc_path, name),
                                     "the program's output now", lineterm="")
         failures.append("transcript %s differs from the program's output:\n%s"
@@ -256,7 +283,9 @@ def main():
         print("A program's output changed, or the doc was edited by hand. If the new output is "
               "right, refresh the transcripts and reread the prose around them:\n"
               "  tools/docs/refresh_transcripts %s" % args.doc)
-    if not failures:
+    if not failures and args.refresh:
+        print("%d transcripts of %s checked and refreshed" % (len(names), args.doc))
+    elif not failures:
         print("PASS: %d transcripts of %s match the programs' output" % (len(names), args.doc))
     return 1 if failures else 0
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Lists C++ functions longer than a limit (default 60 lines), longest first.
 
-    tools/lint/function_lengths.py [--limit N] [--include-tests] [PATH ...]
+    tools/lint/function_lengths.py [--limit N] [--include-tests] [--check] [PATH ...]
 
 A lexical scan, not a parser: it strips comments and string literals, tracks namespace and
 class braces, and measures every brace block that follows a parameter list at namespace or
 class scope, from its signature's first line to its closing brace. Lambdas inside a function
 count toward that function. Table-driven tests (*_test.cc) are left out unless asked for.
-Exit status 0 always: it reports, it does not judge.
+Exit status 0: it reports; with --check, 1 when a function is over the limit (CI's lint).
 """
 import argparse
 import os
@@ -69,6 +69,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--limit', type=int, default=60)
     parser.add_argument('--include-tests', action='store_true')
+    parser.add_argument('--check', action='store_true', help='exit 1 when a function is over')
     parser.add_argument('paths', nargs='*', default=['ref', 'fakes', 'conformance', 'tools'])
     args = parser.parse_args()
     found = []
@@ -92,7 +93,7 @@ def main():
     for length, where, name in found:
         print(f'{length:5d}  {where}  {name}')
     print(f'{len(found)} functions over {args.limit} lines')
-    return 0
+    return 1 if args.check and found else 0
 
 
 if __name__ == '__main__':
