@@ -10,7 +10,8 @@ machines, and nothing else:
   - a time such as `0.3s` or `17.8s` (with the spaces that pad it to a column) reads ` N.Ns`,
     and `2.02 s` or `0.4 ms` reads `N.N s`, `N.N ms`;
   - a loopback port (`127.0.0.1:41323`) reads `127.0.0.1:PORT`;
-  - the number of entries a walk of a sandbox's filesystem met reads `N entries walked`;
+  - the backend suite's `N entries walked` and `N host canaries` (the host's size and
+    which of its directories are writable);
   - the real azmcp's path after `AZURE_PRICING_AZMCP=` reads `AZURE_PRICING_AZMCP=PATH`;
   - trailing whitespace is ignored (Markdown tools strip it).
 Commands name programs as a user types them; the test maps each to the binary of this build:
@@ -42,7 +43,10 @@ MASKS = [
     (re.compile(r"(?: +|(?<![\w.]))\d+\.\d+s\b"), " N.Ns"),
     (re.compile(r"\b\d+\.\d+ (s|ms)\b"), r"N.N \1"),
     # How many entries the backend suite's walk of a sandbox's filesystem met.
+    # The backend suite's walk of a sandbox's filesystem: how many entries it met, and how many
+    # host directories it could plant a canary in (which depends on who runs it, and where).
     (re.compile(r"\b\d+ entries walked\b"), "N entries walked"),
+    (re.compile(r"\b\d+ host canaries\b"), "N host canaries"),
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:PORT"),
     (re.compile(r"AZURE_PRICING_AZMCP=[^\s);,]+"), "AZURE_PRICING_AZMCP=PATH"),
 ]
