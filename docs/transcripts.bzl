@@ -109,7 +109,7 @@ def doc_transcript_tests():
             data = [t.doc] + t.bins + t.data + REAL_AZMCP_DATA,
             env = REAL_AZMCP_ENV,
             python_version = "PY3",
-            tags = ["transcript"] + t.tags,
+            tags = ["requires-real-azmcp", "transcript"] + t.tags,
         )
     docs = LINTED_DOCS + native.glob(["*.md"]) + [
         t.doc
