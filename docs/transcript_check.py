@@ -106,7 +106,8 @@ class Runner:
                 return match.group(0)
             return path
 
-        shell = BAZEL_RUN.sub(by_label, command)
+        # /tmp/ first, so that a binary that lives under /tmp keeps its path.
+        shell = BAZEL_RUN.sub(by_label, command.replace("/tmp/", self.tmp + "/"))
         for label, path in self.bins.items():
             package, _, name = label[2:].partition(":")
             for spelling in ("$PWD/bazel-bin/%s/%s" % (package, name),
@@ -117,7 +118,7 @@ class Runner:
             what = missing[0] if missing else leftover.group(0).strip()
             return None, ("runs `%s`, which this test cannot run: add the label to its `bins` "
                           "in docs/transcripts.bzl" % what)
-        return shell.replace("/tmp/", self.tmp + "/"), None
+        return shell, None
 
     def run(self, command):
         shell, problem = self.shell_text(command)

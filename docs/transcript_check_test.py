@@ -1,0 +1,121 @@
+"""transcript_check.py holds a document to a program's output and fails when the output changes.
+
+Runs the checker as CI does, on documents written here around a small program whose output the
+test controls, and its lint on documents with and without held transcripts.
+"""
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "transcript_check.py")
+
+DOC = """# A page
+
+<!-- transcript: hello -->
+```
+$ tools/bazel run //pkg:hello -- world
+hello world at https://127.0.0.1:41323 in 0.3s
+took 2.02 s
+```
+<!-- /transcript -->
+"""
+
+
+class TranscriptCheckTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+        self.program = os.path.join(self.dir, "hello")
+        self.write_program("hello $1 at https://127.0.0.1:$((RANDOM + 1024)) in 1${RANDOM:0:1}.5s\n"
+                           "took 3.1 s")
+
+    def write_program(self, lines):
+        """A bash program that prints the lines ($1 and $RANDOM expanded)."""
+        with open(self.program, "w") as f:
+            f.write("#!/bin/bash\n" + "".join('echo "%s"\n' % line for line in lines.split("\n")))
+        os.chmod(self.program, os.stat(self.program).st_mode | stat.S_IEXEC)
+
+    def doc(self, text):
+        path = os.path.join(self.dir, "page.md")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_check(self, *args):
+        done = subprocess.run([sys.executable, CHECK] + list(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, cwd=self.dir)
+        return done.returncode, done.stdout.decode()
+
+    def test_passes_when_only_times_and_ports_differ(self):
+        code, out = self.run_check("--doc", self.doc(DOC), "--bin=//pkg:hello=" + self.program)
+        self.assertEqual(code, 0, out)
+        self.assertIn("PASS: 1 transcripts", out)
+
+    def test_fails_with_a_diff_when_the_output_changes(self):
+        self.write_program("goodbye $1 at https://127.0.0.1:80 in 0.3s\ntook 2.02 s")
+        code, out = self.run_check("--doc", self.doc(DOC), "--bin=//pkg:hello=" + self.program)
+        self.assertEqual(code, 1, out)
+        self.assertIn("-hello world at https://127.0.0.1:PORT in N.Ns", out)
+        self.assertIn("+goodbye world at https://127.0.0.1:PORT in N.Ns", out)
+
+    def test_fails_on_a_program_the_test_was_not_given(self):
+        code, out = self.run_check("--doc", self.doc(DOC))
+        self.assertEqual(code, 1, out)
+        self.assertIn("runs `//pkg:hello`, which this test cannot run", out)
+
+    def test_fails_on_a_document_without_transcripts(self):
+        code, out = self.run_check("--doc", self.doc("# nothing here\n"))
+        self.assertEqual(code, 1, out)
+        self.assertIn("has no <!-- transcript: NAME --> block", out)
+
+    def test_lint_fails_on_an_unheld_command_block(self):
+        page = self.doc("# A page\n\n```\n$ ls\nfile\n```\n")
+        code, out = self.run_check("--lint", page)
+        self.assertEqual(code, 1, out)
+        self.assertIn("a `$ COMMAND` block outside <!-- transcript: NAME --> markers", out)
+
+    def test_lint_fails_on_a_transcript_no_test_holds(self):
+        page = self.doc(DOC)
+        code, out = self.run_check("--lint", page)
+        self.assertEqual(code, 1, out)
+        self.assertIn("has transcripts but no test holds them", out)
+        code, out = self.run_check("--lint", "--held=" + page, page)
+        self.assertEqual(code, 0, out)
+
+    def test_lint_holds_the_front_door_to_its_length_and_links(self):
+        os.makedirs(os.path.join(self.dir, "docs"))
+        with open(os.path.join(self.dir, "docs", "a.md"), "w") as f:
+            f.write("# a\n")
+        with open(os.path.join(self.dir, "README.md"), "w") as f:
+            f.write("line\n" * 5)
+        code, out = self.run_check("--lint", "--front=README.md", "--max-front-lines=4",
+                                   "README.md", "docs/a.md")
+        self.assertEqual(code, 1, out)
+        self.assertIn("README.md has 5 lines; the front door keeps to 4", out)
+        self.assertIn("docs/a.md is not linked from README.md", out)
+
+
+class MergeTest(unittest.TestCase):
+    def setUp(self):
+        sys.path.insert(0, os.path.dirname(CHECK))
+        import transcript_check
+        self.check = transcript_check
+
+    def test_a_refresh_keeps_unchanged_lines_as_written(self):
+        old = "x\n\n$ run\n  kind   3.3s\nAZURE_PRICING_AZMCP=/home/me/azmcp)\nold\n"
+        new = "x\n$ run\n  kind  19.5s\nAZURE_PRICING_AZMCP=external/azmcp)\nnew\n"
+        self.assertEqual(self.check.merged(old, new),
+                         "x\n\n$ run\n  kind   3.3s\nAZURE_PRICING_AZMCP=/home/me/azmcp)\nnew\n")
+
+    def test_masks_only_what_varies(self):
+        self.assertEqual(
+            self.check.masked("after 2.02 s (limit 2 s), 160451 entries walked, 9 host canaries, "
+                              "localhost:8443, 0.192 USD"),
+            ["after N.N s (limit 2 s), N entries walked, N host canaries, localhost:PORT, "
+             "0.192 USD"])
+
+
+if __name__ == "__main__":
+    unittest.main()
