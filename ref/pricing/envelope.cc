@@ -107,73 +107,9 @@ Status ClassifyFailureEnvelope(const json::Value& envelope) {
   return CliFailed();
 }
 
-bool ReadString(const json::Value& row, std::string_view key, std::string& out) {
-  const json::Value* v = row.Find(key);
-  if (v == nullptr || !v->is_string()) return false;
-  out = v->as_string();
-  return true;
-}
-
-bool ReadPrice(const json::Value& object, std::string_view key, double& out) {
-  const json::Value* v = object.Find(key);
-  if (v == nullptr || !v->is_number()) return false;
-  out = v->as_number();
-  return std::isfinite(out) && out >= 0;
-}
-
-bool ReadRow(const json::Value& row, PriceRow& out) {
-  if (!row.is_object()) return false;
-  if (!ReadString(row, "armSkuName", out.arm_sku_name) ||
-      !ReadString(row, "skuName", out.sku_name) ||
-      !ReadString(row, "productName", out.product_name) ||
-      !ReadString(row, "serviceName", out.service_name) ||
-      !ReadString(row, "serviceFamily", out.service_family) ||
-      !ReadString(row, "region", out.region) || !ReadString(row, "location", out.location) ||
-      !ReadPrice(row, "retailPrice", out.retail_price) ||
-      !ReadPrice(row, "unitPrice", out.unit_price) ||
-      !ReadString(row, "currencyCode", out.currency_code) ||
-      !ReadString(row, "unitOfMeasure", out.unit_of_measure) ||
-      !ReadString(row, "priceType", out.price_type) ||
-      !ReadString(row, "effectiveStartDate", out.effective_start_date) ||
-      !ReadString(row, "meterName", out.meter_name) || !ReadString(row, "meterId", out.meter_id)) {
-    return false;
-  }
-  if (out.price_type != "Consumption" && out.price_type != "Reservation" &&
-      out.price_type != "DevTestConsumption") {
-    return false;
-  }
-  const json::Value* primary = row.Find("isPrimaryMeterRegion");
-  if (primary == nullptr || !primary->is_bool()) return false;
-  out.is_primary_meter_region = primary->as_bool();
-
-  if (const json::Value* term = row.Find("reservationTerm"); term != nullptr) {
-    if (!term->is_string() || term->as_string().empty()) return false;
-    out.reservation_term = term->as_string();
-  }
-  // A reservation price is meaningless without its term: retailPrice covers the whole term.
-  if (out.price_type == "Reservation" && !out.reservation_term.has_value()) return false;
-
-  if (const json::Value* plans = row.Find("savingsPlan"); plans != nullptr) {
-    // The CLI leaves the key out when there is no plan, so an empty array is not its shape.
-    if (!plans->is_array() || plans->items().empty()) return false;
-    out.savings_plan.reserve(plans->items().size());
-    for (const json::Value& item : plans->items()) {
-      if (!item.is_object()) return false;
-      SavingsPlanPrice plan;
-      if (!ReadString(item, "term", plan.term) || plan.term.empty() ||
-          !ReadPrice(item, "unitPrice", plan.unit_price) ||
-          !ReadPrice(item, "retailPrice", plan.retail_price)) {
-        return false;
-      }
-      out.savings_plan.push_back(std::move(plan));
-    }
-  }
-  return true;
-}
-
-}  // namespace
-
-namespace {
+// One row, whichever reader reads it. The document reader and the streaming reader differ only
+// in where a value comes from; the fields a row holds, the kind of each and every rule its values
+// must meet are written once below and called by both, so the two cannot drift apart on a rule.
 
 enum RowField : uint32_t {
   kArmSkuName,
@@ -217,7 +153,7 @@ constexpr size_t MinRowBytes() {
 static_assert(MinRowBytes() == 283);
 
 // The CLI prints fields in a fixed order, so the field after the previous one is tried first.
-RowField FieldOf(std::string_view key, uint32_t expected) {
+inline RowField FieldOf(std::string_view key, uint32_t expected) {
   if (expected < kUnknownField && kRowFieldNames[expected] == key) {
     return static_cast<RowField>(expected);
   }
@@ -227,38 +163,6 @@ RowField FieldOf(std::string_view key, uint32_t expected) {
     }
   }
   return kUnknownField;
-}
-
-// No Peek before a read: each Read refuses a value of another kind itself, and any refusal
-// here hands the text to the document path, which names it.
-bool StreamString(json::Reader& r, std::string& out) { return r.ReadString(out); }
-
-bool StreamPrice(json::Reader& r, double& out) { return r.ReadNumber(out) && out >= 0; }
-
-bool StreamSavingsPlan(json::Reader& r, std::vector<SavingsPlanPrice>& out, std::string& key) {
-  if (r.Peek() != json::Reader::Next::kArray || !r.BeginArray()) return false;
-  while (r.NextItem()) {
-    if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
-    SavingsPlanPrice plan;
-    bool term = false, unit = false, retail = false;
-    while (r.NextMember(key)) {
-      if (key == "term") {
-        if (!StreamString(r, plan.term) || plan.term.empty()) return false;
-        term = true;
-      } else if (key == "unitPrice") {
-        if (!StreamPrice(r, plan.unit_price)) return false;
-        unit = true;
-      } else if (key == "retailPrice") {
-        if (!StreamPrice(r, plan.retail_price)) return false;
-        retail = true;
-      } else if (!r.SkipValue()) {
-        return false;
-      }
-    }
-    if (!r.ok() || !term || !unit || !retail) return false;
-    out.push_back(std::move(plan));
-  }
-  return r.ok() && !out.empty();
 }
 
 // The row's text members by field; nullptr for the fields that are not plain strings.
@@ -280,58 +184,195 @@ constexpr std::string PriceRow::*kStringMembers[kRequiredFieldCount] = {
     &PriceRow::meter_id,
     nullptr};
 
-// Reads one member's value into the row; false when it breaks a row rule.
-bool StreamField(json::Reader& r, RowField field, PriceRow& row, std::string& key) {
-  if (field < kRequiredFieldCount && kStringMembers[field] != nullptr) {
-    return StreamString(r, row.*kStringMembers[field]);
-  }
-  switch (field) {
-    case kRetailPrice:
-      return StreamPrice(r, row.retail_price);
-    case kUnitPrice:
-      return StreamPrice(r, row.unit_price);
-    case kIsPrimaryMeterRegion:
-      return r.ReadBool(row.is_primary_meter_region);
-    case kReservationTerm: {
-      std::string term;
-      const bool good = StreamString(r, term) && !term.empty();
-      row.reservation_term = std::move(term);
-      return good;
-    }
-    case kSavingsPlan:
-      return StreamSavingsPlan(r, row.savings_plan, key);
-    default:
-      return r.SkipValue();  // an unknown field: read, not forwarded
-  }
-}
+bool IsPrice(double value) { return std::isfinite(value) && value >= 0; }
 
-bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
-  if (!r.BeginObject()) return false;
-  // Duplicates are caught here: a bit per known key, and the names of any other keys (the CLI
-  // prints none, so the list stays empty), cheaper than the reader's string comparisons.
-  uint32_t seen = 0;
-  uint32_t expected = kArmSkuName;
-  std::vector<std::string> others;
-  std::string_view name;
-  while (r.NextMemberUnchecked(name, key)) {
-    const RowField field = FieldOf(name, expected);
-    if (field == kUnknownField) {
-      if (std::find(others.begin(), others.end(), name) != others.end()) return false;
-      others.emplace_back(name);
-    } else {
-      if ((seen & (1u << field)) != 0) return false;
-      seen |= 1u << field;
-      expected = field + 1;
-    }
-    if (!StreamField(r, field, row, key)) return false;
-  }
+// Every rule a row's values must meet once a reader has read them; `seen` holds a bit per
+// RowField the row held. The readers check only that each value is of its field's kind. Every
+// rule is reported as malformed_row, so a bool says it all and keeps the streaming path free of
+// Status.
+bool RowRulesHold(const PriceRow& row, uint32_t seen) {
   constexpr uint32_t kRequired = (1u << kRequiredFieldCount) - 1;
-  if (!r.ok() || (seen & kRequired) != kRequired) return false;
+  if ((seen & kRequired) != kRequired) return false;
+  if (!IsPrice(row.retail_price) || !IsPrice(row.unit_price)) return false;
   if (row.price_type != "Consumption" && row.price_type != "Reservation" &&
       row.price_type != "DevTestConsumption") {
     return false;
   }
-  return row.price_type != "Reservation" || row.reservation_term.has_value();
+  if (row.reservation_term.has_value() && row.reservation_term->empty()) return false;
+  // A reservation price is meaningless without its term: retailPrice covers the whole term.
+  if (row.price_type == "Reservation" && !row.reservation_term.has_value()) return false;
+  if ((seen & (1u << kSavingsPlan)) != 0) {
+    // The CLI leaves the key out when there is no plan, so an empty array is not its shape.
+    if (row.savings_plan.empty()) return false;
+    for (const SavingsPlanPrice& plan : row.savings_plan) {
+      if (plan.term.empty() || !IsPrice(plan.unit_price) || !IsPrice(plan.retail_price)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// A parsed value read through the streaming reader's calls, so that one set of field readers
+// serves both paths. Each call refuses a value of another kind, as the reader's do.
+class ValueSource {
+ public:
+  explicit ValueSource(const json::Value& value) : value_(value) {}
+  const json::Value& value() const { return value_; }
+
+  bool ReadString(std::string& out) const {
+    if (!value_.is_string()) return false;
+    out = value_.as_string();
+    return true;
+  }
+  bool ReadNumber(double& out) const {
+    if (!value_.is_number()) return false;
+    out = value_.as_number();
+    return true;
+  }
+  bool ReadBool(bool& out) const {
+    if (!value_.is_bool()) return false;
+    out = value_.as_bool();
+    return true;
+  }
+  bool SkipValue() const { return true; }  // the parser has already checked it
+
+ private:
+  const json::Value& value_;
+};
+
+// Array items and object members, handed to `fn` as sources of the same kind; false when the
+// value is not an array (an object), a member's value fails `fn`, or the text breaks off.
+template <class Fn>
+bool ForEachItem(json::Reader& r, Fn fn) {
+  if (r.Peek() != json::Reader::Next::kArray || !r.BeginArray()) return false;
+  while (r.NextItem()) {
+    if (!fn(r)) return false;
+  }
+  return r.ok();
+}
+template <class Fn>
+bool ForEachItem(const ValueSource& source, Fn fn) {
+  if (!source.value().is_array()) return false;
+  for (const json::Value& item : source.value().items()) {
+    ValueSource value(item);
+    if (!fn(value)) return false;
+  }
+  return true;
+}
+template <class Fn>
+bool ForEachMember(json::Reader& r, std::string& key, Fn fn) {
+  if (r.Peek() != json::Reader::Next::kObject || !r.BeginObject()) return false;
+  while (r.NextMember(key)) {
+    if (!fn(std::string_view(key), r)) return false;
+  }
+  return r.ok();
+}
+template <class Fn>
+bool ForEachMember(const ValueSource& source, std::string&, Fn fn) {
+  if (!source.value().is_object()) return false;
+  for (const json::Member& m : source.value().members()) {
+    ValueSource value(m.value);
+    if (!fn(std::string_view(m.key), value)) return false;
+  }
+  return true;
+}
+
+// The savings plans as read; RowRules judges their values. False when an item is not an object
+// or lacks one of its three members.
+template <class Source>
+bool ReadSavingsPlan(Source& source, std::vector<SavingsPlanPrice>& out, std::string& key) {
+  return ForEachItem(source, [&](auto& item) {
+    SavingsPlanPrice plan;
+    bool term = false, unit = false, retail = false;
+    const bool read = ForEachMember(item, key, [&](std::string_view name, auto& value) {
+      if (name == "term") return term = value.ReadString(plan.term);
+      if (name == "unitPrice") return unit = value.ReadNumber(plan.unit_price);
+      if (name == "retailPrice") return retail = value.ReadNumber(plan.retail_price);
+      return value.SkipValue();
+    });
+    if (!read || !term || !unit || !retail) return false;
+    out.push_back(std::move(plan));
+    return true;
+  });
+}
+
+// Reads one member's value into the row; false when it is not of the field's kind.
+template <class Source>
+bool ReadField(Source& value, RowField field, PriceRow& row, std::string& key) {
+  if (field < kRequiredFieldCount && kStringMembers[field] != nullptr) {
+    return value.ReadString(row.*kStringMembers[field]);
+  }
+  switch (field) {
+    case kRetailPrice:
+      return value.ReadNumber(row.retail_price);
+    case kUnitPrice:
+      return value.ReadNumber(row.unit_price);
+    case kIsPrimaryMeterRegion:
+      return value.ReadBool(row.is_primary_meter_region);
+    case kReservationTerm:
+      return value.ReadString(row.reservation_term.emplace());
+    case kSavingsPlan:
+      return ReadSavingsPlan(value, row.savings_plan, key);
+    default:
+      return value.SkipValue();  // an unknown field: read, not forwarded
+  }
+}
+
+// One row's members as a reader meets them, then its rules.
+class RowBuilder {
+ public:
+  explicit RowBuilder(PriceRow& row) : row_(row) {}
+
+  // False on a repeated member or a value of the wrong kind. `name` is used up before the value
+  // is read, so it may view `key`.
+  template <class Source>
+  bool Member(std::string_view name, Source& value, std::string& key) {
+    const RowField field = FieldOf(name, expected_);
+    // A bit per known key, and the names of any other keys (the CLI prints none, so the list
+    // stays empty): cheaper than the streaming reader's own duplicate check. The document
+    // parser has refused duplicates already.
+    if (field == kUnknownField) {
+      if (std::find(others_.begin(), others_.end(), name) != others_.end()) return false;
+      others_.emplace_back(name);
+    } else {
+      if ((seen_ & (1u << field)) != 0) return false;
+      seen_ |= 1u << field;
+      expected_ = field + 1;
+    }
+    return ReadField(value, field, row_, key);
+  }
+
+  bool Finish() const { return RowRulesHold(row_, seen_); }
+
+ private:
+  PriceRow& row_;
+  uint32_t seen_ = 0;
+  uint32_t expected_ = kArmSkuName;
+  std::vector<std::string> others_;
+};
+
+Status ReadRow(const json::Value& row, PriceRow& out) {
+  if (!row.is_object()) return MalformedRow();
+  RowBuilder builder(out);
+  std::string key;
+  for (const json::Member& m : row.members()) {
+    ValueSource value(m.value);
+    if (!builder.Member(m.key, value, key)) return MalformedRow();
+  }
+  return builder.Finish() ? OkStatus() : MalformedRow();
+}
+
+// No Peek before a read: each Read refuses a value of another kind itself, and any refusal
+// here hands the text to the document path, which names it.
+bool StreamRow(json::Reader& r, PriceRow& row, std::string& key) {
+  if (!r.BeginObject()) return false;
+  RowBuilder builder(row);
+  std::string_view name;
+  while (r.NextMemberUnchecked(name, key)) {
+    if (!builder.Member(name, r, key)) return false;
+  }
+  return r.ok() && builder.Finish();
 }
 
 }  // namespace
@@ -351,7 +392,7 @@ bool ReadSuccessEnvelope(std::string_view stdout_bytes, std::vector<PriceRow>& r
         return false;
       status = true;
     } else if (key == "message") {
-      if (!StreamString(r, scratch)) return false;
+      if (!r.ReadString(scratch)) return false;
       message = true;
     } else if (key == "duration") {
       double value = 0;
@@ -410,7 +451,7 @@ StatusOr<std::vector<PriceRow>> ValidateByDocument(const CliResult& result) {
   rows.reserve(prices->items().size());
   for (const json::Value& item : prices->items()) {
     PriceRow row;
-    if (!ReadRow(item, row)) return MalformedRow();
+    if (Status read = ReadRow(item, row); !read.ok()) return read;
     rows.push_back(std::move(row));
   }
   return rows;
