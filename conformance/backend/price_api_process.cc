@@ -1,15 +1,8 @@
 #include "conformance/backend/price_api_process.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <fcntl.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdlib>
-#include <thread>
+#include <optional>
+#include <utility>
 
 #include "fakes/prices_server/sample_rows.h"
 #include "ref/base/files.h"
@@ -17,29 +10,10 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
-extern char** environ;
-
 namespace azure_pricing::conformance::backend {
 namespace {
 
 Status Failed(const char* what) { return Status(Outcome::kFailed, kPriceApiFailed, what); }
-
-// Lines of the child's stdout until "ready", with one deadline for all of them.
-bool ReadUntilReady(int fd, std::string& text, std::chrono::seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  char buf[1024];
-  while (text.find("ready\n") == std::string::npos) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
-    pollfd p{fd, POLLIN, 0};
-    if (left <= 0 || poll(&p, 1, static_cast<int>(left)) <= 0) return false;
-    const ssize_t n = read(fd, buf, sizeof buf);
-    if (n <= 0) return false;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  return true;
-}
 
 std::unique_ptr<httplib::SSLClient> AdminClient(const PriceApi& api) {
   auto client = std::make_unique<httplib::SSLClient>("127.0.0.1", api.port);
@@ -100,50 +74,28 @@ StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::StartReplay(
 
 StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Launch(std::vector<std::string> args,
                                                                    const std::string& work_dir) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return Failed("cannot make a pipe");
   for (const char* a : {"--tls-listen", "127.0.0.1:0", "--ca-dir"}) args.emplace_back(a);
   args.push_back(work_dir);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  base::ReadyChildSpec spec;
+  spec.argv = std::move(args);
+  // The server stops by itself when whoever started it dies, however that happens.
+  spec.die_with_parent = true;
+  StatusOr<std::unique_ptr<base::ReadyChild>> child = base::ReadyChild::Start(spec);
+  if (!child.ok()) return Failed("the fake price API did not start");
   std::unique_ptr<PriceApiProcess> api(new PriceApiProcess());
-  const pid_t parent = getpid();
-  api->api_.pid = fork();
-  if (api->api_.pid == 0) {
-    // The server stops by itself when whoever started it dies, however that happens.
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != parent || dup2(fds[1], 1) < 0) _exit(127);
-    execve(argv[0], argv.data(), environ);
-    _exit(127);
-  }
-  const int spawned = api->api_.pid > 0 ? 0 : -1;
-  close(fds[1]);
-  std::string text;
-  const bool ready = spawned == 0 && ReadUntilReady(fds[0], text, std::chrono::seconds(20));
-  close(fds[0]);
-  if (spawned != 0) api->api_.pid = -1;
-  if (!ready) return Failed("the fake price API did not start");
+  api->child_ = std::move(*child);
+  api->api_.pid = api->child_->pid();
   // "https https://127.0.0.1:PORT DIR/ca.pem"
-  constexpr char kAnnounce[] = "https https://127.0.0.1:";
-  const size_t line = text.find(kAnnounce);
-  if (line == std::string::npos) return Failed("the fake price API did not say its port");
-  api->api_.port = std::atoi(text.c_str() + line + sizeof kAnnounce - 1);
+  const std::optional<std::string> https = api->child_->BannerLine("https https://127.0.0.1:");
+  if (!https.has_value()) return Failed("the fake price API did not say its port");
+  api->api_.port = std::atoi(https->c_str());
   StatusOr<std::string> ca = base::ReadFile(work_dir + "/ca.pem");
   if (!ca.ok()) return Failed("the fake price API wrote no CA");
   api->api_.ca_pem = *ca;
   return api;
 }
 
-PriceApiProcess::~PriceApiProcess() {
-  if (api_.pid <= 0) return;
-  kill(api_.pid, SIGTERM);
-  for (int i = 0; i < 100; ++i) {
-    if (waitpid(api_.pid, nullptr, WNOHANG) == api_.pid) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  kill(api_.pid, SIGKILL);
-  waitpid(api_.pid, nullptr, 0);
-}
+// The child stops and is reaped with its owner.
+PriceApiProcess::~PriceApiProcess() = default;
 
 }  // namespace azure_pricing::conformance::backend

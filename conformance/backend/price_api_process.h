@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ref/base/ready_child.h"
 #include "ref/status/status.h"
 
 namespace azure_pricing::conformance::backend {
@@ -51,6 +52,7 @@ class PriceApiProcess {
   PriceApiProcess() = default;
   static StatusOr<std::unique_ptr<PriceApiProcess>> Launch(std::vector<std::string> args,
                                                            const std::string& work_dir);
+  std::unique_ptr<base::ReadyChild> child_;
   PriceApi api_;
 };
 

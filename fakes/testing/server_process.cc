@@ -1,18 +1,12 @@
 #include "fakes/testing/server_process.h"
 
 #include <httplib.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
-#include <vector>
-
-extern char** environ;
+#include <utility>
 
 namespace azure_pricing::fakes::test_support {
 
@@ -30,49 +24,32 @@ void PricesServerProcess::Start(const std::string& flag, const std::string& file
   const std::string binary = std::string(std::getenv("TEST_SRCDIR")) + "/" +
                              std::getenv("TEST_WORKSPACE") + "/fakes/prices_server/prices_server";
   std::ofstream(dir + "/" + file) << contents;
-  int fds[2];
-  if (pipe(fds) != 0) return;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  std::vector<std::string> args = {
-      binary, flag, dir + "/" + file, "--tls-listen", "127.0.0.1:0", "--ca-dir", dir};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  if (posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = 0;
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  FILE* out = fdopen(fds[0], "r");
-  char line[512];
-  while (out != nullptr && fgets(line, sizeof line, out) != nullptr) {
-    std::string l(line);
-    if (l.rfind("https ", 0) == 0) {
-      const size_t colon = l.find(':', 14);
-      const size_t space = l.find(' ', colon);
-      port_ = std::stoi(l.substr(colon + 1, space - colon - 1));
-      ca_ = l.substr(space + 1, l.size() - space - 2);
-    }
-    if (l == "ready\n") break;
+  base::ReadyChildSpec spec;
+  spec.argv = {binary, flag, dir + "/" + file, "--tls-listen", "127.0.0.1:0", "--ca-dir", dir};
+  std::string output;
+  StatusOr<std::unique_ptr<base::ReadyChild>> child = base::ReadyChild::Start(spec, &output);
+  if (!child.ok()) {
+    start_error_ = "did not start (" + std::string(child.status().reason()) + "): " + output;
+    return;
   }
-  if (out != nullptr) fclose(out);
+  child_ = std::move(*child);
+  // "https https://127.0.0.1:PORT DIR/ca.pem"
+  const std::optional<std::string> https = child_->BannerLine("https https://127.0.0.1:");
+  const size_t space = https ? https->find(' ') : std::string::npos;
+  if (space == std::string::npos) {
+    start_error_ = "did not say its port: " + child_->banner();
+    child_.reset();
+    return;
+  }
+  port_ = std::atoi(https->c_str());
+  ca_ = https->substr(space + 1);
 }
 
 std::string PricesServerProcess::Ended() const {
-  if (pid_ <= 0) return "never started";
-  int status = 0;
-  if (waitpid(pid_, &status, WNOHANG) != pid_) return "";
-  return WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                             : "exited " + std::to_string(WEXITSTATUS(status));
+  return child_ != nullptr ? child_->Ended() : start_error_;
 }
 
-PricesServerProcess::~PricesServerProcess() {
-  if (pid_ <= 0) return;
-  kill(pid_, SIGTERM);
-  int status = 0;
-  waitpid(pid_, &status, 0);
-}
+PricesServerProcess::~PricesServerProcess() = default;
 
 std::unique_ptr<httplib::SSLClient> PricesServerProcess::Client() const {
   auto client = std::make_unique<httplib::SSLClient>("127.0.0.1", port_);

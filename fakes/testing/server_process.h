@@ -1,12 +1,12 @@
 // Test helper: runs //fakes/prices_server:prices_server as a child process over HTTPS on a free
-// loopback port, with a small catalog, and stops it on destruction.
+// loopback port, with a small catalog, and stops it on destruction (base::ReadyChild).
 #ifndef FAKES_TESTING_SERVER_PROCESS_H_
 #define FAKES_TESTING_SERVER_PROCESS_H_
 
-#include <sys/types.h>
-
 #include <memory>
 #include <string>
+
+#include "ref/base/ready_child.h"
 
 namespace httplib {
 class SSLClient;
@@ -43,7 +43,8 @@ class PricesServerProcess {
   // Writes `contents` to TEST_TMPDIR/`file` and starts the server with `flag` naming it.
   void Start(const std::string& flag, const std::string& file, const std::string& contents);
 
-  pid_t pid_ = 0;
+  std::unique_ptr<base::ReadyChild> child_;
+  std::string start_error_ = "never started";
   int port_ = 0;
   std::string ca_;
 };

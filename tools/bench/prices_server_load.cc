@@ -11,10 +11,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -34,6 +32,7 @@
 
 #include "fakes/prices_server/catalog_generator.h"
 #include "ref/base/main_guard.h"
+#include "ref/base/ready_child.h"
 #include "tools/bench/rows.h"
 
 namespace {
@@ -264,58 +263,28 @@ size_t WriteCatalog(int64_t items, const std::string& path) {
 }
 
 struct Server {
-  pid_t pid = -1;
+  std::unique_ptr<azure_pricing::base::ReadyChild> child;  // stopped and reaped when it goes
   int port = 0;
+  pid_t pid() const { return child->pid(); }
 };
 
-// Reads the banner up to "ready" within the deadline; the http port, or 0.
-int ReadPort(int fd) {
-  std::string banner;
-  const Clock::time_point start = Clock::now();
-  while (banner.find("ready\n") == std::string::npos) {
-    const int left = kStartTimeoutMs - static_cast<int>(Seconds(start) * 1000);
-    pollfd p{fd, POLLIN, 0};
-    char chunk[256];
-    if (left <= 0 || poll(&p, 1, left) != 1) break;
-    const ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n <= 0) break;
-    banner.append(chunk, static_cast<size_t>(n));
-  }
-  const size_t at = banner.find("http://127.0.0.1:");
-  if (banner.find("ready\n") == std::string::npos || at == std::string::npos) {
-    std::fprintf(stderr, "prices_server did not start: %s\n", banner.c_str());
-    return 0;
-  }
-  return std::atoi(banner.c_str() + at + std::strlen("http://127.0.0.1:"));
-}
+void Stop(Server& server) { server = Server(); }
 
-void Stop(const Server& server) {
-  if (server.pid <= 0) return;
-  kill(server.pid, SIGTERM);
-  waitpid(server.pid, nullptr, 0);
-}
-
-// Starts prices_server on the catalog with the page cache of `cache_mib`.
+// Starts prices_server on the catalog with the page cache of `cache_mib`; port 0 when it did not
+// start, said on stderr.
 Server StartServer(const std::string& catalog_path, const std::string& cache_mib) {
-  int out_pipe[2];
-  if (pipe(out_pipe) != 0) return {};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_pipe[1], 1);
-    close(out_pipe[0]);
-    const char* server = "fakes/prices_server/prices_server";
-    execl(server, server, "--catalog", catalog_path.c_str(), "--listen", "127.0.0.1:0",
-          "--page-cache-mib", cache_mib.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  Server server{pid, ReadPort(out_pipe[0])};
-  close(out_pipe[0]);
-  if (pid > 0 && server.port == 0) {
-    Stop(server);
+  azure_pricing::base::ReadyChildSpec spec;
+  spec.argv = {"fakes/prices_server/prices_server", "--catalog", catalog_path, "--listen",
+               "127.0.0.1:0", "--page-cache-mib", cache_mib};
+  spec.timeout = std::chrono::milliseconds(kStartTimeoutMs);
+  std::string banner;
+  auto child = azure_pricing::base::ReadyChild::Start(spec, &banner);
+  const auto port = child.ok() ? (*child)->BannerLine("http http://127.0.0.1:") : std::nullopt;
+  if (!port.has_value()) {
+    std::fprintf(stderr, "prices_server did not start: %s\n", banner.c_str());
     return {};
   }
-  return server;
+  return {std::move(*child), std::atoi(port->c_str())};
 }
 
 using azure_pricing::bench::PeakRssMiB;
@@ -418,11 +387,11 @@ static int UnguardedMain(int argc, char** argv) {
   m.load_seconds = Seconds(t);
   if (server.port > 0) {
     std::fprintf(g_out, "server (page cache 64 MiB): loaded and listening in %.1f s, %.0f MiB\n",
-                 m.load_seconds, PeakRssMiB(server.pid));
+                 m.load_seconds, PeakRssMiB(server.pid()));
     Drive(server.port, kIndexed, 1, 0.5);  // warm-up
     m.cached = Drive(server.port, kIndexed, options->connections, options->seconds);
     Report("indexed filter, full page, cached:", m.cached, options->connections);
-    m.peak_mib = PeakRssMiB(server.pid);
+    m.peak_mib = PeakRssMiB(server.pid());
   }
   Stop(server);
   server = StartServer(catalog_path, "0");

@@ -10,10 +10,8 @@
 #include <httplib.h>
 #include <openssl/ssl.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,6 +35,7 @@
 #include "ref/base/files.h"
 #include "ref/base/main_guard.h"
 #include "ref/base/openssl.h"
+#include "ref/base/ready_child.h"
 #include "ref/egress/proxy.h"
 #include "ref/tls/runtime_ca.h"
 #include "tools/bench/rows.h"
@@ -174,60 +173,33 @@ struct Hold {
 using azure_pricing::bench::PeakRssMiB;
 
 struct Child {
-  pid_t pid = -1;
+  std::unique_ptr<azure_pricing::base::ReadyChild> child;  // stopped and reaped when it goes
   int port = 0;
+  pid_t pid() const { return child->pid(); }
 };
 
-// Reads "proxy http://127.0.0.1:PORT" then "ready" within the deadline; the port, or 0.
-int ReadProxyPort(int fd) {
-  std::string banner;
-  const Clock::time_point start = Clock::now();
-  while (banner.find("ready\n") == std::string::npos) {
-    const auto left = std::chrono::seconds(kIoTimeoutSeconds) - (Clock::now() - start);
-    const int left_ms = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(left).count());
-    pollfd p{fd, POLLIN, 0};
-    char chunk[256];
-    if (left_ms <= 0 || poll(&p, 1, left_ms) != 1) break;
-    const ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n <= 0) break;
-    banner.append(chunk, static_cast<size_t>(n));
-  }
-  const size_t at = banner.find("proxy http://127.0.0.1:");
-  if (banner.find("ready\n") == std::string::npos || at == std::string::npos) return 0;
-  return std::atoi(banner.c_str() + at + std::strlen("proxy http://127.0.0.1:"));
-}
+void Stop(Child& child) { child = Child(); }
 
 // The egress_proxy program to the upstream, allowed `kTunnels` tunnels; its decision lines go to
-// `log`.
+// `log`. Port 0 when it did not say "proxy http://127.0.0.1:PORT" and then "ready" in time.
 Child StartProxy(int up_port, const std::string& upstream_ca, const std::string& ca_out,
                  const std::string& log) {
-  int out_pipe[2];
-  if (pipe(out_pipe) != 0) return {};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_pipe[1], 1);
-    close(out_pipe[0]);
-    const int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (log_fd >= 0) dup2(log_fd, 2);
-    const std::string upstream = "127.0.0.1:" + std::to_string(up_port);
-    const std::string tunnels = std::to_string(kTunnels);
-    const char* program = "ref/egress/egress_proxy";
-    execl(program, program, "--ca-out", ca_out.c_str(), "--upstream", upstream.c_str(),
-          "--upstream-ca", upstream_ca.c_str(), "--max-tunnels", tunnels.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  Child child{pid, pid > 0 ? ReadProxyPort(out_pipe[0]) : 0};
-  close(out_pipe[0]);
-  return child;
-}
-
-void Stop(const Child& child) {
-  if (child.pid <= 0) return;
-  kill(child.pid, SIGTERM);
-  waitpid(child.pid, nullptr, 0);
+  azure_pricing::base::ReadyChildSpec spec;
+  spec.argv = {"ref/egress/egress_proxy",
+               "--ca-out",
+               ca_out,
+               "--upstream",
+               "127.0.0.1:" + std::to_string(up_port),
+               "--upstream-ca",
+               upstream_ca,
+               "--max-tunnels",
+               std::to_string(kTunnels)};
+  spec.timeout = std::chrono::seconds(kIoTimeoutSeconds);
+  spec.stderr_path = log;
+  auto child = azure_pricing::base::ReadyChild::Start(spec);
+  const auto port = child.ok() ? (*child)->BannerLine("proxy http://127.0.0.1:") : std::nullopt;
+  if (!port.has_value()) return {};
+  return {std::move(*child), std::atoi(port->c_str())};
 }
 
 struct Memory {
@@ -240,7 +212,7 @@ struct Memory {
 std::optional<Memory> MeasureTunnels(int up_port, const std::string& upstream_ca,
                                      const std::string& dir, Hold& hold) {
   const std::string ca_out = dir + "/egress-ca.pem", log = dir + "/egress_proxy.log";
-  const Child proxy = StartProxy(up_port, upstream_ca, ca_out, log);
+  Child proxy = StartProxy(up_port, upstream_ca, ca_out, log);
   if (proxy.port == 0) {
     Stop(proxy);
     const auto text = base::ReadFile(log);
@@ -248,17 +220,17 @@ std::optional<Memory> MeasureTunnels(int up_port, const std::string& upstream_ca
     return std::nullopt;
   }
   Memory m;
-  m.idle_mib = PeakRssMiB(proxy.pid);
+  m.idle_mib = PeakRssMiB(proxy.pid());
   const auto egress_ca = base::ReadFile(ca_out);
   std::vector<std::unique_ptr<Exchange>> tunnels;
   for (int i = 0; i < kTunnels && egress_ca.ok(); ++i) {
     if (auto x = Send(up_port, proxy.port, *egress_ca, "/hold")) tunnels.push_back(std::move(x));
   }
   m.held = static_cast<int>(tunnels.size());
-  if (m.held == kTunnels && hold.WaitForHeld(kTunnels)) m.held_mib = PeakRssMiB(proxy.pid);
+  if (m.held == kTunnels && hold.WaitForHeld(kTunnels)) m.held_mib = PeakRssMiB(proxy.pid());
   hold.Release();
   for (auto& x : tunnels) m.answered += Drain(*x) >= kHeldBodyBytes;
-  m.peak_mib = PeakRssMiB(proxy.pid);
+  m.peak_mib = PeakRssMiB(proxy.pid());
   Stop(proxy);
   return m;
 }
