@@ -4,10 +4,6 @@
 #define CPPHTTPLIB_LISTEN_BACKLOG 128
 #include <httplib.h>
 
-#include <arpa/inet.h>
-#include <dirent.h>
-#include <netinet/in.h>
-#include <openssl/ssl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,7 +11,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <deque>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -27,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "fakes/prices_server/faults.h"
 #include "fakes/prices_server/page_cache.h"
 #include "fakes/prices_server/price_api.h"
 #include "fakes/prices_server/replay.h"
@@ -41,8 +37,6 @@
 
 namespace azure_pricing::fakes::prices {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr char kUsage[] =
     "usage: prices_server [--catalog FILE]... | --replay FILE\n"
@@ -92,79 +86,14 @@ constexpr char kUsage[] =
     "                                     reset (or `times` pages)\n"
     "  {\"page_size\": 6000}                 answer with pages of N items instead of 1,000\n";
 
-struct Fault {
-  Json spec;
-  int remaining = 1;
-};
-
 struct State {
   Catalog catalog;
   std::unique_ptr<PageCache> cache;
   std::optional<Replay> replay;  // set: answers come from it, never from the catalog
-  std::mutex mu;
-  std::deque<Fault> faults;
+  FaultQueue faults;
+  std::mutex mu;  // guards `requests`
   Json requests = Json::array();
 };
-
-// What a fault key's value must be: an integer in [min, max], true/false, or a string.
-struct FaultKey {
-  const char* name;
-  enum { kInteger, kBoolean, kString } kind;
-  int64_t min = 0, max = 0;
-};
-
-constexpr FaultKey kFaultKeys[] = {
-    {"status", FaultKey::kInteger, 100, 599},
-    {"retry_after", FaultKey::kInteger, 0, 86'400},
-    {"latency_ms", FaultKey::kInteger, 0, 600'000},
-    {"reset", FaultKey::kBoolean},
-    {"drop", FaultKey::kBoolean},
-    {"truncate", FaultKey::kInteger, 0, int64_t{1} << 40},
-    {"body", FaultKey::kString},
-    {"body_hex", FaultKey::kString},
-    {"next_page_link", FaultKey::kString},
-    {"endless_empty_pages", FaultKey::kBoolean},
-    {"page_size", FaultKey::kInteger, 1, 1'000'000},
-    {"times", FaultKey::kInteger, 1, 1'000'000'000},
-};
-
-// Why `f` is not a fault ("unknown fault key: K", "K must be ..."); empty when it is one. Checked
-// whole before any is queued, so that serving one never meets a value of the wrong type.
-std::string FaultProblem(const Json& f) {
-  if (!f.is_object()) return "each fault must be an object";
-  for (const auto& [key, value] : f.items()) {
-    const FaultKey* spec = nullptr;
-    for (const FaultKey& k : kFaultKeys) {
-      if (key == k.name) spec = &k;
-    }
-    if (spec == nullptr) return "unknown fault key: " + key;
-    if (spec->kind == FaultKey::kBoolean && !value.is_boolean()) {
-      return key + " must be true or false";
-    }
-    if (spec->kind == FaultKey::kString && !value.is_string()) return key + " must be a string";
-    if (spec->kind == FaultKey::kInteger &&
-        (!value.is_number_integer() || value.get<int64_t>() < spec->min ||
-         value.get<int64_t>() > spec->max)) {
-      return key + " must be an integer from " + std::to_string(spec->min) + " to " +
-             std::to_string(spec->max);
-    }
-  }
-  return "";
-}
-
-bool AddFaults(State& state, const Json& list, std::string& error) {
-  if (!list.is_array()) {
-    error = "faults must be a JSON array";
-    return false;
-  }
-  for (const Json& f : list) {
-    error = FaultProblem(f);
-    if (!error.empty()) return false;
-  }
-  std::lock_guard<std::mutex> lock(state.mu);
-  for (const Json& f : list) state.faults.push_back({f, f.value("times", 1)});
-  return true;
-}
 
 // `text` as JSON; nullopt with `problem` ("malformed JSON at line N") when it does not parse.
 std::optional<Json> ParseJson(const std::string& text, std::string& problem) {
@@ -177,28 +106,6 @@ std::optional<Json> ParseJson(const std::string& text, std::string& problem) {
     problem = "malformed JSON at line " + std::to_string(line);
     return std::nullopt;
   }
-}
-
-std::optional<Json> NextFault(State& state) {
-  std::lock_guard<std::mutex> lock(state.mu);
-  if (state.faults.empty()) return std::nullopt;
-  Fault& f = state.faults.front();
-  Json spec = f.spec;
-  if (--f.remaining <= 0) state.faults.pop_front();
-  return spec;
-}
-
-std::string FromHex(const std::string& hex) {
-  std::string out;
-  std::string digits;
-  for (char c : hex) {
-    if (std::isxdigit(static_cast<unsigned char>(c))) digits.push_back(c);
-    if (digits.size() == 2) {
-      out.push_back(static_cast<char>(std::stoi(digits, nullptr, 16)));
-      digits.clear();
-    }
-  }
-  return out;
 }
 
 // Set by RecordRequest for the request this thread is serving, so the logger (which httplib
@@ -236,108 +143,6 @@ HttpResponse ReplayAnswer(State& state, const std::string& target, bool& matched
   return {recorded->status, recorded->content_type, std::move(recorded->body)};
 }
 
-// An empty page whose NextPageLink is the same query again.
-HttpResponse EndlessEmptyPage(const std::string& target) {
-  const size_t question = target.find('?');
-  Json page = {
-      {"BillingCurrency", "USD"},
-      {"CustomerEntityId", "Default"},
-      {"CustomerEntityType", "Retail"},
-      {"Items", Json::array()},
-      {"NextPageLink", std::string(kPublicBase) +
-                           target.substr(question == std::string::npos ? target.size() : question)},
-      {"Count", 0}};
-  return {200, "application/json; charset=utf-8", page.dump()};
-}
-
-// Rewrites `answer` as the fault says (latency, status, body, links, endless pages).
-void ApplyFault(State& state, const Json& fault, const std::string& target, HttpResponse& answer,
-                httplib::Response& res) {
-  if (fault.contains("latency_ms")) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(fault["latency_ms"].get<int>()));
-  }
-  if (fault.contains("status")) {
-    answer.status = fault["status"].get<int>();
-    answer.body = Json({{"Error", {{"Code", "Fault"}, {"Message", "Injected fault"}}}}).dump();
-    if (fault.contains("retry_after")) {
-      res.set_header("Retry-After", std::to_string(fault["retry_after"].get<int>()));
-    }
-  }
-  if (fault.contains("body")) answer.body = fault["body"].get<std::string>();
-  if (fault.contains("body_hex")) answer.body = FromHex(fault["body_hex"].get<std::string>());
-  if (fault.contains("next_page_link") && answer.status == 200) {
-    Json page = Json::parse(answer.body, nullptr, false);
-    if (!page.is_discarded()) {
-      page["NextPageLink"] = fault["next_page_link"];
-      answer.body = page.dump();
-    }
-  }
-  if (fault.value("endless_empty_pages", false)) {
-    answer = EndlessEmptyPage(target);
-    // Without `times` it never ends (until a reset); with it, that many pages.
-    if (!fault.contains("times")) {
-      std::lock_guard<std::mutex> lock(state.mu);
-      state.faults.push_front({fault, 1});
-    }
-  }
-}
-
-// The socket under `req`'s connection: the TLS one's, or, for plain HTTP (httplib does not hand
-// it to a handler), the open socket whose two ends are the request's local and remote ports.
-int ConnectionSocket(const httplib::Request& req) {
-  if (req.ssl != nullptr) return SSL_get_fd(req.ssl);
-  const auto port_of = [](const sockaddr_storage& a) {
-    if (a.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in&>(a).sin_port);
-    if (a.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6&>(a).sin6_port);
-    return uint16_t{0};
-  };
-  DIR* dir = opendir("/proc/self/fd");
-  if (dir == nullptr) return -1;
-  int found = -1;
-  while (const dirent* entry = readdir(dir)) {
-    const int fd = std::atoi(entry->d_name);
-    sockaddr_storage local{}, peer{};
-    socklen_t local_len = sizeof local, peer_len = sizeof peer;
-    if (entry->d_name[0] < '0' || entry->d_name[0] > '9' ||
-        getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_len) != 0 ||
-        getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0) {
-      continue;
-    }
-    if (port_of(local) == req.local_port && port_of(peer) == req.remote_port) found = fd;
-  }
-  closedir(dir);
-  return found;
-}
-
-// The drop fault: the connection ends with a TCP reset before any byte of the answer. Connecting
-// a TCP socket to AF_UNSPEC disconnects it (a reset to the peer) while httplib keeps the
-// descriptor, so its own write fails and its own close stays the only one.
-void DropConnection(const httplib::Request& req) {
-  const int fd = ConnectionSocket(req);
-  if (fd < 0) return;
-  const linger abort_on_close{1, 0};
-  setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
-  sockaddr unspecified{};
-  unspecified.sa_family = AF_UNSPEC;
-  connect(fd, &unspecified, sizeof unspecified);
-}
-
-// The reset and truncate faults: the status line and the head (with the whole body's
-// Content-Length) go out, then the body stops after `keep` bytes (none for reset) and the
-// connection closes. Recorded azmcp runs depend on reset being exactly this.
-void SendCut(const Json& fault, const HttpResponse& answer, httplib::Response& res) {
-  const size_t keep = fault.value("reset", false)
-                          ? 0
-                          : std::min(answer.body.size(), fault["truncate"].get<size_t>());
-  const std::string body = answer.body;
-  res.status = answer.status;
-  res.set_content_provider(body.size(), answer.content_type,
-                           [body, keep](size_t offset, size_t, httplib::DataSink& sink) {
-                             if (offset < keep) sink.write(body.data() + offset, keep - offset);
-                             return false;  // abort: the connection closes mid-body
-                           });
-}
-
 // The answer before any fault: recorded (with --replay), or the catalog's through the page cache.
 std::shared_ptr<const HttpResponse> Answer(State& state, const httplib::Request& req,
                                            const std::optional<Json>& fault) {
@@ -358,32 +163,22 @@ void ServeApi(State& state, const httplib::Request& req, httplib::Response& res)
     res.status = 405;
     return;
   }
-  std::optional<Json> fault = NextFault(state);
+  std::optional<Json> fault = state.faults.Next();
   const std::shared_ptr<const HttpResponse> shared = Answer(state, req, fault);
   if (!fault) {
     res.status = shared->status;
     res.set_content(shared->body, shared->content_type);
     return;
   }
-  HttpResponse answer = *shared;  // the cached answer stays as it is
-  ApplyFault(state, *fault, req.target, answer, res);
-  if (fault->value("drop", false)) {
-    DropConnection(req);
-    return;
-  }
-  if (fault->value("reset", false) || fault->contains("truncate")) {
-    SendCut(*fault, answer, res);
-    return;
-  }
-  res.status = answer.status;
-  res.set_content(answer.body, answer.content_type);
+  // A copy: the cached answer stays as it is.
+  ServeFaulted(state.faults, *fault, *shared, req, res);
 }
 
 // POST /_admin/reset: no faults queued and an empty request log; any body is ignored.
 void Reset(State& state, httplib::Response& res) {
+  state.faults.Clear();
   {
     std::lock_guard<std::mutex> lock(state.mu);
-    state.faults.clear();
     state.requests = Json::array();
   }
   res.set_content("reset: no faults queued, no requests logged\n", "text/plain");
@@ -419,7 +214,7 @@ void Install(httplib::Server& server, State& state) {
   server.Post("/_admin/faults", [&](const httplib::Request& q, httplib::Response& r) {
     std::string error;
     const std::optional<Json> list = ParseJson(q.body, error);
-    if (!list || !AddFaults(state, *list, error)) {
+    if (!list || !state.faults.Add(*list, error)) {
       r.status = 400;
       r.set_content(error, "text/plain");
     }
@@ -586,7 +381,7 @@ bool LoadFaults(const std::string& path, State& state) {
   }
   std::string error;
   const std::optional<Json> list = ParseJson(*text, error);
-  if (!list || !AddFaults(state, *list, error)) {
+  if (!list || !state.faults.Add(*list, error)) {
     std::cerr << "prices_server: bad --faults " << path << ": " << error << "\n";
     return false;
   }
@@ -684,7 +479,7 @@ int Serve(const Options& options) {
   std::unique_ptr<httplib::SSLServer> https;
   std::vector<std::string> lines;
   if (options.listen) {
-    http = std::make_unique<httplib::Server>();
+    http = MakePlainServer();
     Install(*http, state);
     const auto bound = BindOrExplain(*http, "--listen", *options.listen, options.listen_address);
     if (!bound) return 1;
