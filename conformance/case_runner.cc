@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "conformance/host/scripted_host.h"
@@ -79,6 +81,12 @@ struct Observed {
   std::optional<host::CallReport> report;
   std::optional<ordered_json> output;  // discarded when the report is not JSON
 };
+
+using CheckFunction = std::string (*)(const ordered_json& expect, const Observed& got);
+using CheckKeys = std::initializer_list<std::string_view>;
+
+// The expect properties kChecks declares for `check`: a check of several reads its own there.
+CheckKeys KeysOf(CheckFunction check);
 
 }  // namespace
 
@@ -468,17 +476,25 @@ std::string CheckToolWording(const ordered_json& expect, const Observed& got) {
   return Missing(expect["tool"]["text_contains"], ToolText(*got.report), "description and schema");
 }
 
+std::optional<int64_t> CountOf(std::string_view key, const host::CallReport& report) {
+  if (key == "sandbox_acquisitions") return report.sandbox_acquisitions;
+  if (key == "sandbox_disposals") return report.sandbox_disposals;
+  if (key == "tools") return static_cast<int64_t>(report.tools);
+  return std::nullopt;
+}
+
 std::string CheckCounts(const ordered_json& expect, const Observed& got) {
   if (!got.report) return "";
-  const std::pair<const char*, int64_t> counts[] = {
-      {"sandbox_acquisitions", got.report->sandbox_acquisitions},
-      {"sandbox_disposals", got.report->sandbox_disposals},
-      {"tools", static_cast<int64_t>(got.report->tools)}};
   std::string problems;
-  for (const auto& [field, value] : counts) {
-    if (expect.contains(field) && value != expect[field].get<int64_t>()) {
-      problems +=
-          std::string(problems.empty() ? "" : ", ") + field + " " + Mismatch(value, expect[field]);
+  for (std::string_view key : KeysOf(CheckCounts)) {
+    const std::string field(key);
+    const std::optional<int64_t> value = CountOf(key, *got.report);
+    if (!expect.contains(field)) continue;
+    const std::string sep = problems.empty() ? "" : ", ";
+    if (!value) {
+      problems += sep + "the runner counts no " + field;
+    } else if (*value != expect[field].get<int64_t>()) {
+      problems += sep + field + " " + Mismatch(*value, expect[field]);
     }
   }
   return problems;
@@ -570,8 +586,8 @@ std::string CheckReportFields(const ordered_json& expect, const Observed& got) {
   const ordered_json* report = ParsedReport(got);
   if (report == nullptr) return "";
   std::string problems;
-  for (const char* field : {"returned_rows", "received_rows", "truncated", "upstream_limit_reached",
-                            "selected_rows", "requested_region"}) {
+  for (std::string_view key : KeysOf(CheckReportFields)) {
+    const std::string field(key);
     if (!expect.contains(field)) continue;
     const std::string sep = problems.empty() ? "" : ", ";
     if (!report->contains(field)) {
@@ -631,47 +647,73 @@ std::string CheckFirstRow(const ordered_json& expect, const Observed& got) {
   return judge::DescribeJsonDifference(prices[0], expect["first_row"]);
 }
 
+// The expect properties a check implements (case.schema.json, $defs/expect): a case's keys
+// mean what the check with that key does, and nothing else. "tool.text_contains" is one member
+// of a property whose other members belong to the parent's check. None: an invariant every call
+// is held to, whatever its case says. The case format's test requires exactly one check per
+// property (ExpectationChecks).
 struct ExpectationCheck {
-  const char* name;
-  std::string (*problem)(const ordered_json& expect, const Observed& got);
+  const char* name;  // as a failure's detail names it
+  CheckKeys keys;
+  CheckFunction problem;
   // The reference's exact wording (PROFILE-003): reported, never counted in the verdict.
   bool wording = false;
 };
 
-// Every case runs every check; a check that does not apply to the case says nothing.
-constexpr ExpectationCheck kChecks[] = {
-    {"outcome", CheckOutcome},
-    {"reason", CheckReason},
-    {"argv", CheckArgv},
-    {"message facts", CheckMessageFacts},
-    {"profile facts", CheckProfileFacts},
-    {"message wording", CheckMessageWording, true},
-    {"no echo", CheckNoEcho},
-    {"no CLI before a refusal", CheckNoCliBeforeRefusal},
-    {"sandboxes disposed", CheckSandboxesDisposed},
-    {"bounded exec", CheckBoundedExec},
-    {"no file transfer", CheckNoFileTransfer},
-    {"counts", CheckCounts},
-    {"backend", CheckBackend},
-    {"tool", CheckTool},
-    {"tool wording", CheckToolWording, true},
-    {"violations", CheckViolations},
-    {"result_label", CheckResultLabel},
-    {"trusted message facts", CheckTrustedMessageFacts},
-    {"trusted message wording", CheckTrustedMessageWording, true},
-    {"warning facts", CheckWarningFacts},
-    {"warning wording", CheckWarningWording, true},
-    {"report present", CheckReportPresent},
-    {"report JSON", CheckReportIsJson},
-    {"report keys", CheckReportKeys},
-    {"matched_by", CheckMatchedBy},
-    {"report fields", CheckReportFields},
-    {"selection note facts", CheckSelectionNoteFacts},
-    {"selection note wording", CheckSelectionNoteWording, true},
-    {"selection note count", CheckSelectionNoteCount},
-    {"prices length", CheckPricesLength},
-    {"first_row", CheckFirstRow},
+// Every case runs every check; a check that does not apply to the case says nothing. Not
+// constexpr: an initializer_list member cannot be.
+const ExpectationCheck kChecks[] = {
+    {"outcome", {"outcome"}, CheckOutcome},
+    {"reason", {"reason"}, CheckReason},
+    {"argv", {"argv"}, CheckArgv},
+    {"message facts", {"message_facts"}, CheckMessageFacts},
+    {"profile facts", {}, CheckProfileFacts},
+    {"message wording", {"message_contains"}, CheckMessageWording, true},
+    {"no echo", {}, CheckNoEcho},
+    {"no CLI before a refusal", {}, CheckNoCliBeforeRefusal},
+    {"sandboxes disposed", {}, CheckSandboxesDisposed},
+    {"bounded exec", {}, CheckBoundedExec},
+    {"no file transfer", {}, CheckNoFileTransfer},
+    {"counts", {"sandbox_acquisitions", "sandbox_disposals", "tools"}, CheckCounts},
+    {"backend", {"backend"}, CheckBackend},
+    {"tool", {"tool"}, CheckTool},
+    {"tool wording", {"tool.text_contains"}, CheckToolWording, true},
+    {"violations", {"violations"}, CheckViolations},
+    {"result_label", {"result_label"}, CheckResultLabel},
+    {"trusted message facts", {"trusted_messages_facts"}, CheckTrustedMessageFacts},
+    {"trusted message wording", {"trusted_messages_contain"}, CheckTrustedMessageWording, true},
+    {"warning facts", {"warnings_facts"}, CheckWarningFacts},
+    {"warning wording", {"warnings_contain"}, CheckWarningWording, true},
+    {"report present", {}, CheckReportPresent},
+    {"report JSON", {}, CheckReportIsJson},
+    {"report keys", {}, CheckReportKeys},
+    {"matched_by", {"matched_by"}, CheckMatchedBy},
+    {"report fields",
+     {"returned_rows", "received_rows", "truncated", "upstream_limit_reached", "selected_rows",
+      "requested_region"},
+     CheckReportFields},
+    {"selection note facts", {"selection_notes_facts"}, CheckSelectionNoteFacts},
+    {"selection note wording", {"selection_notes"}, CheckSelectionNoteWording, true},
+    {"selection note count", {"selection_notes_at_least"}, CheckSelectionNoteCount},
+    {"prices length", {}, CheckPricesLength},
+    {"first_row", {"first_row"}, CheckFirstRow},
 };
+
+CheckKeys KeysOf(CheckFunction check) {
+  for (const ExpectationCheck& c : kChecks) {
+    if (c.problem == check) return c.keys;
+  }
+  return {};
+}
+
+// Whether `expect` states `key`, a property or "parent.member".
+bool States(const ordered_json& expect, std::string_view key) {
+  const size_t dot = key.find('.');
+  if (dot == std::string_view::npos) return expect.contains(key);
+  const std::string parent(key.substr(0, dot));
+  return expect.contains(parent) && expect[parent].is_object() &&
+         expect[parent].contains(key.substr(dot + 1));
+}
 
 // What one call's expectations found: the checks that count, and the wording checks.
 struct Problems {
@@ -680,12 +722,15 @@ struct Problems {
   bool has_wording = false;
 };
 
+// Whether the case states the reference's exact wording: a key of a wording check.
 bool StatesWording(const ordered_json& expect) {
-  for (const char* key : {"message_contains", "trusted_messages_contain", "warnings_contain",
-                          "selection_notes"}) {
-    if (expect.contains(key)) return true;
+  for (const ExpectationCheck& check : kChecks) {
+    if (!check.wording) continue;
+    for (std::string_view key : check.keys) {
+      if (States(expect, key)) return true;
+    }
   }
-  return expect.contains("tool") && expect["tool"].contains("text_contains");
+  return false;
 }
 
 Problems CheckAll(const ordered_json& expect, const Observed& got) {
@@ -1024,6 +1069,16 @@ CaseResult RunCase(const std::string& file, const ordered_json& c, const std::st
 }
 
 }  // namespace
+
+std::vector<ExpectationCheckInfo> ExpectationChecks() {
+  std::vector<ExpectationCheckInfo> out;
+  for (const ExpectationCheck& check : kChecks) {
+    out.push_back({.name = check.name,
+                   .keys = std::vector<std::string>(check.keys.begin(), check.keys.end()),
+                   .wording = check.wording});
+  }
+  return out;
+}
 
 std::vector<CaseResult> RunCaseFile(const std::string& path) {
   host::ScriptedHostRunner runner;

@@ -63,6 +63,20 @@ using CallExecutor =
 std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute,
                                     const std::function<bool(const std::string& id)>& selected = nullptr);
 
+// One of the checks the runner makes of every call: its name as a failure's detail names it,
+// the properties of case.schema.json's "expect" it implements, and whether it judges the
+// reference's exact wording (PROFILE-003), reported apart from the verdict. A key
+// "parent.member" takes one member of a property whose others stay with the parent's check; no
+// key: an invariant every call is held to, whatever its case states.
+struct ExpectationCheckInfo {
+  std::string name;
+  std::vector<std::string> keys;
+  bool wording = false;
+};
+
+// Every check, in the order a failure lists their problems.
+std::vector<ExpectationCheckInfo> ExpectationChecks();
+
 // Errors must not echo input: the problem when `message` contains any of `inputs` that is six
 // bytes or longer and not a location value with spaces around it (a constant of the tool, which
 // the message may name), or an empty string.
