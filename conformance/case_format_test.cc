@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "conformance/case_runner.h"
 #include "conformance/citations/cites.h"
+#include "conformance/host/config_keys.h"
 #include "ref/base/files.h"
 
 namespace azure_pricing {
@@ -115,6 +117,48 @@ TEST(CaseFormatTest, WordingChecksAreTheOnesTheProfileCallsRecommended) {
           property.value("description", "").find("RECOMMENDED only") != std::string::npos;
       EXPECT_EQ(recommended, check.wording) << check.name << " (" << key << ")";
     }
+  }
+}
+
+// A case's properties in the schema: what sits beside "expect" in one of "cases".
+json CaseProperties(const json& schema) {
+  return schema["properties"]["cases"]["items"]["properties"];
+}
+
+// The schema of a configuration object at `path` ("a.b": member b of a; "a[]": an item of a).
+json SchemaAt(const json& case_properties, std::string_view path) {
+  json at = json::object({{"properties", case_properties}});
+  while (!path.empty()) {
+    const size_t dot = path.find('.');
+    std::string name(path.substr(0, dot));
+    path = dot == std::string_view::npos ? "" : path.substr(dot + 1);
+    const bool item = name.ends_with("[]");
+    if (item) name.resize(name.size() - 2);
+    if (!at.contains("properties") || !at["properties"].contains(name)) return json();
+    at = at["properties"][name];
+    if (item) at = at.value("items", json());
+  }
+  return at;
+}
+
+std::vector<std::string> Sorted(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(CaseFormatTest, TheSchemasConfigurationKeysAreTheScriptedHostsTable) {
+  const json cases = CaseProperties(ReadSchema());
+  for (const host::ConfigObject& object : host::kConfigObjects) {
+    const json at = SchemaAt(cases, object.path);
+    ASSERT_TRUE(at.is_object() && at.contains("properties")) << object.path;
+    std::vector<std::string> in_schema;
+    for (const auto& item : at["properties"].items()) in_schema.push_back(item.key());
+    EXPECT_EQ(Sorted(in_schema), Sorted({object.keys.begin(), object.keys.end()})) << object.path;
+    // An unknown key is a configuration error in the host, so the schema must refuse it too.
+    EXPECT_EQ(at.value("additionalProperties", true), false) << object.path;
+  }
+  for (std::string_view part : host::kConfigurationParts) {
+    EXPECT_TRUE(cases.contains(std::string(part))) << part;
   }
 }
 

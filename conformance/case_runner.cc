@@ -10,6 +10,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "conformance/host/config_keys.h"
 #include "conformance/host/scripted_host.h"
 #include "conformance/judge/cli_request.h"
 #include "conformance/judge/json_diff.h"
@@ -964,7 +965,8 @@ CaseRun RunOne(const ordered_json& c, const CallExecutor& execute) {
 // backend, labels and middleware they share. A failure shows it, so a reader needs no case file.
 ordered_json InputsOf(const ordered_json& c) {
   ordered_json inputs = ordered_json::object();
-  for (const char* key : {"host", "backend", "labels", "middleware"}) {
+  for (std::string_view part : host::kConfigurationParts) {
+    const std::string key(part);
     if (c.contains(key)) inputs[key] = c[key];
   }
   auto call = [](const ordered_json& entry) {

@@ -4,8 +4,11 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
+#include <string_view>
 #include <utility>
 
+#include "conformance/host/config_keys.h"
 #include "ref/json/json.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
@@ -55,8 +58,8 @@ class Config {
     return Config(part, std::move(parsed.value));
   }
 
-  // Every key must be one of `known`.
-  Status Keys(std::initializer_list<std::string_view> known) const {
+  // Every key must be one of `known` (config_keys.h).
+  Status Keys(std::span<const std::string_view> known) const {
     for (const json::Member& m : value_.members()) {
       bool ok = false;
       for (std::string_view k : known) ok = ok || m.key == k;
@@ -152,7 +155,7 @@ class Config {
   } while (false)
 
 StatusOr<labels::ContentLabel> ParseLabel(const Config& c) {
-  RETURN_IF_ERROR(c.Keys({"integrity", "confidentiality"}));
+  RETURN_IF_ERROR(c.Keys(kLabelKeys));
   std::optional<std::string> integrity, confidentiality;
   RETURN_IF_ERROR(c.String("integrity", integrity));
   RETURN_IF_ERROR(c.String("confidentiality", confidentiality));
@@ -181,9 +184,7 @@ struct HostSetup {
 StatusOr<HostSetup> ParseHost(const std::string& text) {
   StatusOr<Config> c = Config::Parse("host", text);
   if (!c.ok()) return c.status();
-  RETURN_IF_ERROR(
-      c->Keys({"image", "agent_id", "exec_timeout_seconds", "max_output_bytes", "max_rows",
-               "outbound_max_confidentiality", "egress_integrity", "confidentiality", "router"}));
+  RETURN_IF_ERROR(c->Keys(kHostKeys));
   HostSetup h;
   // The harness host runs container-class backends on purpose, as a Docker host would.
   h.router.min_isolation = ::azure_pricing::sandbox::Isolation::kContainer;
@@ -215,8 +216,7 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
   }
   StatusOr<Config> r = c->Child("router");
   if (!r.ok()) return r.status();
-  RETURN_IF_ERROR(
-      r->Keys({"present", "enabled", "min_isolation", "has_backend", "denied_capabilities"}));
+  RETURN_IF_ERROR(r->Keys(kRouterKeys));
   RETURN_IF_ERROR(r->Bool("present", h.router_present));
   RETURN_IF_ERROR(r->Bool("enabled", h.router.enabled));
   RETURN_IF_ERROR(r->Bool("has_backend", h.router_has_backend));
@@ -238,8 +238,7 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
 StatusOr<BackendSetup> ParseBackendSetup(const std::string& text) {
   StatusOr<Config> c = Config::Parse("backend", text);
   if (!c.ok()) return c.status();
-  RETURN_IF_ERROR(c->Keys({"name", "os_families", "isolation", "capabilities", "egress_modes",
-                           "egress_method_tokens", "bounded_exec", "withhold_bounded_exec"}));
+  RETURN_IF_ERROR(c->Keys(kBackendKeys));
   BackendSetup b;
   fakes::sandbox::BackendDeclaration& d = b.declaration;
   std::optional<std::string> name, isolation;
@@ -284,7 +283,7 @@ struct LabelSetup {
 StatusOr<LabelSetup> ParseLabels(const std::string& text) {
   StatusOr<Config> c = Config::Parse("labels", text);
   if (!c.ok()) return c.status();
-  RETURN_IF_ERROR(c->Keys({"conversation", "arguments"}));
+  RETURN_IF_ERROR(c->Keys(kLabelsKeys));
   LabelSetup l;
   StatusOr<Config> conv = c->Child("conversation");
   if (!conv.ok()) return conv.status();

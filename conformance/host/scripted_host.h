@@ -4,15 +4,10 @@
 // JSON (the same text a case file or `azure_pricing --host-json/--backend-json/--labels-json`
 // holds), and the result says what the framework and the backend saw.
 //
-// host JSON     {"image", "exec_timeout_seconds", "max_output_bytes", "max_rows",
-//                "outbound_max_confidentiality", "egress_integrity", "confidentiality",
-//                "agent_id", "router": {"present", "enabled", "min_isolation", "has_backend",
-//                "denied_capabilities"}}
-// backend JSON  {"name", "os_families", "isolation", "capabilities", "egress_modes",
-//                "egress_method_tokens" (null = every token), "bounded_exec",
-//                "withhold_bounded_exec"}; absent keys keep PricingCapableDeclaration()
-// labels JSON   {"conversation": {"integrity", "confidentiality"}, "arguments": [label, ...]}
-// middleware    names in chain order: "tracker", "policy" (block_on_violation), "policy-log"
+// The keys each JSON may hold are in config_keys.h, their meanings in
+// conformance/testee/PROTOCOL.md. Absent backend keys keep PricingCapableDeclaration();
+// "egress_method_tokens": null means every token. The middleware are names in chain order:
+// "tracker", "policy" (block_on_violation), "policy-log".
 #ifndef CONFORMANCE_HOST_SCRIPTED_HOST_H_
 #define CONFORMANCE_HOST_SCRIPTED_HOST_H_
 
