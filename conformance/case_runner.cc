@@ -789,12 +789,12 @@ std::string MakeScript(const ordered_json& cli, const HostBounds& bounds,
     script.exec.stdout_bytes.replace(at, find.size(), bytes);
   }
   script.exec.exit_code = cli.value("exit_code", 0);
-  // A timeout is a delay past the host's time limit; an overflow is more output than its budget.
-  if (cli.value("timed_out", false)) script.exec.delay_ms = 601'000;
+  // An overflow is more output than the host's budget.
+  script.exec.times_out = cli.value("timed_out", false);
   if (cli.value("output_limit_exceeded", false)) {
     script.exec.stderr_bytes.append(static_cast<size_t>(bounds.max_output_bytes) + 1, 'x');
   }
-  script.exec.delay_ms = std::max<int64_t>(script.exec.delay_ms, cli.value("delay_ms", 0));
+  script.exec.delay_ms = cli.value("delay_ms", 0);
   script.exec.exec_error = cli.value("exec_error", false);
   script.exec.ignore_output_budget = cli.value("backend_ignores_output_budget", false);
   script.fail_acquire = cli.value("fail_acquire", false);
@@ -814,13 +814,16 @@ void CollectCliText(const ordered_json& cli, const fakes::sandbox::CallScript& s
   if (!cli.value("output_limit_exceeded", false)) CollectLines(script.exec.stderr_bytes, inputs);
 }
 
+// Which host a call runs in: the case's own call starts one, its "then" calls continue it.
+enum class CallHost { kNew, kSame };
+
 // `c` is the case (its host configuration); `entry` the call: the case itself or a "then" call.
-host::ScriptedCall MakeCall(const ordered_json& c, const ordered_json& entry,
+host::ScriptedCall MakeCall(const ordered_json& c, const ordered_json& entry, CallHost where,
                             const std::string& arguments, fakes::sandbox::CallScript script) {
   host::ScriptedCall call;
   call.arguments = arguments;
   call.call_id = entry.value("call_id", "");
-  call.same_host = &entry != &c;
+  call.same_host = where == CallHost::kSame;
   if (c.contains("host")) call.host_json = c["host"].dump();
   if (c.contains("backend")) call.backend_json = c["backend"].dump();
   if (c.contains("labels")) call.labels_json = c["labels"].dump();
@@ -843,7 +846,7 @@ void PlanningView(Observed& got) {
 }
 
 // Runs one call of a host case into `got`; an error text when the case itself cannot be run.
-std::string ObserveHost(const ordered_json& c, const ordered_json& entry,
+std::string ObserveHost(const ordered_json& c, const ordered_json& entry, CallHost where,
                         const std::string& arguments, const CallExecutor& execute,
                         Observed& got) {
   const HostBounds bounds = BoundsOf(c);
@@ -851,7 +854,7 @@ std::string ObserveHost(const ordered_json& c, const ordered_json& entry,
   fakes::sandbox::CallScript script;
   if (std::string error = MakeScript(cli, bounds, script); !error.empty()) return error;
   CollectCliText(cli, script, got.inputs);
-  StatusOr<host::CallReport> ran = execute(MakeCall(c, entry, arguments, script));
+  StatusOr<host::CallReport> ran = execute(MakeCall(c, entry, where, arguments, script));
   if (!ran.ok()) return "case configuration: " + ran.status().message();
   got.outcome = OutcomeName(ran->outcome);
   got.reason = ran->reason;
@@ -890,10 +893,10 @@ ordered_json ObservedJson(const Observed& got) {
   return o;
 }
 
-// One call: the case itself (`entry` is `c`) or one of its "then" calls. A case that cannot be
-// run at all is a required problem.
-Problems RunEntry(const ordered_json& c, const ordered_json& entry, const CallExecutor& execute,
-                  CaseRun& run) {
+// One call: the case itself (`entry` is `c`, in a new host) or one of its "then" calls (in the
+// case's host). A case that cannot be run at all is a required problem.
+Problems RunEntry(const ordered_json& c, const ordered_json& entry, CallHost where,
+                  const CallExecutor& execute, CaseRun& run) {
   std::string arguments;
   std::vector<std::string> inputs;
   if (entry.contains("arguments_text")) {
@@ -907,7 +910,7 @@ Problems RunEntry(const ordered_json& c, const ordered_json& entry, const CallEx
     return {.required = "case has neither arguments nor arguments_text"};
   }
   Observed got;
-  if (std::string error = ObserveHost(c, entry, arguments, execute, got); !error.empty()) {
+  if (std::string error = ObserveHost(c, entry, where, arguments, execute, got); !error.empty()) {
     return {.required = error};
   }
   if (!entry.contains("cli")) PlanningView(got);
@@ -946,10 +949,10 @@ std::string CheckAcrossCalls(const ordered_json& want, const std::vector<host::C
 
 CaseRun RunOne(const ordered_json& c, const CallExecutor& execute) {
   CaseRun run;
-  run.problems = RunEntry(c, c, execute, run);
+  run.problems = RunEntry(c, c, CallHost::kNew, execute, run);
   const ordered_json& then = c.value("then", ordered_json::array());
   for (size_t i = 0; i < then.size(); ++i) {
-    const Problems call = RunEntry(c, then[i], execute, run);
+    const Problems call = RunEntry(c, then[i], CallHost::kSame, execute, run);
     const std::string prefix = "call " + std::to_string(i + 2) + ": ";
     if (!call.required.empty()) run.problems.required += prefix + call.required;
     if (!call.wording.empty()) run.problems.wording += prefix + call.wording;

@@ -113,7 +113,7 @@ StatusOr<ExecResult> FakeBackend::RunExec(int sandbox_id, const CallScript& scri
     return Status(Outcome::kFailed, kFakeExecFailed, "The fake backend failed to execute.");
   }
   if (bounded) {
-    if (e.delay_ms >= request.timeout_seconds * 1000) {
+    if (e.times_out || e.delay_ms >= request.timeout_seconds * 1000) {
       return Status(Outcome::kFailed, ::azure_pricing::sandbox::kExecTimeoutReason, "Timed out.");
     }
     if (!e.ignore_output_budget &&

@@ -41,6 +41,8 @@ struct ScriptedExec {
   std::string stderr_bytes;
   int exit_code = 0;
   int64_t delay_ms = 0;     // virtual; >= the request's timeout means a timeout
+  // Runs past any time limit: a bounded exec times out, whatever its timeout.
+  bool times_out = false;
   bool exec_error = false;  // the backend itself fails to run the program
   // A backend that does not hold the output to the request's budget: the tool must count it.
   bool ignore_output_budget = false;

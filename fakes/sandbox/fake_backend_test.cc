@@ -53,6 +53,17 @@ TEST(FakeBackendTest, BoundedExecEnforcesTimeAndBudgetWithoutPartialResults) {
   EXPECT_THAT(run(), IsOk());  // exactly at the budget
 }
 
+TEST(FakeBackendTest, AScriptThatTimesOutDoesSoWhateverTheTimeout) {
+  FakeBackend backend(PricingCapableDeclaration());
+  backend.Script({.exec = {.stdout_bytes = "x", .times_out = true}});
+  auto sandbox = backend.Acquire({}, {"a", "s", "c"});
+  ASSERT_THAT(sandbox, IsOk());
+  // A day: no delay a script could spell is sure to outlast every host's limit.
+  EXPECT_THAT((*sandbox)->bounded_exec()->ExecBounded(Request(86'400, 1024)),
+              StatusIs(Outcome::kFailed, ::azure_pricing::sandbox::kExecTimeoutReason));
+  EXPECT_THAT(backend.Dispose(std::move(*sandbox)), IsOk());
+}
+
 TEST(FakeBackendTest, FaultsAreRecorded) {
   FakeBackend backend(PricingCapableDeclaration());
   backend.Script({.fail_acquire = true});
