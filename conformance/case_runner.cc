@@ -71,16 +71,24 @@ void CollectLines(const std::string& text, std::vector<std::string>& out) {
   }
 }
 
-// What one case produced, in the terms its expectations use. A planning case (no "cli") has
-// no host report; a host case has one, and its output when the tool completed.
+// What one call produced, in the terms its expectations use: the host's report, and its output
+// when the tool completed.
 struct Observed {
-  std::string outcome;  // "planned" or OutcomeName
+  // The call is plan_only: judged on the command it runs, not on the CLI's empty answer.
+  bool plan_only = false;
+  std::string outcome;  // OutcomeName
   std::string reason;
   std::string message;              // the refusal or failure text (the first trusted message)
   std::vector<std::string> inputs;  // what the message must not echo: arguments, CLI output
   std::optional<std::vector<std::string>> argv;
   std::optional<host::CallReport> report;
   std::optional<ordered_json> output;  // discarded when the report is not JSON
+
+  // A plan_only call that ran the CLI and completed: what it answered is not judged, only the
+  // command (argv) it ran.
+  bool Planned() const {
+    return plan_only && outcome == "completed" && report && report->execs > 0;
+  }
 };
 
 using CheckFunction = std::string (*)(const ordered_json& expect, const Observed& got);
@@ -136,11 +144,16 @@ std::string Missing(const ordered_json& parts, const std::string& text, const ch
 
 std::string CheckOutcome(const ordered_json& expect, const Observed& got) {
   const std::string want = expect["outcome"].get<std::string>();
-  return got.outcome == want ? "" : got.outcome + ", want " + want;
+  if (got.outcome != want) return got.outcome + ", want " + want;
+  // A plan is judged by the command it runs: completing without one plans nothing.
+  if (got.plan_only && got.outcome == "completed" && !got.Planned()) {
+    return "completed without running the CLI";
+  }
+  return "";
 }
 
 std::string CheckReason(const ordered_json& expect, const Observed& got) {
-  if (!expect.contains("reason") || got.outcome == "planned") return "";
+  if (!expect.contains("reason") || got.Planned()) return "";
   const std::string want = expect["reason"].get<std::string>();
   return got.reason == want ? "" : got.reason + ", want " + want;
 }
@@ -223,7 +236,7 @@ std::string CompletedCallFacts(const judge::ProfileFacts& profile, const Observe
 // The facts docs/profile.md gives the call's messages (PROFILE-001, PROFILE-002): by reason
 // for a call that ended as the case expects, by message for a completed one.
 std::string CheckProfileFacts(const ordered_json& expect, const Observed& got) {
-  if (!got.report || got.outcome == "planned") return "";
+  if (!got.report || got.Planned()) return "";
   const judge::ProfileFacts* profile = Profile();
   if (profile == nullptr) return std::string("cannot read the facts of ") + judge::kProfilePath;
   if (got.outcome == "completed") return CompletedCallFacts(*profile, got);
@@ -235,19 +248,19 @@ std::string CheckProfileFacts(const ordered_json& expect, const Observed& got) {
 
 // "message" is the first trusted message: the refusal or failure text (PROFILE-002).
 std::string CheckMessageFacts(const ordered_json& expect, const Observed& got) {
-  if (!expect.contains("message_facts") || got.outcome == "planned") return "";
+  if (!expect.contains("message_facts") || got.Planned()) return "";
   return MissingFactsOf(expect["message_facts"], got.message, "message (trusted_messages[0])");
 }
 
 std::string CheckMessageWording(const ordered_json& expect, const Observed& got) {
-  if (!expect.contains("message_contains") || got.outcome == "planned") return "";
+  if (!expect.contains("message_contains") || got.Planned()) return "";
   return Missing(expect["message_contains"], got.message, "message (trusted_messages[0])");
 }
 
 // Refusal and failure text must not echo input. (The standing guidance that follows it is fixed
 // prose that may share words such as "Reservation" with the rows.)
 std::string CheckNoEcho(const ordered_json&, const Observed& got) {
-  if (got.outcome == "planned" || got.outcome == "completed") return "";
+  if (got.outcome == "completed") return "";
   return EchoProblem(got.message, got.inputs);
 }
 
@@ -834,15 +847,16 @@ host::ScriptedCall MakeCall(const ordered_json& c, const ordered_json& entry, Ca
   return call;
 }
 
-// A planning case (no "cli") is judged through a host call too, so a testee answers it like any
-// other case: the CLI returns an empty price list, recorded from the real azmcp.
+// A plan_only call is a host call too, so a testee answers it like any other: the CLI returns an
+// empty price list, recorded from the real azmcp.
 constexpr char kPlanningCliStdout[] = "fixtures/azmcp-3.0.0-beta.46/cli-stdout/success-empty.json";
 
-// What a planning case's expectations speak of: "planned" with the argv the backend ran, or the
-// refusal. The lookup's report belongs to the host cases.
-void PlanningView(Observed& got) {
-  if (got.report && got.report->execs > 0 && got.outcome == "completed") got.outcome = "planned";
-  got.output.reset();
+bool IsPlanOnly(const ordered_json& entry) { return entry.value("plan_only", false); }
+
+// The CLI's scripted answer to a call: its "cli", or a plan_only call's empty price list.
+ordered_json CliOf(const ordered_json& entry) {
+  if (IsPlanOnly(entry)) return {{"stdout_file", kPlanningCliStdout}};
+  return entry.value("cli", ordered_json::object());
 }
 
 // Runs one call of a host case into `got`; an error text when the case itself cannot be run.
@@ -850,7 +864,7 @@ std::string ObserveHost(const ordered_json& c, const ordered_json& entry, CallHo
                         const std::string& arguments, const CallExecutor& execute,
                         Observed& got) {
   const HostBounds bounds = BoundsOf(c);
-  const ordered_json cli = entry.value("cli", ordered_json{{"stdout_file", kPlanningCliStdout}});
+  const ordered_json cli = CliOf(entry);
   fakes::sandbox::CallScript script;
   if (std::string error = MakeScript(cli, bounds, script); !error.empty()) return error;
   CollectCliText(cli, script, got.inputs);
@@ -913,7 +927,12 @@ Problems RunEntry(const ordered_json& c, const ordered_json& entry, CallHost whe
   if (std::string error = ObserveHost(c, entry, where, arguments, execute, got); !error.empty()) {
     return {.required = error};
   }
-  if (!entry.contains("cli")) PlanningView(got);
+  // A plan's expectations speak of the argv it ran or its refusal; the empty answer's report
+  // belongs to the lookup cases.
+  if (IsPlanOnly(entry)) {
+    got.plan_only = true;
+    got.output.reset();
+  }
   if (run.actual.empty()) run.actual = got.outcome + (got.reason.empty() ? "" : "/" + got.reason);
   got.inputs.insert(got.inputs.begin(), inputs.begin(), inputs.end());
   if (got.report) run.reports.push_back(*got.report);
@@ -974,10 +993,10 @@ ordered_json InputsOf(const ordered_json& c) {
   }
   auto call = [](const ordered_json& entry) {
     ordered_json out = ordered_json::object();
-    for (const char* key : {"arguments", "arguments_text", "call_id", "cli"}) {
+    for (const char* key : {"arguments", "arguments_text", "call_id", "plan_only"}) {
       if (entry.contains(key)) out[key] = entry[key];
     }
-    if (!entry.contains("cli")) out["cli"] = {{"stdout_file", kPlanningCliStdout}};
+    out["cli"] = CliOf(entry);
     return out;
   };
   inputs["calls"] = ordered_json::array({call(c)});

@@ -25,7 +25,7 @@ struct CaseResult {
   // are filled in, so the catalog still counts its citations.
   bool ran = true;
   std::vector<std::string> requirements;
-  std::string expected_outcome;  // as the case states it: planned, completed, refused, ...
+  std::string expected_outcome;  // as the case states it: completed, refused, ...
   std::string expected_reason;   // empty when the case names none
   std::string actual;             // what the first call did, outcome[/reason]; empty if unknown
   bool passed = false;
@@ -55,9 +55,9 @@ std::vector<CaseResult> RunCaseFile(const std::string& path);
 using CallExecutor =
     std::function<azure_pricing::StatusOr<host::CallReport>(const host::ScriptedCall&)>;
 
-// The same cases and checks, with every call made by `execute`. A planning case (no "cli") is a
-// host call too, whose CLI returns an empty price list: "planned" means the call ran the CLI
-// once, with the argv the backend recorded.
+// The same cases and checks, with every call made by `execute`. A plan_only case is a host call
+// too, whose CLI returns an empty price list; when it completes, it is judged on the argv the
+// backend recorded, not on that answer.
 // `selected` (when given) names the cases to run by id; the others are neither run nor returned,
 // so --filter sends a testee only the cases it names.
 std::vector<CaseResult> RunCaseFile(const std::string& path, const CallExecutor& execute,

@@ -45,9 +45,9 @@ std::vector<CaseResult> RunText(const std::string& name, const std::string& body
 
 TEST(CaseRunnerTest, AWrongExpectationFails) {
   const std::vector<CaseResult> results = RunText("wrong.json", R"({"description":"x","cases":[
-    {"id":"wrong-reason","requirements":["ARG-004"],"arguments":{},"expect":{"outcome":"refused","reason":"empty_value"}},
-    {"id":"wrong-argv","requirements":["ARG-007"],"arguments":{"filter":"a"},"expect":{"outcome":"planned","argv":["azmcp"]}},
-    {"id":"echo","requirements":["ARG-006"],"arguments":{"price_type":"Consumption-ish"},"expect":{"outcome":"refused","reason":"invalid_price_type"}}]})");
+    {"id":"wrong-reason","requirements":["ARG-004"],"arguments":{},"plan_only":true,"expect":{"outcome":"refused","reason":"empty_value"}},
+    {"id":"wrong-argv","requirements":["ARG-007"],"arguments":{"filter":"a"},"plan_only":true,"expect":{"outcome":"completed","argv":["azmcp"]}},
+    {"id":"echo","requirements":["ARG-006"],"arguments":{"price_type":"Consumption-ish"},"plan_only":true,"expect":{"outcome":"refused","reason":"invalid_price_type"}}]})");
   ASSERT_EQ(results.size(), 3u);
   EXPECT_FALSE(results[0].passed);
   EXPECT_THAT(results[0].detail, HasSubstr("reason: missing_filter, want empty_value"));
@@ -58,15 +58,15 @@ TEST(CaseRunnerTest, AWrongExpectationFails) {
 
 TEST(CaseRunnerTest, AnUnknownKeyAnywhereFailsNamingFileCaseAndKey) {
   const std::string good_case =
-      R"({"id":"ok","requirements":["ARG-004"],"arguments":{},"expect":{"outcome":"refused"}})";
+      R"({"id":"ok","requirements":["ARG-004"],"arguments":{},"plan_only":true,"expect":{"outcome":"refused"}})";
   const struct {
     const char* where;
     std::string cases;
     std::string want;
   } table[] = {
-      {"case", R"({"id":"c","requirements":["ARG-004"],"argumnets":{},"expect":{"outcome":"refused"}})",
+      {"case", R"({"id":"c","requirements":["ARG-004"],"argumnets":{},"plan_only":true,"expect":{"outcome":"refused"}})",
        R"(case c: unknown key "argumnets" at /cases/1)"},
-      {"expect", R"({"id":"c","requirements":["ARG-004"],"arguments":{},"expect":{"outcome":"refused","reasn":"x"}})",
+      {"expect", R"({"id":"c","requirements":["ARG-004"],"arguments":{},"plan_only":true,"expect":{"outcome":"refused","reasn":"x"}})",
        R"(case c: unknown key "reasn" at /cases/1/expect)"},
       {"cli", R"({"id":"c","requirements":["ARG-004"],"arguments":{},"cli":{"stdout":"","exitcode":1},"expect":{"outcome":"failed"}})",
        R"(case c: unknown key "exitcode" at /cases/1/cli)"},
@@ -87,7 +87,7 @@ TEST(CaseRunnerTest, AnUnknownKeyAnywhereFailsNamingFileCaseAndKey) {
 
 TEST(CaseRunnerTest, AnUnknownTopLevelKeyFailsTheFile) {
   const std::vector<CaseResult> results = RunText("top.json", R"({"description":"x","extra":1,
-    "cases":[{"id":"ok","requirements":["ARG-004"],"arguments":{},"expect":{"outcome":"refused"}}]})");
+    "cases":[{"id":"ok","requirements":["ARG-004"],"arguments":{},"plan_only":true,"expect":{"outcome":"refused"}}]})");
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].id, "(file)");
   EXPECT_FALSE(results[0].passed);
@@ -313,7 +313,7 @@ TEST(CaseRunnerTest, TheProfilesFactsAreRequiredOfEveryCompletedAndRefusedCall) 
 
 TEST(CaseRunnerTest, ArgvIsJudgedAsTheCliBindsIt) {
   const std::string c = R"json({"id":"a","requirements":["INTRO-005"],"arguments":{"sku":"x","filter":"m eq 'a' or m eq 'b'"},
-    "expect":{"outcome":"planned","argv":["/usr/local/bin/azmcp","pricing","get","--sku","x",
+    "plan_only":true,"expect":{"outcome":"completed","argv":["/usr/local/bin/azmcp","pricing","get","--sku","x",
     "--currency","USD","--filter","(m eq 'a' or m eq 'b')"]}})json";
   host::CallReport reordered = Lookup("c#1");
   reordered.execs = 1;
@@ -330,6 +330,47 @@ TEST(CaseRunnerTest, ArgvIsJudgedAsTheCliBindsIt) {
   results = RunCrafted(c, bad);
   EXPECT_FALSE(results[0].passed);
   EXPECT_THAT(results[0].detail, HasSubstr("argv: the CLI's $filter is"));
+}
+
+TEST(CaseRunnerTest, ACaseSaysWhetherItIsAPlanOrItsCli) {
+  const std::string neither = R"({"id":"n","requirements":["ARG-004"],"arguments":{},
+    "expect":{"outcome":"refused"}})";
+  const std::string both = R"({"id":"b","requirements":["ARG-004"],"arguments":{},"cli":{},
+    "plan_only":true,"expect":{"outcome":"refused"}})";
+  std::vector<CaseResult> results = RunText("which.json", R"({"description":"x","cases":[)" +
+                                                              neither + "," + both + "]}");
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail, HasSubstr(R"(case n: lacks the required key "plan_only")"));
+  EXPECT_FALSE(results[1].passed);
+  EXPECT_THAT(results[1].detail, HasSubstr("case b: matches 2 of the oneOf alternatives"));
+}
+
+TEST(CaseRunnerTest, APlanIsJudgedOnTheCommandItRan) {
+  const std::string c = R"({"id":"p","requirements":["INTRO-005"],"arguments":{"sku":"x"},
+    "plan_only":true,"expect":{"outcome":"completed","argv":["/usr/local/bin/azmcp","pricing",
+    "get","--sku","x","--currency","USD"]}})";
+  host::CallReport ran = Lookup("c#1");
+  ran.argv = {"/usr/local/bin/azmcp", "pricing", "get", "--sku", "x", "--currency", "USD"};
+  // The empty answer's report and messages are not the plan's to be judged by.
+  ran.trusted_messages = {"ok"};
+  ran.output = R"({"prices":[]})";
+  CraftedHost good{.reports = {ran}};
+  std::vector<CaseResult> results = RunCrafted(c, good);
+  EXPECT_TRUE(results[0].passed) << results[0].detail;
+  EXPECT_EQ(results[0].actual, "completed");
+  ASSERT_EQ(good.calls.size(), 1u);
+  const std::string& answer = good.calls[0].scripts.at(0).exec.stdout_bytes;
+  EXPECT_THAT(answer, HasSubstr(R"("prices": [])"));
+  EXPECT_THAT(results[0].inputs, HasSubstr(R"("plan_only":true,"cli":{"stdout_file":)"));
+
+  host::CallReport idle = ran;
+  idle.execs = 0;
+  idle.argv.clear();
+  CraftedHost lazy{.reports = {idle}};
+  results = RunCrafted(c, lazy);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail, HasSubstr("outcome: completed without running the CLI"));
 }
 
 TEST(CaseRunnerTest, ReportsCompareAsJsonValuesAndNameThePathThatDiffers) {
@@ -364,8 +405,8 @@ TEST(CaseRunnerTest, UnselectedCasesAreNotRunButKeepTheirCitations) {
   int calls = 0;
   const std::string path = testing::TempDir() + "/sel.json";
   ASSERT_THAT(base::WriteFileAtomically(path, R"({"description":"x","cases":[
-    {"id":"one","requirements":["ARG-004"],"arguments":{},"expect":{"outcome":"refused"}},
-    {"id":"two","requirements":["ARG-005"],"arguments":{},"expect":{"outcome":"refused"}}]})"),
+    {"id":"one","requirements":["ARG-004"],"arguments":{},"plan_only":true,"expect":{"outcome":"refused"}},
+    {"id":"two","requirements":["ARG-005"],"arguments":{},"plan_only":true,"expect":{"outcome":"refused"}}]})"),
               IsOk());
   const std::vector<CaseResult> results = RunCaseFile(
       path,
