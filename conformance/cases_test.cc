@@ -390,6 +390,32 @@ TEST(CaseRunnerTest, ReportsCompareAsJsonValuesAndNameThePathThatDiffers) {
   EXPECT_THAT(results[0].detail, HasSubstr("first_row: $.retailPrice: 1.4, want 1.5"));
 }
 
+TEST(CaseRunnerTest, TheReportsKeysAreTheShapeTheCaseStates) {
+  const std::string plain = R"({"id":"p","requirements":["BOUND-010"],"arguments":{"sku":"a"},
+    "cli":{},"expect":{"outcome":"completed"}})";
+  const std::string expanded = R"({"id":"e","requirements":["BOUND-010"],"arguments":{"sku":"a"},
+    "cli":{},"expect":{"outcome":"completed","report_shape":"expanded"}})";
+  host::CallReport done = Lookup("c#1");
+  done.output = R"({"prices":[],"returned_rows":0,"received_rows":0,"truncated":false,)"
+                R"("upstream_limit_reached":false})";
+  CraftedHost host{.reports = {done, done}};
+  std::vector<CaseResult> results = RunCrafted(plain + "," + expanded, host);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_TRUE(results[0].passed) << results[0].detail;
+  EXPECT_FALSE(results[1].passed);
+  EXPECT_THAT(results[1].detail, HasSubstr("report keys: "));
+  EXPECT_THAT(results[1].detail, HasSubstr("\"selection_notes\""));
+
+  // A selection field belongs to an expanded report, so stating one says so too.
+  const std::string unsaid = R"({"id":"u","requirements":["BOUND-010"],"arguments":{"sku":"a"},
+    "cli":{},"expect":{"outcome":"completed","selected_rows":1}})";
+  results = RunText("shape.json", R"({"description":"x","cases":[)" + unsaid + "]}");
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail,
+              HasSubstr(R"(case u: lacks the required key "report_shape" at /cases/0/expect)"));
+}
+
 TEST(CaseRunnerTest, AResultCarriesItsInputsExpectationAndObservation) {
   const std::string c = R"({"id":"i","requirements":["ARG-001"],"arguments":{"sku":"a"},
     "host":{"max_rows":3},"cli":{"stdout":"{}","exit_code":1},"expect":{"outcome":"failed"}})";
