@@ -585,6 +585,26 @@ std::string CallReportToJson(const CallReport& r) {
   return out;
 }
 
+std::string ConfigurationKeysHelp() {
+  std::string out =
+      "Keys in --host-json, --backend-json and --labels-json (a.b: b in a; a[]: an item of a):\n";
+  for (const ConfigObject& object : kConfigObjects) {
+    std::string line = "  " + std::string(object.path) + ":";
+    for (size_t i = 0; i < object.keys.size(); ++i) {
+      const std::string key =
+          " " + std::string(object.keys[i]) + (i + 1 < object.keys.size() ? "," : "");
+      // Wrapped to the width of the usage text.
+      if (line.size() + key.size() > 96) {
+        out += line + "\n";
+        line = "   ";
+      }
+      line += key;
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
 std::string ConfigurationValuesHelp() {
   namespace sb = ::azure_pricing::sandbox;
   return "Values in --host-json, --backend-json and --labels-json:\n"

@@ -153,6 +153,9 @@ azure_pricing::StatusOr<CallReport> RunScriptedCall(const ScriptedCall& call);
 //  "violations", "sandbox_acquisitions", "sandbox_disposals", "tools"}
 std::string CallReportToJson(const CallReport& report);
 
+// The keys each configuration object may hold (config_keys.h), one object per line, for --help.
+std::string ConfigurationKeysHelp();
+
 // The names each enumerated configuration value may take, one key per line, for --help; made
 // from the same names the parser accepts.
 std::string ConfigurationValuesHelp();

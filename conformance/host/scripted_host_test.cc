@@ -1,5 +1,8 @@
 #include "conformance/host/scripted_host.h"
 
+#include <string_view>
+
+#include "conformance/host/config_keys.h"
 #include "gtest/gtest.h"
 #include "ref/pricing/reasons.h"
 #include "ref/status/status_matchers.h"
@@ -68,6 +71,17 @@ TEST(ScriptedHostTest, EnumeratedValuesListWhatTheyMayBe) {
                                          "vm")));
   EXPECT_THAT(ConfigurationValuesHelp(),
               testing::HasSubstr("os_families: posix, windows\n"));
+}
+
+TEST(ScriptedHostTest, HelpListsEveryConfigurationKeyTheHostAccepts) {
+  const std::string help = ConfigurationKeysHelp();
+  for (const ConfigObject& object : kConfigObjects) {
+    EXPECT_THAT(help, testing::HasSubstr("  " + std::string(object.path) + ":")) << object.path;
+    for (std::string_view key : object.keys) {
+      EXPECT_THAT(help, testing::HasSubstr(" " + std::string(key))) << object.path;
+    }
+  }
+  EXPECT_THAT(help, testing::HasSubstr("  labels.arguments[]: integrity, confidentiality\n"));
 }
 
 TEST(ScriptedHostTest, BlockedCallsReportViolationsAndNoAcquisition) {

@@ -72,14 +72,10 @@ constexpr char kUsage[] =
     "  --replay-stdout   run the tool in a host whose fake sandbox returns this recorded stdout\n"
     "  --replay-stderr   the recorded stderr (default: empty)\n"
     "  --replay-exit     the recorded exit code (default: 0)\n"
-    "  --host-json       {image, agent_id, exec_timeout_seconds, max_output_bytes, max_rows,\n"
-    "                    outbound_max_confidentiality, egress_integrity, confidentiality,\n"
-    "                    router: {present, enabled, has_backend, min_isolation,\n"
-    "                    denied_capabilities}}\n"
-    "  --backend-json    {name, os_families, isolation, capabilities, egress_modes,\n"
-    "                    egress_method_tokens, bounded_exec, withhold_bounded_exec}\n"
-    "  --labels-json     {conversation: {integrity, confidentiality},\n"
-    "                    arguments: [{integrity, confidentiality}...]}\n"
+    "  --host-json       the host's options and its router, as a case's \"host\" (keys below)\n"
+    "  --backend-json    the fake backend's declarations, as a case's \"backend\" (keys below)\n"
+    "  --labels-json     the conversation's and each argument's label, as a case's \"labels\"\n"
+    "                    (keys below)\n"
     "  --middleware      comma-separated chain: tracker, policy (blocks), policy-log (logs)\n"
     "  --version         the package, its version and stability, and the CLI contract\n"
     "  --json            one JSON object: outcome, reason, message, report (when the call\n"
@@ -564,7 +560,8 @@ int Main(int argc, char** argv) {
   const StatusOr<Options> options = ParseFlags(argc, argv, &problem);
   if (!options.ok()) return Usage(problem);
   if (options->help) {
-    std::cout << kUsage << conformance::host::ConfigurationValuesHelp();
+    std::cout << kUsage << conformance::host::ConfigurationKeysHelp()
+              << conformance::host::ConfigurationValuesHelp();
     return 0;
   }
   if (options->schema) {

@@ -95,6 +95,7 @@ check "usage: bad capability lists the values" 64 "each of the backend configura
 check "usage: bad router floor lists the values" 64 "the host.router configuration's min_isolation must be one of: none," -- \
   "${basic[@]}" --host-json '{"router":{"min_isolation":"strong"}}'
 check "help lists the configuration values" 0 "egress_modes: closed, allowlist, unrestricted" -- --help
+check "help lists the configuration keys" 0 "  host.router: present, enabled, min_isolation" -- --help
 check "help lists every --json key" 0 "tools (how many tools the host made)" -- --help
 check "usage: bad middleware" 64 "unknown middleware" -- "${basic[@]}" --middleware tracker,polcy
 check "schema" 0 '"additionalProperties":false' -- --schema
