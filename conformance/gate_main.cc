@@ -1,16 +1,14 @@
-// The conformance gate: runs the suites (kind cases, properties, the backend suite, the stack)
-// against the implementation under test, checks the requirement catalog, prints a summary table,
-// requirement coverage and one line per failure, and exits non-zero unless every required check
-// passed with zero skips. `tools/bazel run //conformance:gate [-- --help]`.
+// The conformance gate: runs the selected suites (conformance/suites/, listed once in
+// suites/registry.cc) against the implementation under test and a sandbox backend, prints a
+// summary table, requirement coverage and one line per failure, and exits non-zero unless every
+// required check passed with zero skips. `tools/bazel run //conformance:gate [-- --help]`.
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <regex>
@@ -19,18 +17,14 @@
 #include <utility>
 
 #include "conformance/backend/backend_gate.h"
-#include "conformance/backend/suite.h"
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
-#include "conformance/check_line.h"
 #include "conformance/gate_record.h"
 #include "conformance/gate_report.h"
+#include "conformance/gate_run.h"
 #include "conformance/known_failures.h"
-#include "conformance/live/checks.h"
-#include "conformance/live/live_run.h"
-#include "conformance/properties/gate_properties.h"
 #include "conformance/protocol_schema/validator.h"
-#include "conformance/stack/stack_suite.h"
+#include "conformance/suite_registry.h"
 #include "conformance/testee/runner.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
@@ -38,42 +32,35 @@
 #include "ref/base/paths.h"
 #include "ref/base/runfiles.h"
 #include "ref/pricing/package.h"
-#include "ref/pricing/reasons.h"
 
 namespace azure_pricing::conformance {
 namespace {
 
 constexpr char kCatalogPath[] = "conformance/requirements.json";
-constexpr uint64_t kDefaultSeed = 1;
-constexpr int kDefaultPropertyCases = 100;
-// What --validate-protocol runs the kind and properties suites through when no --testee is given.
+// What --validate-protocol runs the implementation's suites through when no --testee is given.
 constexpr char kReferenceTestee[] = "conformance/testee/reference_testee";
 
-constexpr char kUsage[] =
+constexpr char kUsageHead[] =
     "usage: gate [--suite all|SUITE,...] [--filter REGEX] [--shard I/N] [--seed N]\n"
     "            [--properties-count N] [--testee \"CMD ARGS\"] [--backend-adapter \"CMD ARGS\"]\n"
     "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE]\n"
     "            [--known-failures FILE] [--write-known-failures FILE] [--validate-protocol]\n"
-    "            [--verbose]\n"
+    "            [--verbose] [--list-suites]\n"
     "Judges an implementation of azure_pricing_get (the C++ reference in process, or a testee)\n"
     "and a sandbox backend (the reference bubblewrap adapter, or yours). Prints a summary\n"
     "table and ends with `N passed, N failed` over the REQUIRED checks. Every check is REQUIRED\n"
     "(a spec MUST or a REQUIRED rule of docs/profile.md) or RECOMMENDED (a SHOULD, or the\n"
     "reference's exact wording): RECOMMENDED results are reported but never fail the gate.\n"
     "Exits 0 only when every REQUIRED check passed with zero skips, 1 otherwise, 64 on a usage\n"
-    "error.\n"
-    "  --suite S,...  kind (the cases in conformance/cases and the catalog check), properties\n"
-    "                 (generated calls), backend (the backend suite), stack (end-to-end cases\n"
-    "                 through the local stack: bubblewrap, egress proxy, azmcp, fake price API),\n"
-    "                 live (the live check's dry run: its canonical queries against the fake\n"
-    "                 price API; //tools:live_check runs them live), or all (the default);\n"
-    "                 `cases` is accepted for kind\n"
+    "error.\n";
+// Then the suites, from the registry, and:
+constexpr char kUsageFlags[] =
     "  --filter REGEX run only the checks whose id (or suite/id) the ECMAScript REGEX finds;\n"
     "                 a testee is sent only the cases selected\n"
     "  --shard I/N    run only shard I of N (a hash of suite/id), as Bazel's test sharding does\n"
     "  --seed N       the properties' seed (default 1); a failure prints the seed to rerun with\n"
     "  --properties-count N  generated calls per property (default 100)\n"
-    "  --testee CMD   make the kind and properties calls through the testee process CMD ARGS\n"
+    "  --testee CMD   make the implementation's calls through the testee process CMD ARGS\n"
     "                 speaking conformance/testee/PROTOCOL.md instead of the reference in process\n"
     "  --backend-adapter CMD  judge the adapter process CMD ARGS speaking\n"
     "                 conformance/backend/protocol/PROTOCOL.md instead of the bubblewrap backend\n"
@@ -88,59 +75,17 @@ constexpr char kUsage[] =
     "  --write-known-failures FILE  write this run's failures as such a list\n"
     "  --validate-protocol  check every line of both protocols, both ways, against their JSON\n"
     "                 Schemas (conformance/backend/protocol/schema, conformance/testee/schema);\n"
-    "                 without --testee the reference testee speaks the testee protocol for the\n"
-    "                 kind and properties suites. Any violation fails the run\n"
-    "  --verbose      one line per check, and the catalog per requirement\n";
+    "                 without --testee the reference testee speaks the testee protocol for\n";
+// Then the suites that judge an implementation, and:
+constexpr char kUsageEnd[] =
+    ". Any violation fails the run\n"
+    "  --verbose      one line per check, and the catalog per requirement\n"
+    "  --list-suites  print each suite, NAME<TAB>DESCRIPTION, one a line, and exit\n";
 
-const char* const kSuites[] = {"kind", "properties", "backend", "stack", "live"};
-
-struct Options {
-  bool verbose = false;
-  bool help = false;
-  std::set<std::string> suites;
-  std::string filter_text;
-  std::optional<std::regex> filter;
-  uint64_t seed = kDefaultSeed;
-  int property_cases = kDefaultPropertyCases;
-  uint64_t shard_index = 0, shard_count = 1;  // --shard I/N
-  backend::BackendGateOptions backend_options;
-  std::string testee_command;       // as given; empty: the reference in process
-  std::vector<std::string> testee;  // split
-  // The testee is the reference itself, over the protocol for --validate-protocol: the run is
-  // the reference's, judged whole as without a testee.
-  bool testee_is_reference = false;
-  std::string json_report, junit_report;
-  std::string known_failures, write_known_failures;
-  std::string known_failures_text;  // as the user spelt it, for the lines that name it
-  // --validate-protocol: every protocol line the run speaks is shown to it.
-  std::shared_ptr<protocol_schema::LineRecorder> protocol_recorder;
-
-  bool Runs(const std::string& suite) const { return suites.count(suite) != 0; }
-  bool Selected(const std::string& suite, const std::string& id) const {
-    if (shard_count > 1 && Fnv1a(suite + "/" + id) % shard_count != shard_index) return false;
-    return !filter || std::regex_search(id, *filter) || std::regex_search(suite + "/" + id, *filter);
-  }
-  // A run that leaves checks out is not a conformance verdict, whatever it finds. A testee is
-  // judged by the kind and properties suites alone (the others judge a sandbox backend and the
-  // reference's stack), so those two make its verdict whole.
-  bool Partial() const {
-    if (filter.has_value() || shard_count > 1) return true;
-    if (!testee.empty() && !testee_is_reference) return !Runs("kind") || !Runs("properties");
-    if (BackendOnly()) return false;
-    return suites.size() < std::size(kSuites);
-  }
-  // A sandbox backend is judged by the backend suite alone: that run is its whole verdict.
-  bool BackendOnly() const { return testee.empty() && suites == std::set<std::string>{"backend"}; }
-  // A shard is a function of the check's name alone, so every shard agrees without talking.
-  static uint64_t Fnv1a(const std::string& text) {
-    uint64_t h = 14695981039346656037ULL;
-    for (const unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-    // splitmix64's finaliser: FNV's low bits alone split a handful of similar names unevenly.
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-    return h ^ (h >> 31);
-  }
-};
+std::string Usage() {
+  return kUsageHead + SuiteUsage(GateSuites()) + kUsageFlags + "                 " +
+         SuitesPhrase(GateSuites(), SuiteJudges::kImplementation) + kUsageEnd;
+}
 
 // A whole decimal number in [min, max], or nullopt.
 std::optional<uint64_t> ParseNumber(const std::string& text, uint64_t min, uint64_t max) {
@@ -153,22 +98,9 @@ std::optional<uint64_t> ParseNumber(const std::string& text, uint64_t min, uint6
 }
 
 // The suites, the filter, the seed and the count; `problem` says what does not read.
-void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) {
-  std::string list = flags.Value("--suite").value_or("all");
-  for (size_t start = 0; start <= list.size();) {
-    const size_t comma = std::min(list.find(',', start), list.size());
-    const std::string suite = list.substr(start, comma - start);
-    start = comma + 1;
-    if (suite == "all") {
-      o.suites.insert(std::begin(kSuites), std::end(kSuites));
-    } else if (suite == "cases" || suite == "kind") {
-      o.suites.insert("kind");
-    } else if (std::find(std::begin(kSuites), std::end(kSuites), suite) != std::end(kSuites)) {
-      o.suites.insert(suite);
-    } else {
-      problem = "--suite is all, or a comma-separated list of kind, properties, backend, stack, live";
-    }
-  }
+void ParseSelection(const base::Flags& flags, GateOptions& o, std::string& problem) {
+  o.registry = GateSuites();
+  o.suites = ParseSuiteList(o.registry, flags.Value("--suite").value_or("all"), problem);
   if (const auto filter = flags.Value("--filter")) {
     o.filter_text = *filter;
     try {  // std::regex reports a bad pattern only by throwing; it stays inside this function
@@ -199,7 +131,7 @@ void ParseSelection(const base::Flags& flags, Options& o, std::string& problem) 
 }
 
 // The processes and files the run uses.
-void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& problem) {
+void ParseProcessesAndFiles(const base::Flags& flags, GateOptions& o, std::string& problem) {
   // Each command's own problem, named by its flag; an earlier flag's problem is kept as it is.
   std::string split;
   if (const auto adapter = flags.Value("--backend-adapter")) {
@@ -224,9 +156,9 @@ void ParseProcessesAndFiles(const base::Flags& flags, Options& o, std::string& p
 }
 
 // --validate-protocol: the schemas, loaded before anything runs, and the reference testee when no
-// --testee names another, so that the kind and properties suites speak the testee protocol (the
-// backend suite always speaks the backend protocol, through an adapter).
-void ParseProtocolValidation(const base::Flags& flags, Options& o, std::string& problem) {
+// --testee names another, so that the suites that judge an implementation speak the testee
+// protocol (the backend suite always speaks the backend protocol, through an adapter).
+void ParseProtocolValidation(const base::Flags& flags, GateOptions& o, std::string& problem) {
   if (!flags.Has("--validate-protocol")) return;
   StatusOr<protocol_schema::ProtocolSchemas> schemas = protocol_schema::ProtocolSchemas::Load();
   if (!schemas.ok()) {
@@ -236,7 +168,7 @@ void ParseProtocolValidation(const base::Flags& flags, Options& o, std::string& 
   o.protocol_recorder = std::make_shared<protocol_schema::LineRecorder>(std::move(*schemas));
   o.backend_options.protocol_observer =
       o.protocol_recorder->ObserverFor(protocol_schema::Protocol::kBackend);
-  if (o.testee.empty() && (o.Runs("kind") || o.Runs("properties"))) {
+  if (o.testee.empty() && o.RunsAny(SuiteJudges::kImplementation)) {
     o.testee = {std::filesystem::absolute(base::Runfile(kReferenceTestee)).string()};
     o.testee_command = "//conformance/testee:reference_testee, for --validate-protocol";
     o.testee_is_reference = true;
@@ -245,7 +177,7 @@ void ParseProtocolValidation(const base::Flags& flags, Options& o, std::string& 
 
 // Every path the run will read, write or execute, checked before any suite runs: a bad one is a
 // usage error named at once, not a failure found after minutes of work.
-void CheckPaths(const base::Flags& flags, const Options& o, std::string& problem) {
+void CheckPaths(const base::Flags& flags, const GateOptions& o, std::string& problem) {
   if (problem.empty()) {
     problem = base::FirstPathProblem({
         {"--json", flags.Value("--json"), base::CheckWritableFile},
@@ -272,10 +204,11 @@ void CheckPaths(const base::Flags& flags, const Options& o, std::string& problem
 }
 
 // nullopt (after saying why) for a command line that does not read.
-std::optional<Options> ParseOptions(int argc, char** argv) {
+std::optional<GateOptions> ParseOptions(int argc, char** argv) {
   std::string problem;
   std::vector<base::FlagSpec> specs = {{"--verbose", base::FlagKind::kSwitch},
                                        {"--help", base::FlagKind::kSwitch},
+                                       {"--list-suites", base::FlagKind::kSwitch},
                                        {"--validate-protocol", base::FlagKind::kSwitch}};
   for (const char* name : {"--suite", "--filter", "--shard", "--seed", "--properties-count",
                            "--backend-adapter", "--testee", "--azmcp", "--bwrap", "--json",
@@ -283,360 +216,21 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     specs.push_back({name, base::FlagKind::kValue});
   }
   const StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(argc, argv, specs, &problem);
-  Options o;
+  GateOptions o;
   if (flags.ok()) {
     o.verbose = o.backend_options.verbose = flags->Has("--verbose");
     o.help = flags->Has("--help");
+    o.list_suites = flags->Has("--list-suites");
     ParseSelection(*flags, o, problem);
     ParseProcessesAndFiles(*flags, o, problem);
     ParseProtocolValidation(*flags, o, problem);
     CheckPaths(*flags, o, problem);
   }
   if (!problem.empty()) {
-    std::fprintf(stderr, "gate: %s\n%s", problem.c_str(), kUsage);
+    std::fprintf(stderr, "gate: %s\n%s", problem.c_str(), Usage().c_str());
     return std::nullopt;
   }
   return o;
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// One line rewritten in place on a terminal, so a long run shows where it is; nothing at all
-// when stdout is a file or a pipe (CI logs stay clean).
-class ProgressLine {
- public:
-  ProgressLine() : enabled_(isatty(STDOUT_FILENO) == 1) {}
-  void Show(const std::string& suite, size_t done, size_t total, const std::string& id) {
-    if (!enabled_) return;
-    std::printf("\r\033[K[%s %zu/%zu] %.60s", suite.c_str(), done, total, id.c_str());
-    std::fflush(stdout);
-    shown_ = true;
-  }
-  // Before any ordinary line.
-  void Clear() {
-    if (!shown_) return;
-    std::printf("\r\033[K");
-    shown_ = false;
-  }
-
- private:
-  bool enabled_;
-  bool shown_ = false;
-};
-
-// Everything the run concluded, in order.
-struct Run {
-  const Options& options;
-  std::vector<GateRecord> records;
-  std::map<std::string, double> suite_seconds;
-  std::string implementation;
-  std::set<std::string> should_only;  // catalog ids whose level is SHOULD
-  ProgressLine progress;
-
-  // A failure of the run itself (a broken testee, a report not written).
-  // A failure of the run itself (no case files, a broken testee, a list that does not hold),
-  // named by what went wrong; `what` is the whole story.
-  void GateFailure(const std::string& id, const std::string& what) {
-    records.push_back({.suite = kGateSuite, .id = id, .verdict = Verdict::kFailed, .detail = what});
-  }
-  // RECOMMENDED when every cited id is a SHOULD: such a failure is reported but does not fail
-  // the gate.
-  Level LevelOf(const std::vector<std::string>& ids) const {
-    if (ids.empty()) return Level::kRequired;
-    for (const std::string& id : ids) {
-      if (should_only.count(id) == 0) return Level::kRequired;
-    }
-    return Level::kRecommended;
-  }
-  // A record's own RECOMMENDED level (a wording check) stays whatever it cites.
-  void Add(GateRecord record) {
-    if (record.level == Level::kRequired) record.level = LevelOf(record.requirements);
-    records.push_back(std::move(record));
-  }
-};
-
-using Citations = std::map<std::string, std::set<std::string>>;
-
-// The suffix of a case's wording record: its exact texts, judged apart at RECOMMENDED level.
-constexpr char kWordingSuffix[] = "/wording";
-
-GateRecord CaseRecord(const CaseResult& r) {
-  const std::string expected =
-      r.expected_outcome + (r.expected_reason.empty() ? "" : "/" + r.expected_reason);
-  return {.suite = "kind",
-          .id = r.id,
-          .file = r.file,
-          .requirements = r.requirements,
-          .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-          .expected = expected,
-          .actual = r.actual,
-          .detail = r.detail,
-          .inputs = r.inputs,
-          .expected_value = r.expected_value,
-          .actual_value = r.actual_value};
-}
-
-// The reference's exact wording is PROFILE-003 alone: a wording miss says nothing of the MUSTs
-// the case's own record judges.
-constexpr char kWordingRequirement[] = "PROFILE-003";
-
-GateRecord WordingRecord(const CaseResult& r) {
-  GateRecord record = CaseRecord(r);
-  record.id += kWordingSuffix;
-  record.requirements = {kWordingRequirement};
-  record.verdict = r.wording_passed ? Verdict::kPassed : Verdict::kFailed;
-  record.detail = r.wording_detail;
-  record.level = Level::kRecommended;
-  return record;
-}
-
-bool CaseSelected(const Options& o, const std::string& id) {
-  return o.Selected("kind", id) || o.Selected("kind", id + kWordingSuffix);
-}
-
-// Runs every case file; adds each case's requirements to `citations` and its expected
-// (outcome, reason) to `reached`.
-void RunCases(Run& run, const CallExecutor& execute, Citations& citations,
-              std::set<std::pair<std::string, std::string>>& reached) {
-  std::printf("\nkind\n");
-  const std::vector<std::string> files = CaseFiles();
-  if (files.empty()) run.GateFailure("case-files", std::string("no case files in ") + kCaseDirectory);
-  for (size_t f = 0; f < files.size(); ++f) {
-    run.progress.Show("kind", f, files.size(), files[f]);
-    const auto start = std::chrono::steady_clock::now();
-    const std::vector<CaseResult> results = RunCaseFile(
-        files[f], execute, [&run](const std::string& id) { return CaseSelected(run.options, id); });
-    size_t ran = 0;
-    for (const CaseResult& r : results) ran += r.ran ? 1 : 0;
-    const double each = ran == 0 ? 0 : SecondsSince(start) / static_cast<double>(ran);
-    int passed = 0, failed = 0, wording = 0, wording_met = 0;
-    run.progress.Clear();
-    for (const CaseResult& r : results) {
-      for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
-      if (r.has_wording) citations["case " + r.id + kWordingSuffix].insert(kWordingRequirement);
-      reached.insert({r.expected_outcome, r.expected_reason});
-      if (!r.ran) continue;
-      std::vector<GateRecord> records;
-      if (run.options.Selected("kind", r.id)) records.push_back(CaseRecord(r));
-      if (r.has_wording && run.options.Selected("kind", r.id + kWordingSuffix)) {
-        records.push_back(WordingRecord(r));
-      }
-      for (GateRecord& record : records) {
-        if (run.options.verbose) {
-          std::printf("  %s %s\n", record.verdict == Verdict::kPassed ? "ok  " : "FAIL",
-                      record.id.c_str());
-        }
-        record.seconds = each / static_cast<double>(records.size());
-        run.Add(std::move(record));
-        const GateRecord& added = run.records.back();
-        const bool ok = added.verdict == Verdict::kPassed;
-        if (added.level == Level::kRequired) ++(ok ? passed : failed);
-        if (added.level == Level::kRecommended) {
-          ++wording;
-          wording_met += ok ? 1 : 0;
-        }
-      }
-    }
-    // REQUIRED records, before any known-failures list is applied; RECOMMENDED ones after ';'.
-    const std::string recommended =
-        wording == 0 ? "" : "; RECOMMENDED " + std::to_string(wording_met) + " of " +
-                                std::to_string(wording) + " met";
-    std::printf("  %-36s %3d passed, %d failed%s\n", files[f].c_str(), passed, failed,
-                recommended.c_str());
-  }
-}
-
-// Informational: a reason no case expects is behaviour the cases do not pin down (unit tests may
-// still cover it), not a failure of the implementation.
-void PrintUnreachedReasons(const std::set<std::pair<std::string, std::string>>& reached) {
-  std::string unreached;
-  int count = 0;
-  for (const reasons::ReasonCode& r : reasons::kAll) {
-    const std::pair<std::string, std::string> key(OutcomeName(r.outcome), r.code);
-    if (reached.count(key) != 0) continue;
-    unreached += std::string(count++ == 0 ? "" : ", ") + key.first + "/" + key.second;
-  }
-  std::printf("  reasons not reached by any case: %d of %zu%s%s\n", count, reasons::kAll.size(),
-              count == 0 ? "" : ": ", unreached.c_str());
-}
-
-void PrintCatalog(const Catalog& catalog, const Coverage& coverage, bool verbose) {
-  int implemented = 0;
-  for (const Requirement& r : catalog.requirements) implemented += r.pending_issue ? 0 : 1;
-  std::printf("  %zu requirements, %d implemented, %d cited by a case, probe, property or test\n",
-              catalog.requirements.size(), implemented,
-              implemented - static_cast<int>(coverage.uncited.size()));
-  if (!verbose) return;
-  for (const Requirement& r : catalog.requirements) {
-    const auto it = coverage.cited_by.find(r.id);
-    std::string notes;
-    if (r.pending_issue) notes += " (pending issue " + std::to_string(*r.pending_issue) + ")";
-    if (r.observed_on) notes += " (observed on " + *r.observed_on + ")";
-    std::printf("  %-12s %-6s %3zu citation(s)%s\n", r.id.c_str(), r.level.c_str(),
-                it == coverage.cited_by.end() ? 0 : it->second.size(), notes.c_str());
-  }
-}
-
-// The catalog's four checks, each a record: every implemented id cited, every cited id known,
-// no pending id claimed, every CITES declaration well formed.
-void CheckCatalog(Run& run, const Catalog& catalog, Citations citations) {
-  std::printf("\ncatalog\n");
-  const TestCitations tests = ReadTestCitations(TestSourceFiles());
-  citations.insert(tests.by_source.begin(), tests.by_source.end());
-  const Coverage coverage = ComputeCoverage(catalog, citations);
-  PrintCatalog(catalog, coverage, run.options.verbose);
-  auto check = [&run](const char* id, const std::vector<std::string>& problems,
-                      const std::string& what) {
-    if (!run.options.Selected("catalog", id)) return;
-    std::string detail;
-    for (const std::string& p : problems) detail += (detail.empty() ? "" : "; ") + p + what;
-    run.Add({.suite = "catalog", .id = id,
-             .verdict = problems.empty() ? Verdict::kPassed : Verdict::kFailed,
-             .detail = detail});
-  };
-  check("catalog-implemented-ids-cited", coverage.uncited,
-        " is implemented but no case or test cites it");
-  check("catalog-cited-ids-known", coverage.unknown, " is cited but not in the catalog");
-  check("catalog-pending-ids-not-claimed", coverage.pending_but_cited,
-        " is cited but marked pending: update the catalog");
-  check("catalog-citations-well-formed", tests.problems, "");
-}
-
-void RunKindSuite(Run& run, const Catalog* catalog, const CallExecutor& execute) {
-  const auto start = std::chrono::steady_clock::now();
-  Citations citations;
-  // The backend suite's probes and the properties cite requirements as cases do, whether or not
-  // this run runs them.
-  for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
-    for (const std::string& id : probe.requirements) citations["probe " + probe.id].insert(id);
-  }
-  for (const properties::GatePropertyInfo& p : properties::GateProperties()) {
-    for (const std::string& id : p.requirements) citations["property " + p.id].insert(id);
-  }
-  std::set<std::pair<std::string, std::string>> reached;
-  RunCases(run, execute, citations, reached);
-  PrintUnreachedReasons(reached);
-  run.suite_seconds["kind"] = SecondsSince(start);
-  if (catalog != nullptr) CheckCatalog(run, *catalog, std::move(citations));
-}
-
-void RunPropertiesSuite(Run& run, const CallExecutor& execute) {
-  const auto start = std::chrono::steady_clock::now();
-  std::printf("\nproperties (seed %llu, %d calls each)\n",
-              static_cast<unsigned long long>(run.options.seed), run.options.property_cases);
-  const auto selected = [&run](const std::string& id) {
-    return run.options.Selected("properties", id);
-  };
-  size_t done = 0;
-  for (const properties::GatePropertyInfo& info : properties::GateProperties()) {
-    if (!selected(info.id)) continue;
-    run.progress.Show("properties", done++, properties::GateProperties().size(), info.id);
-    const auto results = properties::RunGateProperties(
-        execute, {.seed = run.options.seed, .cases = run.options.property_cases},
-        [&info](const std::string& id) { return id == info.id; });
-    run.progress.Clear();
-    for (const properties::GatePropertyResult& r : results) {
-      std::printf("  %s %-48s %d calls\n", r.passed ? "ok  " : "FAIL", r.info.id.c_str(),
-                  r.cases_passed + (r.passed ? 0 : 1));
-      run.Add({.suite = "properties", .id = r.info.id, .requirements = r.info.requirements,
-               .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-               .expected = r.info.rule,
-               .detail = r.passed ? "" : r.detail + " (rerun with --seed " +
-                                             std::to_string(run.options.seed) + ")",
-               .seconds = r.seconds});
-    }
-  }
-  run.suite_seconds["properties"] = SecondsSince(start);
-}
-
-void RunBackendSuite(Run& run) {
-  const auto start = std::chrono::steady_clock::now();
-  std::printf("\n");
-  const backend::BackendGateResult result = backend::RunBackendGate(run.options.backend_options);
-  if (!result.problem.empty()) {
-    for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
-      if (!run.options.Selected("backend", probe.id)) continue;
-      run.Add({.suite = "backend", .id = probe.id, .requirements = probe.requirements,
-               .verdict = Verdict::kSkipped, .detail = "not run: " + result.problem});
-    }
-  }
-  for (const backend::ProbeResult& r : result.probes) {
-    if (!run.options.Selected("backend", r.id)) continue;
-    run.Add({.suite = "backend", .id = r.id, .requirements = r.requirements,
-             .verdict = !r.applicable ? Verdict::kNotApplicable
-                        : r.passed    ? Verdict::kPassed
-                                      : Verdict::kFailed,
-             .expected = r.passed || !r.applicable ? "" : r.expected,
-             .actual = r.passed || !r.applicable ? "" : r.detail,
-             .detail = r.applicable ? "" : "not applicable: " + r.detail});
-  }
-  run.suite_seconds["backend"] = SecondsSince(start);
-}
-
-// End-to-end cases through the local stack, with the reference tool: the real CLI when the npm
-// cache holds it, else the fake (the suite says which).
-void RunStackSuite(Run& run) {
-  const auto start = std::chrono::steady_clock::now();
-  std::printf("\nstack\n");
-  stack::StackSuiteOptions options;
-  options.bwrap = run.options.backend_options.bwrap;
-  options.progress = [&run](const stack::StackCaseResult& r) {
-    if (run.options.Selected("stack", r.id)) std::printf("%s\n", stack::FormatStackCase(r).c_str());
-    std::fflush(stdout);  // cases take seconds; show each as it ends
-  };
-  const stack::StackSuiteResult result = stack::RunStackSuite(options);
-  if (!result.cli.empty()) std::printf("  cli: %s\n", result.cli.c_str());
-  if (!result.problem.empty()) {
-    std::printf("  the stack did not start: %s\n", result.problem.c_str());
-    if (run.options.Selected("stack", "stack")) {
-      run.Add({.suite = "stack", .id = "stack", .verdict = Verdict::kSkipped,
-               .detail = "no stack case ran: " + result.problem});
-    }
-  }
-  for (const stack::StackCaseResult& r : result.cases) {
-    if (!run.options.Selected("stack", r.id)) continue;
-    run.Add({.suite = "stack", .id = r.id, .requirements = r.requirements,
-             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-             .expected = r.expected, .actual = r.actual, .detail = r.passed ? "" : r.detail});
-  }
-  run.suite_seconds["stack"] = SecondsSince(start);
-}
-
-// The live check's canonical queries, dry: the same list and judgements //tools:live_check runs
-// against the real prices.azure.com, here against the fake price API on the local stack.
-void RunLiveDryRunSuite(Run& run) {
-  const auto start = std::chrono::steady_clock::now();
-  std::printf("\nlive (dry run)\n");
-  StatusOr<std::vector<live::LiveCheck>> checks = live::LoadBundledChecks();
-  live::LiveRunOptions options{.mode = live::LiveMode::kDryRun, .cli = stack::DefaultCli(),
-                               .pause_ms = 0, .bwrap = run.options.backend_options.bwrap};
-  StatusOr<live::LiveReport> report =
-      checks.ok() ? live::RunLiveChecks(*checks, options) : StatusOr<live::LiveReport>(checks.status());
-  if (!report.ok()) {
-    std::printf("  the live check's dry run did not start: %s\n", report.status().message().c_str());
-    if (run.options.Selected("live", "live")) {
-      run.Add({.suite = "live", .id = "live", .verdict = Verdict::kSkipped,
-               .detail = "no live check ran: " + report.status().message()});
-    }
-    run.suite_seconds["live"] = SecondsSince(start);
-    return;
-  }
-  std::printf("  cli: %s (version on the wire: %s)\n", report->cli.c_str(), report->cli_version.c_str());
-  for (const live::CheckResult& r : report->results) {
-    const std::string id = "live." + r.check.id;
-    if (!run.options.Selected("live", id)) continue;
-    const std::string failed = live::FailedFindings(r.findings);
-    const std::string mark =
-        r.check.unverified.empty() ? "" : "; " + std::string(live::kUnverifiedMark);
-    std::printf("%s\n", CheckLine(r.passed, id, (r.passed ? r.outcome : failed) + mark).c_str());
-    run.Add({.suite = "live", .id = id, .requirements = r.check.requirements,
-             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-             .expected = r.passed ? "" : r.check.what, .actual = r.passed ? "" : r.outcome,
-             .detail = failed});
-  }
-  run.suite_seconds["live"] = SecondsSince(start);
 }
 
 // The smallest call a testee must answer: a lookup whose CLI returns no rows. Any well-formed
@@ -651,7 +245,7 @@ host::ScriptedCall SmokeCall() {
 
 // Hello and the smoke call; the problem, or nothing. A testee that fails here is a broken
 // adapter, not a non-conformant implementation, so no case is run against it.
-std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteeProcess>& out) {
+std::string StartTestee(const GateOptions& options, std::unique_ptr<testee::TesteeProcess>& out) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   std::vector<std::string> argv = options.testee;
@@ -676,31 +270,17 @@ std::string StartTestee(const Options& options, std::unique_ptr<testee::TesteePr
   return "";
 }
 
-// The implementation's checks: the kind cases, the catalog and the properties, through the
-// testee when there is one (started, and smoke-checked, before the header was printed).
-void RunImplementationSuites(Run& run, const Catalog* catalog,
-                             testee::TesteeProcess* testee) {
-  host::ScriptedHostRunner in_process;
-  CallExecutor execute = [&in_process](const host::ScriptedCall& call) {
-    return in_process.Run(call);
-  };
-  if (testee != nullptr) {
-    execute = [testee](const host::ScriptedCall& call) { return testee->RunCall(call); };
-  }
-  if (run.options.Runs("kind")) RunKindSuite(run, catalog, execute);
-  if (run.options.Runs("properties")) RunPropertiesSuite(run, execute);
-}
-
 // Prints who is judged; a testee that fails its smoke check is a gate failure of its own.
-std::unique_ptr<testee::TesteeProcess> StartImplementation(Run& run) {
-  const Options& o = run.options;
+std::unique_ptr<testee::TesteeProcess> StartImplementation(GateRun& run) {
+  const GateOptions& o = run.options;
   if (o.BackendOnly()) {
     // Nothing of an implementation is judged; the stack and live suites, which use the
     // reference tool, do not run either.
-    std::printf("implementation: none judged (the backend suite only)\n");
+    std::printf("implementation: none judged (%s only)\n",
+                SuitesPhrase(o.registry, SuiteJudges::kBackend).c_str());
     return nullptr;
   }
-  if (o.testee.empty() || (!o.Runs("kind") && !o.Runs("properties"))) {
+  if (o.testee.empty() || !o.RunsAny(SuiteJudges::kImplementation)) {
     run.implementation = std::string(kPackageName) + " " + kPackageVersion;
     std::printf("implementation: reference (in process), %s\n", run.implementation.c_str());
     return nullptr;
@@ -716,7 +296,7 @@ std::unique_ptr<testee::TesteeProcess> StartImplementation(Run& run) {
 }
 
 // --validate-protocol's line, the first violations under it; any violation fails the run.
-void ReportProtocolValidation(Run& run) {
+void ReportProtocolValidation(GateRun& run) {
   if (!run.options.protocol_recorder) return;
   const protocol_schema::LineRecorder::Tally tally = run.options.protocol_recorder->tally();
   std::printf("\n%s\n", protocol_schema::SummaryLine(tally).c_str());
@@ -731,8 +311,8 @@ void ReportProtocolValidation(Run& run) {
 
 // Failures the list names, failing exactly as it says, become known; an entry that no longer
 // holds is a failure of its own, with the command that rewrites the list.
-void ApplyKnownFailureList(Run& run) {
-  const Options& o = run.options;
+void ApplyKnownFailureList(GateRun& run) {
+  const GateOptions& o = run.options;
   if (o.known_failures.empty()) return;
   std::printf("\nknown failures: %s\n", o.known_failures_text.c_str());
   const StatusOr<std::vector<KnownFailure>> known = LoadKnownFailures(o.known_failures);
@@ -757,8 +337,8 @@ void ApplyKnownFailureList(Run& run) {
 }
 
 // The report files; one that cannot be written is a failure of the run, not a silent loss.
-void WriteReports(Run& run) {
-  const Options& o = run.options;
+void WriteReports(GateRun& run) {
+  const GateOptions& o = run.options;
   if (!o.write_known_failures.empty()) {
     if (WriteKnownFailures(o.write_known_failures, run.implementation, run.records).ok()) {
       const auto listed =
@@ -799,7 +379,7 @@ void PrintFailures(const std::vector<GateRecord>& records) {
 }
 
 // The summary table, coverage, one line per failure, the verdict and the closing tally.
-int PrintVerdict(const Run& run, const Catalog* catalog) {
+int PrintVerdict(const GateRun& run, const Catalog* catalog) {
   std::printf("\nsummary\n%s", SummaryTable(Summarize(run.records, run.suite_seconds)).c_str());
   if (catalog != nullptr) {
     std::vector<std::string> implemented;
@@ -821,11 +401,13 @@ int PrintVerdict(const Run& run, const Catalog* catalog) {
     recommended_passed += !required && r.verdict == Verdict::kPassed ? 1 : 0;
     recommended_failed += !required && r.verdict == Verdict::kFailed ? 1 : 0;
   }
-  const char* scope = run.options.Partial() ? " (partial run: not a conformance verdict)"
-                      : !run.options.testee.empty() && !run.options.testee_is_reference
-                          ? " (verdict on the testee: the kind and properties suites)"
-                      : run.options.BackendOnly() ? " (verdict on the backend: the backend suite)"
-                                                  : "";
+  const GateOptions& o = run.options;
+  const std::string scope =
+      o.Partial() ? " (partial run: not a conformance verdict)"
+      : !o.testee.empty() && !o.testee_is_reference
+          ? " (verdict on the testee: " + SuitesPhrase(o.registry, SuiteJudges::kImplementation) + ")"
+      : o.BackendOnly() ? " (verdict on the backend: " + SuitesPhrase(o.registry, SuiteJudges::kBackend) + ")"
+                        : "";
   std::printf("\nRECOMMENDED checks (not counted in the verdict): %d passed, %d not met\n",
               recommended_passed, recommended_failed);
   if (const std::optional<BackendVerdict> backend = JudgeBackend(run.records);
@@ -836,20 +418,45 @@ int PrintVerdict(const Run& run, const Catalog* catalog) {
                 backend->conformant ? "CONFORMANT" : "NOT CONFORMANT", backend->required,
                 failed.c_str());
   }
-  std::printf("gate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope);
+  std::printf("gate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope.c_str());
   std::printf("%d passed, %d failed\n", passed, failures);
   return failures == 0 ? 0 : 1;
 }
 
+// Every selected suite, in the registry's order, each timed. The implementation's calls go to the
+// testee when there is one (started, and smoke-checked, before the header was printed); a
+// testee that did not start skips the suites that would judge it, its failure already recorded.
+void RunSuites(GateRun& run, testee::TesteeProcess* testee) {
+  host::ScriptedHostRunner in_process;
+  run.execute = [&in_process](const host::ScriptedCall& call) { return in_process.Run(call); };
+  if (testee != nullptr) {
+    run.execute = [testee](const host::ScriptedCall& call) { return testee->RunCall(call); };
+  }
+  const bool testee_broken = !run.options.testee.empty() && testee == nullptr;
+  for (const Suite* suite : run.options.registry) {
+    const std::string name(suite->name);
+    if (!run.options.Runs(name)) continue;
+    if (suite->judges == SuiteJudges::kImplementation && testee_broken) continue;
+    const auto start = std::chrono::steady_clock::now();
+    suite->run(run);
+    run.suite_seconds[name] = SecondsSince(start);
+  }
+  run.execute = nullptr;  // `in_process` ends here
+}
+
 int Main(int argc, char** argv) {
-  const std::optional<Options> options = ParseOptions(argc, argv);
+  const std::optional<GateOptions> options = ParseOptions(argc, argv);
   if (!options) return 64;
   if (options->help) {
-    std::printf("%s", kUsage);
+    std::printf("%s", Usage().c_str());
+    return 0;
+  }
+  if (options->list_suites) {
+    std::printf("%s", SuiteListing(options->registry).c_str());
     return 0;
   }
   std::printf("azure-pricing-conformance gate\n");
-  Run run{.options = *options};
+  GateRun run{.options = *options};
   const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
   if (!catalog) run.GateFailure("catalog-file", std::string(kCatalogPath) + " is missing or malformed");
   for (const Requirement& r : catalog ? catalog->requirements : std::vector<Requirement>{}) {
@@ -862,12 +469,8 @@ int Main(int argc, char** argv) {
     std::printf("shard: %llu of %llu\n", static_cast<unsigned long long>(options->shard_index),
                 static_cast<unsigned long long>(options->shard_count));
   }
-  if (options->testee.empty() || testee) {
-    RunImplementationSuites(run, catalog ? &*catalog : nullptr, testee.get());
-  }
-  if (options->Runs("backend")) RunBackendSuite(run);
-  if (options->Runs("stack")) RunStackSuite(run);
-  if (options->Runs("live")) RunLiveDryRunSuite(run);
+  run.catalog = catalog ? &*catalog : nullptr;
+  RunSuites(run, testee.get());
   testee.reset();  // its stop line is validated too
   ReportProtocolValidation(run);
   if (options->filter && run.records.empty()) {

@@ -1,0 +1,55 @@
+// The live check's canonical queries, dry: the same list and judgements //tools:live_check runs
+// against the real prices.azure.com, here against the fake price API on the local stack.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "conformance/check_line.h"
+#include "conformance/gate_run.h"
+#include "conformance/live/checks.h"
+#include "conformance/live/live_run.h"
+#include "conformance/stack/stack_suite.h"
+#include "conformance/suites/suites.h"
+
+namespace azure_pricing::conformance::suites {
+namespace {
+
+void RunLive(GateRun& run) {
+  std::printf("\nlive (dry run)\n");
+  StatusOr<std::vector<live::LiveCheck>> checks = live::LoadBundledChecks();
+  live::LiveRunOptions options{.mode = live::LiveMode::kDryRun, .cli = stack::DefaultCli(),
+                               .pause_ms = 0, .bwrap = run.options.backend_options.bwrap};
+  StatusOr<live::LiveReport> report =
+      checks.ok() ? live::RunLiveChecks(*checks, options) : StatusOr<live::LiveReport>(checks.status());
+  if (!report.ok()) {
+    std::printf("  the live check's dry run did not start: %s\n", report.status().message().c_str());
+    if (run.options.Selected("live", "live")) {
+      run.Add({.suite = "live", .id = "live", .verdict = Verdict::kSkipped,
+               .detail = "no live check ran: " + report.status().message()});
+    }
+    return;
+  }
+  std::printf("  cli: %s (version on the wire: %s)\n", report->cli.c_str(), report->cli_version.c_str());
+  for (const live::CheckResult& r : report->results) {
+    const std::string id = "live." + r.check.id;
+    if (!run.options.Selected("live", id)) continue;
+    const std::string failed = live::FailedFindings(r.findings);
+    const std::string mark =
+        r.check.unverified.empty() ? "" : "; " + std::string(live::kUnverifiedMark);
+    std::printf("%s\n", CheckLine(r.passed, id, (r.passed ? r.outcome : failed) + mark).c_str());
+    run.Add({.suite = "live", .id = id, .requirements = r.check.requirements,
+             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+             .expected = r.passed ? "" : r.check.what, .actual = r.passed ? "" : r.outcome,
+             .detail = failed});
+  }
+}
+
+}  // namespace
+
+const Suite kLive = {.name = "live",
+                     .description = "the live check's queries against the fake price API (dry run)",
+                     .in_all = true,
+                     .judges = SuiteJudges::kStack,
+                     .run = RunLive};
+
+}  // namespace azure_pricing::conformance::suites

@@ -1,0 +1,45 @@
+// The stack suite: end-to-end cases through the local stack with the reference tool, the real
+// CLI when the npm cache holds it, else the fake (the suite says which).
+#include <cstdio>
+
+#include "conformance/gate_run.h"
+#include "conformance/stack/stack_suite.h"
+#include "conformance/suites/suites.h"
+
+namespace azure_pricing::conformance::suites {
+namespace {
+
+void RunStack(GateRun& run) {
+  std::printf("\nstack\n");
+  stack::StackSuiteOptions options;
+  options.bwrap = run.options.backend_options.bwrap;
+  options.progress = [&run](const stack::StackCaseResult& r) {
+    if (run.options.Selected("stack", r.id)) std::printf("%s\n", stack::FormatStackCase(r).c_str());
+    std::fflush(stdout);  // cases take seconds; show each as it ends
+  };
+  const stack::StackSuiteResult result = stack::RunStackSuite(options);
+  if (!result.cli.empty()) std::printf("  cli: %s\n", result.cli.c_str());
+  if (!result.problem.empty()) {
+    std::printf("  the stack did not start: %s\n", result.problem.c_str());
+    if (run.options.Selected("stack", "stack")) {
+      run.Add({.suite = "stack", .id = "stack", .verdict = Verdict::kSkipped,
+               .detail = "no stack case ran: " + result.problem});
+    }
+  }
+  for (const stack::StackCaseResult& r : result.cases) {
+    if (!run.options.Selected("stack", r.id)) continue;
+    run.Add({.suite = "stack", .id = r.id, .requirements = r.requirements,
+             .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
+             .expected = r.expected, .actual = r.actual, .detail = r.passed ? "" : r.detail});
+  }
+}
+
+}  // namespace
+
+const Suite kStack = {.name = "stack",
+                      .description = "end-to-end cases on the local stack: bwrap, proxy, azmcp, fake API",
+                      .in_all = true,
+                      .judges = SuiteJudges::kStack,
+                      .run = RunStack};
+
+}  // namespace azure_pricing::conformance::suites
