@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Bazel tests of the gate's suites (conformance/gate_suites.bzl) against the suites the gate
+# registers (`gate --list-suites`, from conformance/suites/registry.cc): a suite without a test
+# would never run in CI or on a remote cluster, and a test of no suite fails as a usage error.
+# usage: gate_suites_registry_test.sh GATE SUITE...   (the suites gate_suites.bzl lists)
+set -euo pipefail
+gate="$1"
+shift
+registered="$("${gate}" --list-suites | cut -f1)"
+failures=0
+for suite in ${registered}; do
+  if [[ " $* " != *" ${suite} "* ]]; then
+    echo "FAIL the gate registers suite ${suite} (conformance/suites/registry.cc), but" \
+      "conformance/gate_suites.bzl has no test for it: add its line to GATE_SUITES in" \
+      "conformance/gate_suites.bzl"
+    failures=$((failures + 1))
+  fi
+done
+for suite in "$@"; do
+  if ! grep -qx -- "${suite}" <<<"${registered}"; then
+    echo "FAIL conformance/gate_suites.bzl lists suite ${suite}, which the gate does not" \
+      "register: remove its line from GATE_SUITES in conformance/gate_suites.bzl, or register the" \
+      "suite in conformance/suites/registry.cc"
+    failures=$((failures + 1))
+  fi
+done
+if [[ "${failures}" != 0 ]]; then exit 1; fi
+echo "PASS: the $# suites of conformance/gate_suites.bzl are the gate's"
