@@ -273,11 +273,13 @@ std::string StartTestee(const GateOptions& options, std::unique_ptr<testee::Test
 // Prints who is judged; a testee that fails its smoke check is a gate failure of its own.
 std::unique_ptr<testee::TesteeProcess> StartImplementation(GateRun& run) {
   const GateOptions& o = run.options;
-  if (o.BackendOnly()) {
-    // Nothing of an implementation is judged; the stack and live suites, which use the
-    // reference tool, do not run either.
-    std::printf("implementation: none judged (%s only)\n",
-                SuitesPhrase(o.registry, SuiteJudges::kBackend).c_str());
+  if (!o.RunsAny(SuiteJudges::kImplementation) && !o.RunsAny(SuiteJudges::kStack)) {
+    // Nothing of an implementation is judged, and no suite that uses the reference tool runs.
+    std::vector<std::string_view> selected;
+    for (const Suite* suite : o.registry) {
+      if (o.Runs(std::string(suite->name))) selected.push_back(suite->name);
+    }
+    std::printf("implementation: none judged (%s only)\n", SuitesPhrase(selected).c_str());
     return nullptr;
   }
   if (o.testee.empty() || !o.RunsAny(SuiteJudges::kImplementation)) {

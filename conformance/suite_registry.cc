@@ -1,7 +1,6 @@
 #include "conformance/suite_registry.h"
 
 #include <algorithm>
-#include <vector>
 
 namespace azure_pricing::conformance {
 
@@ -85,6 +84,10 @@ std::string SuitesPhrase(SuiteList suites, SuiteJudges judges) {
   for (const Suite* suite : suites) {
     if (suite->judges == judges) names.push_back(suite->name);
   }
+  return SuitesPhrase(names);
+}
+
+std::string SuitesPhrase(const std::vector<std::string_view>& names) {
   return "the " + Joined(names, " and ") + (names.size() == 1 ? " suite" : " suites");
 }
 

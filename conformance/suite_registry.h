@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace azure_pricing::conformance {
 
@@ -65,8 +66,10 @@ std::string SuiteUsage(SuiteList suites);
 // says so after its description, as " (not in all)".
 std::string SuiteListing(SuiteList suites);
 
-// "the kind and properties suites": the named suites of `suites` that judge `judges`.
+// "the kind and properties suites": the suites of `suites` that judge `judges`.
 std::string SuitesPhrase(SuiteList suites, SuiteJudges judges);
+// "the backend suite", "the backend and catalog suites": `names`, in their order.
+std::string SuitesPhrase(const std::vector<std::string_view>& names);
 
 }  // namespace azure_pricing::conformance
 

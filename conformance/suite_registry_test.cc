@@ -73,6 +73,7 @@ TEST(SuiteRegistryTest, ListingIsOneNameTabDescriptionLinePerSuite) {
 TEST(SuiteRegistryTest, PhraseNamesTheSuitesThatJudgeOneThing) {
   EXPECT_EQ(SuitesPhrase(kFakes, SuiteJudges::kImplementation), "the alpha and beta suites");
   EXPECT_EQ(SuitesPhrase(kFakes, SuiteJudges::kBackend), "the sandbox suite");
+  EXPECT_EQ(SuitesPhrase({"a", "b", "c"}), "the a, b and c suites");
 }
 
 GateOptions Selecting(std::set<std::string> suites) {
