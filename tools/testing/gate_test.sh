@@ -35,7 +35,7 @@ check "a bad json path is not blamed on a good testee" 64 "gate: --json ${tmp}/a
 check "json into a FIFO" 64 "gate: --json ${tmp}/a-fifo: it is not a regular file" -- --json "${tmp}/a-fifo"
 check "json with a trailing slash names the directory" 64 "gate: --json ${tmp}/a-dir/: it is a directory, not a file" -- \
   --json "${tmp}/a-dir/"
-check "unknown suite" 64 "gate: --suite is all, or a comma-separated list of kind, catalog, properties, backend, stack, live" -- --suite kinds
+check "unknown suite" 64 "gate: --suite is all, or a comma-separated list of kind, catalog, " -- --suite kinds
 check "bad filter" 64 "gate: --filter is not a valid ECMAScript regular expression" -- --filter '('
 check "bad shard" 64 "gate: --shard is I/N with 0 <= I < N" -- --shard 3/3
 check "bad seed" 64 "gate: --seed is a whole number" -- --seed -1
