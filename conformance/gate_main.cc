@@ -1,5 +1,5 @@
 // The conformance gate: runs the selected suites (conformance/suites/, listed once in
-// suites/registry.cc) against the implementation under test and a sandbox backend, prints a
+// suites/suites.h) against the implementation under test and a sandbox backend, prints a
 // summary table, requirement coverage and one line per failure, and exits non-zero unless every
 // required check passed with zero skips. `tools/bazel run //conformance:gate [-- --help]`.
 #include <unistd.h>

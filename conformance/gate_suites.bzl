@@ -1,8 +1,8 @@
 """The gate's suites as Bazel tests: one line per suite the gate registers.
 
-Each suite of the gate (conformance/suites/registry.cc, `gate --list-suites`) is also a sharded,
-hermetic Bazel test, //conformance:gate_<suite>_test (conformance/gate_suite_test.sh), so a team
-can run the gate on a remote-execution cluster: `tools/bazel test --config=remote
+Each suite of the gate (suites::kAll in conformance/suites/suites.h, `gate --list-suites`) is
+also a sharded, hermetic Bazel test, //conformance:gate_<suite>_test (conformance/gate_suite_test.sh),
+so a team can run the gate on a remote-execution cluster: `tools/bazel test --config=remote
 //conformance:gate_suites`. //conformance:gate_suites_registry_test fails when this list and the
 gate's registry disagree, naming the file to edit.
 """

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Bazel tests of the gate's suites (conformance/gate_suites.bzl) against the suites the gate
-# registers (`gate --list-suites`, from conformance/suites/registry.cc): a suite without a test
+# registers (`gate --list-suites`, from conformance/suites/suites.h): a suite without a test
 # would never run in CI or on a remote cluster, and a test of no suite fails as a usage error.
 # usage: gate_suites_registry_test.sh GATE SUITE...   (the suites gate_suites.bzl lists)
 set -euo pipefail
@@ -10,7 +10,7 @@ registered="$("${gate}" --list-suites | cut -f1)"
 failures=0
 for suite in ${registered}; do
   if [[ " $* " != *" ${suite} "* ]]; then
-    echo "FAIL the gate registers suite ${suite} (conformance/suites/registry.cc), but" \
+    echo "FAIL the gate registers suite ${suite} (conformance/suites/suites.h), but" \
       "conformance/gate_suites.bzl has no test for it: add its line to GATE_SUITES in" \
       "conformance/gate_suites.bzl"
     failures=$((failures + 1))
@@ -20,7 +20,7 @@ for suite in "$@"; do
   if ! grep -qx -- "${suite}" <<<"${registered}"; then
     echo "FAIL conformance/gate_suites.bzl lists suite ${suite}, which the gate does not" \
       "register: remove its line from GATE_SUITES in conformance/gate_suites.bzl, or register the" \
-      "suite in conformance/suites/registry.cc"
+      "suite in conformance/suites/suites.h"
     failures=$((failures + 1))
   fi
 done

@@ -1,8 +1,8 @@
 // The gate's suites as data: each suite says its name, what it judges and how it runs, and the
 // gate's command line (--suite, its error, the usage text, --list-suites), its dispatch and the
 // Bazel targets (conformance/gate_suites.bzl, held to --list-suites by a test) all read this
-// one list. Adding a suite is a file in conformance/suites/, a line in suites/registry.cc and a
-// line in gate_suites.bzl.
+// one list. Adding a suite is a file in conformance/suites/, its two lines in suites/suites.h
+// and a line in gate_suites.bzl.
 #ifndef CONFORMANCE_SUITE_REGISTRY_H_
 #define CONFORMANCE_SUITE_REGISTRY_H_
 
@@ -47,7 +47,7 @@ inline constexpr size_t kMaxDescription = 68;
 // The suites in the order the gate runs and reports them.
 using SuiteList = std::span<const Suite* const>;
 
-// The gate's suites (conformance/suites/registry.cc).
+// The gate's suites (suites::kAll, conformance/suites/suites.h).
 SuiteList GateSuites();
 
 const Suite* FindSuite(SuiteList suites, std::string_view name_or_alias);

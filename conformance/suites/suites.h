@@ -1,4 +1,6 @@
-// The gate's suites, one file each; registry.cc lists them in the order the gate runs them.
+// The gate's suites, one file each, and the one list of them: a new suite is its file, its
+// declaration here and its place in kAll, and a line in conformance/gate_suites.bzl for its
+// Bazel test (//conformance:gate_suites_registry_test fails until that line is there).
 #ifndef CONFORMANCE_SUITES_SUITES_H_
 #define CONFORMANCE_SUITES_SUITES_H_
 
@@ -6,18 +8,23 @@
 
 namespace azure_pricing::conformance::suites {
 
-// A case that states the reference's exact wording gets a second record, its id with this
-// suffix, judged apart at RECOMMENDED level as PROFILE-003 alone: a wording miss says nothing of
-// the MUSTs the case's own record judges. The catalog counts that citation too.
-inline constexpr char kWordingSuffix[] = "/wording";
-inline constexpr char kWordingRequirement[] = "PROFILE-003";
-
 extern const Suite kKind;        // kind.cc
 extern const Suite kCatalog;     // catalog.cc
 extern const Suite kProperties;  // properties.cc
 extern const Suite kBackend;     // backend.cc
 extern const Suite kStack;       // stack.cc
 extern const Suite kLive;        // live.cc
+
+// The order the gate runs and reports them: the implementation's cases, the harness's catalog
+// (which reads the cases), the generated calls, then the sandbox backend, the stack and the
+// live check's dry run.
+inline constexpr const Suite* kAll[] = {&kKind, &kCatalog, &kProperties, &kBackend, &kStack, &kLive};
+
+// A case that states the reference's exact wording gets a second record, its id with this
+// suffix, judged apart at RECOMMENDED level as PROFILE-003 alone: a wording miss says nothing of
+// the MUSTs the case's own record judges. The catalog counts that citation too.
+inline constexpr char kWordingSuffix[] = "/wording";
+inline constexpr char kWordingRequirement[] = "PROFILE-003";
 
 }  // namespace azure_pricing::conformance::suites
 
