@@ -404,12 +404,15 @@ int PrintVerdict(const GateRun& run, const Catalog* catalog) {
     recommended_failed += !required && r.verdict == Verdict::kFailed ? 1 : 0;
   }
   const GateOptions& o = run.options;
-  const std::string scope =
-      o.Partial() ? " (partial run: not a conformance verdict)"
-      : !o.testee.empty() && !o.testee_is_reference
-          ? " (verdict on the testee: " + SuitesPhrase(o.registry, SuiteJudges::kImplementation) + ")"
-      : o.BackendOnly() ? " (verdict on the backend: " + SuitesPhrase(o.registry, SuiteJudges::kBackend) + ")"
-                        : "";
+  std::string scope;
+  if (o.Partial()) {
+    scope = " (partial run: not a conformance verdict)";
+  } else if (!o.testee.empty() && !o.testee_is_reference) {
+    scope =
+        " (verdict on the testee: " + SuitesPhrase(o.registry, SuiteJudges::kImplementation) + ")";
+  } else if (o.BackendOnly()) {
+    scope = " (verdict on the backend: " + SuitesPhrase(o.registry, SuiteJudges::kBackend) + ")";
+  }
   std::printf("\nRECOMMENDED checks (not counted in the verdict): %d passed, %d not met\n",
               recommended_passed, recommended_failed);
   if (const std::optional<BackendVerdict> backend = JudgeBackend(run.records);

@@ -29,7 +29,7 @@ struct GateOptions {
   bool verbose = false;
   bool help = false;
   bool list_suites = false;
-  SuiteList registry;  // every suite the gate knows, in order
+  SuiteList registry;            // every suite the gate knows, in order
   std::set<std::string> suites;  // the names selected
   std::string filter_text;
   std::optional<std::regex> filter;

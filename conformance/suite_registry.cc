@@ -13,7 +13,8 @@ const Suite* FindSuite(SuiteList suites, std::string_view name_or_alias) {
   return nullptr;
 }
 
-std::set<std::string> ParseSuiteList(SuiteList suites, std::string_view text, std::string& problem) {
+std::set<std::string> ParseSuiteList(SuiteList suites, std::string_view text,
+                                     std::string& problem) {
   std::set<std::string> selected;
   for (size_t start = 0; start <= text.size();) {
     const size_t comma = std::min(text.find(',', start), text.size());
@@ -55,7 +56,8 @@ std::string SuiteListProblem(SuiteList suites) {
 std::string SuiteUsage(SuiteList suites) {
   size_t width = 0;
   for (const Suite* suite : suites) width = std::max(width, suite->name.size());
-  std::string out = "  --suite S,...  all (the default), or a comma-separated list of these suites:\n";
+  std::string out =
+      "  --suite S,...  all (the default), or a comma-separated list of these suites:\n";
   for (const Suite* suite : suites) {
     out += std::string(19, ' ') + std::string(suite->name) +
            std::string(width + 2 - suite->name.size(), ' ') + std::string(suite->description) +

@@ -13,17 +13,29 @@
 namespace azure_pricing::conformance {
 namespace {
 
-
 void Nothing(GateRun&) {}
 
-constexpr Suite kA = {.name = "alpha", .description = "the first", .in_all = true,
-                      .judges = SuiteJudges::kImplementation, .alias = "a", .run = Nothing};
-constexpr Suite kB = {.name = "beta", .description = "the second", .in_all = true,
-                      .judges = SuiteJudges::kImplementation, .run = Nothing};
-constexpr Suite kSandbox = {.name = "sandbox", .description = "a backend", .in_all = true,
-                            .judges = SuiteJudges::kBackend, .run = Nothing};
-constexpr Suite kSlow = {.name = "slow", .description = "opt in", .in_all = false,
-                         .judges = SuiteJudges::kHarness, .run = Nothing};
+constexpr Suite kA = {.name = "alpha",
+                      .description = "the first",
+                      .in_all = true,
+                      .judges = SuiteJudges::kImplementation,
+                      .alias = "a",
+                      .run = Nothing};
+constexpr Suite kB = {.name = "beta",
+                      .description = "the second",
+                      .in_all = true,
+                      .judges = SuiteJudges::kImplementation,
+                      .run = Nothing};
+constexpr Suite kSandbox = {.name = "sandbox",
+                            .description = "a backend",
+                            .in_all = true,
+                            .judges = SuiteJudges::kBackend,
+                            .run = Nothing};
+constexpr Suite kSlow = {.name = "slow",
+                         .description = "opt in",
+                         .in_all = false,
+                         .judges = SuiteJudges::kHarness,
+                         .run = Nothing};
 const Suite* const kFakes[] = {&kA, &kB, &kSandbox, &kSlow};
 
 std::set<std::string> Parse(std::string_view text, std::string& problem) {
@@ -40,7 +52,8 @@ TEST(SuiteRegistryTest, ACommaListTakesNamesAndAliasesAndANamedOptInSuite) {
   std::string problem;
   EXPECT_EQ(Parse("a,slow,beta,alpha", problem), (std::set<std::string>{"alpha", "beta", "slow"}));
   EXPECT_EQ(problem, "");
-  EXPECT_EQ(Parse("all,slow", problem), (std::set<std::string>{"alpha", "beta", "sandbox", "slow"}));
+  EXPECT_EQ(Parse("all,slow", problem),
+            (std::set<std::string>{"alpha", "beta", "sandbox", "slow"}));
 }
 
 TEST(SuiteRegistryTest, AnUnknownOrEmptyWordNamesEverySuite) {

@@ -16,13 +16,18 @@ void RunBackend(GateRun& run) {
   if (!result.problem.empty()) {
     for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
       if (!run.options.Selected("backend", probe.id)) continue;
-      run.Add({.suite = "backend", .id = probe.id, .requirements = probe.requirements,
-               .verdict = Verdict::kSkipped, .detail = "not run: " + result.problem});
+      run.Add({.suite = "backend",
+               .id = probe.id,
+               .requirements = probe.requirements,
+               .verdict = Verdict::kSkipped,
+               .detail = "not run: " + result.problem});
     }
   }
   for (const backend::ProbeResult& r : result.probes) {
     if (!run.options.Selected("backend", r.id)) continue;
-    run.Add({.suite = "backend", .id = r.id, .requirements = r.requirements,
+    run.Add({.suite = "backend",
+             .id = r.id,
+             .requirements = r.requirements,
              .verdict = !r.applicable ? Verdict::kNotApplicable
                         : r.passed    ? Verdict::kPassed
                                       : Verdict::kFailed,

@@ -1,6 +1,8 @@
 // The catalog suite: conformance/requirements.json against every id the cases, the backend
 // suite's probes, the properties and the test sources cite. It judges the harness, not an
 // implementation, so it starts nothing and reads the cases without running them.
+#include "conformance/catalog.h"
+
 #include <cstdio>
 #include <map>
 #include <set>
@@ -9,7 +11,6 @@
 
 #include "conformance/backend/suite.h"
 #include "conformance/case_runner.h"
-#include "conformance/catalog.h"
 #include "conformance/gate_run.h"
 #include "conformance/properties/gate_properties.h"
 #include "conformance/suites/suites.h"
@@ -74,7 +75,8 @@ void RunCatalog(GateRun& run) {
     if (!run.options.Selected("catalog", id)) return;
     std::string detail;
     for (const std::string& p : problems) detail += (detail.empty() ? "" : "; ") + p + what;
-    run.Add({.suite = "catalog", .id = id,
+    run.Add({.suite = "catalog",
+             .id = id,
              .verdict = problems.empty() ? Verdict::kPassed : Verdict::kFailed,
              .detail = detail});
   };

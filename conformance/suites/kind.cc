@@ -76,7 +76,8 @@ void AddCaseRecords(GateRun& run, const CaseResult& r, double seconds, FileTally
 void RunCases(GateRun& run, std::set<std::pair<std::string, std::string>>& reached) {
   std::printf("\nkind\n");
   const std::vector<std::string> files = CaseFiles();
-  if (files.empty()) run.GateFailure("case-files", std::string("no case files in ") + kCaseDirectory);
+  if (files.empty())
+    run.GateFailure("case-files", std::string("no case files in ") + kCaseDirectory);
   for (size_t f = 0; f < files.size(); ++f) {
     run.progress.Show("kind", f, files.size(), files[f]);
     const auto start = std::chrono::steady_clock::now();
@@ -93,9 +94,10 @@ void RunCases(GateRun& run, std::set<std::pair<std::string, std::string>>& reach
       if (r.ran) AddCaseRecords(run, r, each, tally);
     }
     // REQUIRED records, before any known-failures list is applied; RECOMMENDED ones after ';'.
-    const std::string recommended =
-        tally.wording == 0 ? "" : "; RECOMMENDED " + std::to_string(tally.wording_met) + " of " +
-                                      std::to_string(tally.wording) + " met";
+    const std::string recommended = tally.wording == 0
+                                        ? ""
+                                        : "; RECOMMENDED " + std::to_string(tally.wording_met) +
+                                              " of " + std::to_string(tally.wording) + " met";
     std::printf("  %-36s %3d passed, %d failed%s\n", files[f].c_str(), tally.passed, tally.failed,
                 recommended.c_str());
   }

@@ -17,19 +17,25 @@ namespace {
 void RunLive(GateRun& run) {
   std::printf("\nlive (dry run)\n");
   StatusOr<std::vector<live::LiveCheck>> checks = live::LoadBundledChecks();
-  live::LiveRunOptions options{.mode = live::LiveMode::kDryRun, .cli = stack::DefaultCli(),
-                               .pause_ms = 0, .bwrap = run.options.backend_options.bwrap};
-  StatusOr<live::LiveReport> report =
-      checks.ok() ? live::RunLiveChecks(*checks, options) : StatusOr<live::LiveReport>(checks.status());
+  live::LiveRunOptions options{.mode = live::LiveMode::kDryRun,
+                               .cli = stack::DefaultCli(),
+                               .pause_ms = 0,
+                               .bwrap = run.options.backend_options.bwrap};
+  StatusOr<live::LiveReport> report = checks.ok() ? live::RunLiveChecks(*checks, options)
+                                                  : StatusOr<live::LiveReport>(checks.status());
   if (!report.ok()) {
-    std::printf("  the live check's dry run did not start: %s\n", report.status().message().c_str());
+    std::printf("  the live check's dry run did not start: %s\n",
+                report.status().message().c_str());
     if (run.options.Selected("live", "live")) {
-      run.Add({.suite = "live", .id = "live", .verdict = Verdict::kSkipped,
+      run.Add({.suite = "live",
+               .id = "live",
+               .verdict = Verdict::kSkipped,
                .detail = "no live check ran: " + report.status().message()});
     }
     return;
   }
-  std::printf("  cli: %s (version on the wire: %s)\n", report->cli.c_str(), report->cli_version.c_str());
+  std::printf("  cli: %s (version on the wire: %s)\n", report->cli.c_str(),
+              report->cli_version.c_str());
   for (const live::CheckResult& r : report->results) {
     const std::string id = "live." + r.check.id;
     if (!run.options.Selected("live", id)) continue;
@@ -37,9 +43,12 @@ void RunLive(GateRun& run) {
     const std::string mark =
         r.check.unverified.empty() ? "" : "; " + std::string(live::kUnverifiedMark);
     std::printf("%s\n", CheckLine(r.passed, id, (r.passed ? r.outcome : failed) + mark).c_str());
-    run.Add({.suite = "live", .id = id, .requirements = r.check.requirements,
+    run.Add({.suite = "live",
+             .id = id,
+             .requirements = r.check.requirements,
              .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-             .expected = r.passed ? "" : r.check.what, .actual = r.passed ? "" : r.outcome,
+             .expected = r.passed ? "" : r.check.what,
+             .actual = r.passed ? "" : r.outcome,
              .detail = failed});
   }
 }

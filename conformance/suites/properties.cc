@@ -23,11 +23,14 @@ void RunProperties(GateRun& run) {
     for (const properties::GatePropertyResult& r : results) {
       std::printf("  %s %-48s %d calls\n", r.passed ? "ok  " : "FAIL", r.info.id.c_str(),
                   r.cases_passed + (r.passed ? 0 : 1));
-      run.Add({.suite = "properties", .id = r.info.id, .requirements = r.info.requirements,
+      run.Add({.suite = "properties",
+               .id = r.info.id,
+               .requirements = r.info.requirements,
                .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
                .expected = r.info.rule,
-               .detail = r.passed ? "" : r.detail + " (rerun with --seed " +
-                                             std::to_string(run.options.seed) + ")",
+               .detail = r.passed ? ""
+                                  : r.detail + " (rerun with --seed " +
+                                        std::to_string(run.options.seed) + ")",
                .seconds = r.seconds});
     }
   }

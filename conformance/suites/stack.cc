@@ -22,24 +22,31 @@ void RunStack(GateRun& run) {
   if (!result.problem.empty()) {
     std::printf("  the stack did not start: %s\n", result.problem.c_str());
     if (run.options.Selected("stack", "stack")) {
-      run.Add({.suite = "stack", .id = "stack", .verdict = Verdict::kSkipped,
+      run.Add({.suite = "stack",
+               .id = "stack",
+               .verdict = Verdict::kSkipped,
                .detail = "no stack case ran: " + result.problem});
     }
   }
   for (const stack::StackCaseResult& r : result.cases) {
     if (!run.options.Selected("stack", r.id)) continue;
-    run.Add({.suite = "stack", .id = r.id, .requirements = r.requirements,
+    run.Add({.suite = "stack",
+             .id = r.id,
+             .requirements = r.requirements,
              .verdict = r.passed ? Verdict::kPassed : Verdict::kFailed,
-             .expected = r.expected, .actual = r.actual, .detail = r.passed ? "" : r.detail});
+             .expected = r.expected,
+             .actual = r.actual,
+             .detail = r.passed ? "" : r.detail});
   }
 }
 
 }  // namespace
 
-const Suite kStack = {.name = "stack",
-                      .description = "end-to-end cases on the local stack: bwrap, proxy, azmcp, fake API",
-                      .in_all = true,
-                      .judges = SuiteJudges::kStack,
-                      .run = RunStack};
+const Suite kStack = {
+    .name = "stack",
+    .description = "end-to-end cases on the local stack: bwrap, proxy, azmcp, fake API",
+    .in_all = true,
+    .judges = SuiteJudges::kStack,
+    .run = RunStack};
 
 }  // namespace azure_pricing::conformance::suites

@@ -18,7 +18,8 @@ extern const Suite kLive;        // live.cc
 // The order the gate runs and reports them: the implementation's cases, the harness's catalog
 // (which reads the cases), the generated calls, then the sandbox backend, the stack and the
 // live check's dry run.
-inline constexpr const Suite* kAll[] = {&kKind, &kCatalog, &kProperties, &kBackend, &kStack, &kLive};
+inline constexpr const Suite* kAll[] = {&kKind,    &kCatalog, &kProperties,
+                                        &kBackend, &kStack,   &kLive};
 
 // A case that states the reference's exact wording gets a second record, its id with this
 // suffix, judged apart at RECOMMENDED level as PROFILE-003 alone: a wording miss says nothing of
