@@ -1,6 +1,8 @@
 // GoogleTest matchers for Status and StatusOr, in the style of abseil's status_matchers.h:
 //   EXPECT_THAT(ParseToolArguments("{}"), StatusIs(Outcome::kRefused, "missing_filter"));
 //   EXPECT_THAT(Lookup(...), IsOk());
+//   EXPECT_THAT(ReadFile(path), IsOkAndHolds(HasSubstr("prices")));
+//   EXPECT_THAT(ReadFile(path), ProgramErrorIs(base::kFileNotFound));
 // A failing match prints the outcome, the reason and the message it found.
 #ifndef REF_STATUS_STATUS_MATCHERS_H_
 #define REF_STATUS_STATUS_MATCHERS_H_
@@ -10,6 +12,8 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "ref/status/status.h"
 
@@ -20,7 +24,8 @@ inline void PrintTo(const Status& status, std::ostream* os) {
     *os << "OK";
     return;
   }
-  *os << OutcomeName(status.outcome()) << " (" << status.reason() << "): " << status.message();
+  *os << (status.is_program_error() ? "program error" : OutcomeName(status.outcome())) << " ("
+      << status.reason() << "): " << status.message();
 }
 
 template <typename T>
@@ -55,7 +60,8 @@ MATCHER_P2(StatusIs, outcome, reason,
                std::string(reason) + ")") {
   const Status& status = status_internal::GetStatus(arg);
   *result_listener << "which is " << ::testing::PrintToString(status);
-  return !status.ok() && status.outcome() == outcome && status.reason() == std::string_view(reason);
+  return !status.ok() && !status.is_program_error() && status.outcome() == outcome &&
+         status.reason() == std::string_view(reason);
 }
 
 MATCHER_P3(StatusIs, outcome, reason, message_matcher,
@@ -63,9 +69,88 @@ MATCHER_P3(StatusIs, outcome, reason, message_matcher,
                std::string(reason) + ") with a matching message") {
   const Status& status = status_internal::GetStatus(arg);
   *result_listener << "which is " << ::testing::PrintToString(status);
-  return !status.ok() && status.outcome() == outcome &&
+  return !status.ok() && !status.is_program_error() && status.outcome() == outcome &&
          status.reason() == std::string_view(reason) &&
          ::testing::Matches(message_matcher)(status.message());
+}
+
+// A program error (ProgramError()) with this reason; never a tool error, whatever its outcome.
+MATCHER_P(ProgramErrorIs, reason,
+          std::string(negation ? "is not " : "is ") + "a program error (" + std::string(reason) +
+              ")") {
+  const Status& status = status_internal::GetStatus(arg);
+  *result_listener << "which is " << ::testing::PrintToString(status);
+  return status.is_program_error() && status.reason() == std::string_view(reason);
+}
+
+MATCHER_P2(ProgramErrorIs, reason, message_matcher,
+           std::string(negation ? "is not " : "is ") + "a program error (" + std::string(reason) +
+               ") with a matching message") {
+  const Status& status = status_internal::GetStatus(arg);
+  *result_listener << "which is " << ::testing::PrintToString(status);
+  return status.is_program_error() && status.reason() == std::string_view(reason) &&
+         ::testing::Matches(message_matcher)(status.message());
+}
+
+namespace status_internal {
+
+template <typename StatusOrType>
+class IsOkAndHoldsImpl : public ::testing::MatcherInterface<StatusOrType> {
+ public:
+  using Value = std::decay_t<decltype(*std::declval<const std::decay_t<StatusOrType>&>())>;
+
+  template <typename InnerMatcher>
+  explicit IsOkAndHoldsImpl(InnerMatcher&& inner)
+      : inner_(::testing::SafeMatcherCast<const Value&>(std::forward<InnerMatcher>(inner))) {}
+
+  void DescribeTo(std::ostream* os) const override {
+    *os << "is OK and holds a value that ";
+    inner_.DescribeTo(os);
+  }
+  void DescribeNegationTo(std::ostream* os) const override {
+    *os << "is not OK or holds a value that ";
+    inner_.DescribeNegationTo(os);
+  }
+  bool MatchAndExplain(StatusOrType actual,
+                       ::testing::MatchResultListener* listener) const override {
+    if (!actual.ok()) {
+      *listener << "which is " << ::testing::PrintToString(actual.status());
+      return false;
+    }
+    ::testing::StringMatchResultListener inner_listener;
+    const bool matches = inner_.MatchAndExplain(*actual, &inner_listener);
+    *listener << "which holds " << ::testing::PrintToString(*actual);
+    if (!inner_listener.str().empty()) *listener << ", " << inner_listener.str();
+    return matches;
+  }
+
+ private:
+  ::testing::Matcher<const Value&> inner_;
+};
+
+template <typename InnerMatcher>
+class IsOkAndHoldsMatcher {
+ public:
+  explicit IsOkAndHoldsMatcher(InnerMatcher inner) : inner_(std::move(inner)) {}
+
+  template <typename StatusOrType>
+  operator ::testing::Matcher<StatusOrType>() const {  // NOLINT: gMock's polymorphic matchers
+    return ::testing::Matcher<StatusOrType>(new IsOkAndHoldsImpl<const StatusOrType&>(inner_));
+  }
+
+ private:
+  InnerMatcher inner_;
+};
+
+}  // namespace status_internal
+
+// A StatusOr that is OK and whose value matches `inner` (a matcher, or a value to equal):
+//   EXPECT_THAT(ParseLabel(text), IsOkAndHolds(Field(&ContentLabel::integrity, kTrusted)));
+template <typename InnerMatcher>
+status_internal::IsOkAndHoldsMatcher<std::decay_t<InnerMatcher>> IsOkAndHolds(
+    InnerMatcher&& inner) {
+  return status_internal::IsOkAndHoldsMatcher<std::decay_t<InnerMatcher>>(
+      std::forward<InnerMatcher>(inner));
 }
 
 }  // namespace azure_pricing
