@@ -69,7 +69,7 @@ struct BackendVerdict {
 std::optional<BackendVerdict> JudgeBackend(const std::vector<GateRecord>& records);
 
 // Reason (Outcome::kFailed) a report file cannot be written.
-inline constexpr char kReportWriteFailed[] = "report_write_failed";
+inline constexpr Reason kReportWriteFailed = "report_write_failed";
 
 // {"implementation": ..., "records": [{suite, id, file, requirements, level, result,
 //   expected, actual, detail, seconds[, inputs, expected_value, actual_value]}],

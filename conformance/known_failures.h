@@ -19,7 +19,7 @@
 
 namespace azure_pricing::conformance {
 
-inline constexpr char kKnownFailuresUnreadable[] = "known_failures_unreadable";
+inline constexpr Reason kKnownFailuresUnreadable = "known_failures_unreadable";
 
 struct KnownFailure {
   std::string id;

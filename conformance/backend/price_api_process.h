@@ -14,7 +14,7 @@
 
 namespace azure_pricing::conformance::backend {
 
-inline constexpr char kPriceApiFailed[] = "price_api_failed";
+inline constexpr Reason kPriceApiFailed = "price_api_failed";
 
 // The fake price API a backend's egress is pointed at.
 struct PriceApi {

@@ -20,7 +20,7 @@
 namespace azure_pricing::conformance::backend::internal {
 
 // A backend whose sandboxes offer no BoundedExec cannot run a probe (Outcome::kRefused).
-inline constexpr char kNoBoundedExec[] = "no_bounded_exec";
+inline constexpr Reason kNoBoundedExec = "no_bounded_exec";
 
 struct Observation {
   bool passed = false;

@@ -44,8 +44,8 @@ struct ScriptedCall {
 // The scripted host's own reason codes (Outcome::kRefused), beside the tool's in
 // ref/pricing/reasons.h: the configuration given to the host is unusable, or the host ended up
 // with no tool to call.
-inline constexpr char kInvalidConfiguration[] = "invalid_configuration";
-inline constexpr char kNoTool[] = "no_tool";
+inline constexpr Reason kInvalidConfiguration = "invalid_configuration";
+inline constexpr Reason kNoTool = "no_tool";
 
 struct CallReport {
   Outcome outcome = Outcome::kCompleted;

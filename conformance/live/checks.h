@@ -12,8 +12,8 @@
 namespace azure_pricing::conformance::live {
 
 // Reasons (Outcome::kRefused), each with a fixed message.
-inline constexpr char kMalformedChecks[] = "malformed_checks";
-inline constexpr char kChecksMissing[] = "checks_missing";
+inline constexpr Reason kMalformedChecks = "malformed_checks";
+inline constexpr Reason kChecksMissing = "checks_missing";
 
 struct Expectation {
   std::string outcome;                  // completed | failed

@@ -60,7 +60,7 @@ std::string CliVersionFromUserAgent(const std::string& user_agent);
 // The body of a raw HTTP/1.1 response: by Content-Length, chunked, or to the end. A compressed
 // body is not decoded (the CLI asks for none); that, a cut body or a malformed head is
 // kUnreadableResponse, never a guess.
-inline constexpr char kUnreadableResponse[] = "unreadable_response";
+inline constexpr Reason kUnreadableResponse = "unreadable_response";
 StatusOr<std::string> HttpResponseBody(const std::string& raw);
 
 // The $filter the CLI must send for an argv of `azmcp pricing get`, and the query parameters in

@@ -25,9 +25,9 @@
 namespace azure_pricing::conformance::live {
 
 // Reasons (Outcome::kRefused) a run does not start.
-inline constexpr char kLiveNeedsRealCli[] = "live_needs_real_cli";
-inline constexpr char kDryRunCatalogMissing[] = "dry_run_catalog_missing";
-inline constexpr char kUnknownCheck[] = "unknown_check";
+inline constexpr Reason kLiveNeedsRealCli = "live_needs_real_cli";
+inline constexpr Reason kDryRunCatalogMissing = "dry_run_catalog_missing";
+inline constexpr Reason kUnknownCheck = "unknown_check";
 
 // What the table, the progress line and the JSON say of a check whose expectation rests on no
 // recorded real response (LiveCheck::unverified).

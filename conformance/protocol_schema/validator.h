@@ -37,8 +37,8 @@ enum class Protocol { kBackend, kTestee };
 std::string_view ProtocolName(Protocol protocol);
 
 // Reasons the schemas do not load (Outcome::kFailed).
-inline constexpr char kSchemaUnreadable[] = "protocol_schema_unreadable";
-inline constexpr char kSchemaInvalid[] = "protocol_schema_invalid";
+inline constexpr Reason kSchemaUnreadable = "protocol_schema_unreadable";
+inline constexpr Reason kSchemaInvalid = "protocol_schema_invalid";
 
 // One rule a line breaks.
 struct Violation {

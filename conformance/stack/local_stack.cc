@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using base::Runfile;
 
-Status Failed(const char* reason, std::string message) {
+Status Failed(Reason reason, std::string message) {
   return Status(Outcome::kFailed, reason, std::move(message));
 }
 

@@ -38,11 +38,11 @@ class BwrapBackend;
 namespace azure_pricing::conformance::stack {
 
 // Reasons (Outcome::kFailed) the stack does not start.
-inline constexpr char kStackWorkDirFailed[] = "stack_work_dir_failed";
-inline constexpr char kStackImageFailed[] = "stack_image_failed";
-inline constexpr char kStackBackendFailed[] = "stack_backend_failed";
+inline constexpr Reason kStackWorkDirFailed = "stack_work_dir_failed";
+inline constexpr Reason kStackImageFailed = "stack_image_failed";
+inline constexpr Reason kStackBackendFailed = "stack_backend_failed";
 // Outcome::kRefused: an --upstream URL the stack cannot use.
-inline constexpr char kBadUpstream[] = "bad_upstream";
+inline constexpr Reason kBadUpstream = "bad_upstream";
 
 // The environment variable tools/bazel exports: where it unpacked the real azmcp.
 inline constexpr char kAzmcpVariable[] = "AZURE_PRICING_AZMCP";
@@ -74,7 +74,7 @@ StatusOr<StackUpstream> ParseUpstream(const std::string& url, const std::string&
 // The catalog bundled for the local stack (fixtures/local-stack/catalog.jsonl, from recorded
 // price pages; see its PROVENANCE.md), read from the runfiles.
 StatusOr<std::string> BundledCatalog();
-inline constexpr char kBundledCatalogMissing[] = "bundled_catalog_missing";
+inline constexpr Reason kBundledCatalogMissing = "bundled_catalog_missing";
 
 struct LocalStackOptions {
   CliChoice cli;

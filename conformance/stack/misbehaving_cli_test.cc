@@ -96,7 +96,7 @@ std::unique_ptr<StackRun> RunBehaviour(const std::string& behaviour,
 
 // A failed lookup: the reason, no report for the model, the one sandbox disposed, and the
 // machine as it was.
-void ExpectFailedClosed(const StackRun& run, const char* reason) {
+void ExpectFailedClosed(const StackRun& run, Reason reason) {
   EXPECT_EQ(run.report.outcome, Outcome::kFailed);
   EXPECT_EQ(run.report.reason, reason);
   EXPECT_FALSE(run.report.output.has_value()) << *run.report.output;

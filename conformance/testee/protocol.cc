@@ -29,7 +29,7 @@ constexpr std::array<std::pair<GateOp, const char*>, 3> kOps = {{
 }};
 
 struct KnownReason {
-  const char* reason;
+  Reason reason;
   const char* message;
 };
 

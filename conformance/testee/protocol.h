@@ -33,24 +33,24 @@ inline constexpr char kOpStop[] = "stop";
 
 // Reasons a testee answers with when a line from the gate is not a message it can serve
 // (Outcome::kRefused); the gate uses the backend protocol's for a bad callback.
-inline constexpr char kMalformedMessage[] = "malformed_message";
-inline constexpr char kUnknownOp[] = "unknown_op";
-inline constexpr char kOutOfOrder[] = "out_of_order";
-inline constexpr char kNotStarted[] = "not_started";
-inline constexpr char kAlreadyStarted[] = "already_started";
-inline constexpr char kProtocolMismatch[] = "protocol_mismatch";
+inline constexpr Reason kMalformedMessage = "malformed_message";
+inline constexpr Reason kUnknownOp = "unknown_op";
+inline constexpr Reason kOutOfOrder = "out_of_order";
+inline constexpr Reason kNotStarted = "not_started";
+inline constexpr Reason kAlreadyStarted = "already_started";
+inline constexpr Reason kProtocolMismatch = "protocol_mismatch";
 
 // Reasons a case fails with on the gate's side (Outcome::kFailed). The testee is killed and
 // reaped for timeout, exit and protocol error; the next case starts a new one.
-inline constexpr char kTesteeTimeout[] = "testee_timeout";
-inline constexpr char kTesteeExited[] = "testee_exited";
-inline constexpr char kTesteeProtocolError[] = "testee_protocol_error";
-inline constexpr char kTesteeSpawnFailed[] = "testee_spawn_failed";
+inline constexpr Reason kTesteeTimeout = "testee_timeout";
+inline constexpr Reason kTesteeExited = "testee_exited";
+inline constexpr Reason kTesteeProtocolError = "testee_protocol_error";
+inline constexpr Reason kTesteeSpawnFailed = "testee_spawn_failed";
 // The testee's callback was not a request the gate could serve; it got an error answer, and
 // the case fails once the testee answers it.
-inline constexpr char kTesteeBadCallback[] = "testee_bad_callback";
+inline constexpr Reason kTesteeBadCallback = "testee_bad_callback";
 // The testee answered the case with an error whose reason this gate does not know.
-inline constexpr char kTesteeError[] = "testee_error";
+inline constexpr Reason kTesteeError = "testee_error";
 
 struct Implementation {
   std::string name;

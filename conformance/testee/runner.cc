@@ -15,12 +15,12 @@ namespace bp = ::azure_pricing::backend_protocol;
 
 namespace {
 
-Status Failed(const char* reason) { return StatusForReason(Outcome::kFailed, reason); }
+Status Failed(Reason reason) { return StatusForReason(Outcome::kFailed, reason); }
 
 // An answer whose seq is not the message in flight's (the numbers are the gate's own).
 Status WrongSeq() { return TesteeProtocolError("seq: not the seq of the message in flight"); }
 
-bp::Response ErrorResponse(std::optional<int64_t> seq, const char* reason) {
+bp::Response ErrorResponse(std::optional<int64_t> seq, Reason reason) {
   return bp::Response{seq, bp::StatusForReason(Outcome::kRefused, reason), {}};
 }
 
@@ -170,7 +170,7 @@ void TesteeProcess::Shutdown() {
   reader_.reset();
 }
 
-Status TesteeProcess::Kill(const char* reason) {
+Status TesteeProcess::Kill(Reason reason) {
   bp::KillAndReap(child_);
   reader_.reset();
   return Failed(reason);

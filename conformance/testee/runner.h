@@ -66,7 +66,7 @@ class TesteeProcess {
                 backend_protocol::LineObserver observer);
   Status Launch();  // spawn and hello
   void Shutdown();
-  Status Kill(const char* reason);
+  Status Kill(Reason reason);
   // The next line, or the reason the testee failed (it is killed then).
   StatusOr<std::string> ReadLine(backend_protocol::Clock::time_point deadline);
   // `line` as `direction` of `op`, shown to the observer first.

@@ -98,7 +98,7 @@ bool Gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
 
 struct Misbehaviour {
   const char* mode;
-  const char* reason;
+  Reason reason;
 };
 
 class FakeTesteeTest : public ::testing::TestWithParam<Misbehaviour> {};

@@ -159,7 +159,7 @@ std::string Serve(GateChannel& gate, Session& session, const std::string& line, 
   std::optional<int64_t> seq;
   StatusOr<GateMessage> message = DecodeGateMessage(line, &seq);
   if (!message.ok()) return EncodeErrorAnswer(seq, message.status());
-  auto refuse = [&seq](const char* reason) {
+  auto refuse = [&seq](Reason reason) {
     return EncodeErrorAnswer(seq, StatusForReason(Outcome::kRefused, reason));
   };
   if (message->seq <= session.last_seq) return refuse(kOutOfOrder);

@@ -11,7 +11,7 @@ using Json = nlohmann::ordered_json;
 
 constexpr char kApiPath[] = "/api/retail/prices";
 
-Status Refused(const char* reason, const char* message) {
+Status Refused(Reason reason, const char* message) {
   return Status(Outcome::kRefused, reason, message);
 }
 

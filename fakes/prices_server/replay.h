@@ -25,13 +25,13 @@
 namespace azure_pricing::fakes::prices {
 
 // Reason codes of a replay file ParseReplay refuses (Outcome::kRefused).
-inline constexpr char kReplayNotAnObject[] = "replay_line_not_an_object";
-inline constexpr char kReplayUnknownKey[] = "replay_unknown_key";
-inline constexpr char kReplayBadTarget[] = "replay_bad_target";
-inline constexpr char kReplayBadStatus[] = "replay_bad_status";
-inline constexpr char kReplayBadBody[] = "replay_bad_body";
-inline constexpr char kReplayBadContentType[] = "replay_bad_content_type";
-inline constexpr char kReplayEmpty[] = "replay_empty";
+inline constexpr Reason kReplayNotAnObject = "replay_line_not_an_object";
+inline constexpr Reason kReplayUnknownKey = "replay_unknown_key";
+inline constexpr Reason kReplayBadTarget = "replay_bad_target";
+inline constexpr Reason kReplayBadStatus = "replay_bad_status";
+inline constexpr Reason kReplayBadBody = "replay_bad_body";
+inline constexpr Reason kReplayBadContentType = "replay_bad_content_type";
+inline constexpr Reason kReplayEmpty = "replay_empty";
 
 inline constexpr char kRecordedContentType[] = "application/json; charset=utf-8";
 

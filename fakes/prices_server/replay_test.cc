@@ -76,7 +76,7 @@ TEST(ReplayTest, BlankLinesAreSkippedAndCountInLineNumbers) {
 TEST(ReplayTest, ABadFileIsRefusedWithTheLineAndAReason) {
   const struct {
     std::string text;
-    const char* reason;
+    Reason reason;
   } cases[] = {
       {"[1]\n", kReplayNotAnObject},
       {"{\"target\": \n", kReplayNotAnObject},

@@ -31,10 +31,10 @@ using ::azure_pricing::sandbox::SandboxKey;
 using ::azure_pricing::sandbox::Spec;
 
 // Reason codes (Outcome::kFailed) of the faults a script asks for.
-inline constexpr char kFakeAcquireFailed[] = "fake_acquire_failed";
-inline constexpr char kFakeForeignSandbox[] = "fake_foreign_sandbox";
-inline constexpr char kFakeDisposeFailed[] = "fake_dispose_failed";
-inline constexpr char kFakeExecFailed[] = "fake_exec_failed";
+inline constexpr Reason kFakeAcquireFailed = "fake_acquire_failed";
+inline constexpr Reason kFakeForeignSandbox = "fake_foreign_sandbox";
+inline constexpr Reason kFakeDisposeFailed = "fake_dispose_failed";
+inline constexpr Reason kFakeExecFailed = "fake_exec_failed";
 
 struct ScriptedExec {
   std::string stdout_bytes;

@@ -33,7 +33,7 @@ TEST(ParseHostPortTest, ReadsHostAndPort) {
 TEST(ParseHostPortTest, RefusesMalformedAddressesWithNamedReasons) {
   struct Case {
     const char* text;
-    const char* reason;
+    Reason reason;
   } cases[] = {
       {"", kAddressMissingPort},
       {"localhost", kAddressMissingPort},

@@ -35,7 +35,7 @@ TEST(FlagsTest, ReadsValuesRepeatsAndSwitches) {
 TEST(FlagsTest, NamesWhatIsWrongAndWhichFlag) {
   struct Case {
     std::vector<const char*> args;
-    const char* reason;
+    Reason reason;
     const char* offending;
     const char* problem;
   } cases[] = {

@@ -39,10 +39,10 @@ class ProxyMutator;
 
 // Why Start() failed; the message says which part (fixed text), a program adds its flags and
 // paths. kStartBadOptions: an option that cannot work (no allowed host, no tunnel, no timeout).
-inline constexpr char kStartBadOptions[] = "proxy_bad_options";
-inline constexpr char kStartCertificates[] = "proxy_certificates_failed";
-inline constexpr char kStartUpstreamCa[] = "proxy_upstream_ca_unusable";
-inline constexpr char kStartListen[] = "proxy_listen_failed";
+inline constexpr Reason kStartBadOptions = "proxy_bad_options";
+inline constexpr Reason kStartCertificates = "proxy_certificates_failed";
+inline constexpr Reason kStartUpstreamCa = "proxy_upstream_ca_unusable";
+inline constexpr Reason kStartListen = "proxy_listen_failed";
 
 // One forwarded request and the response passed back, as a recorder sees it (the live check's
 // recorder captures upstream pages here, where they cross the proxy, rather than trusting the

@@ -12,7 +12,7 @@
 namespace azure_pricing {
 namespace {
 
-Status Refuse(std::string_view reason, std::string message) {
+Status Refuse(Reason reason, std::string message) {
   return Status(Outcome::kRefused, reason, std::move(message));
 }
 

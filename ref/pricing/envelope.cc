@@ -24,7 +24,7 @@ const char kFilterCorrectionGuidance[] =
 
 namespace {
 
-Status Fail(std::string_view reason, const char* message) {
+Status Fail(Reason reason, const char* message) {
   return Status(Outcome::kFailed, reason, message);
 }
 

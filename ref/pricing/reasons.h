@@ -14,54 +14,54 @@
 namespace azure_pricing::reasons {
 
 // Refused before any sandbox: the arguments.
-inline constexpr char kArgumentsTooLarge[] = "arguments_too_large";
-inline constexpr char kMalformedArguments[] = "malformed_arguments";
-inline constexpr char kUnknownArgument[] = "unknown_argument";
-inline constexpr char kWrongType[] = "wrong_type";
-inline constexpr char kDuplicateArgument[] = "duplicate_argument";
-inline constexpr char kEmptyValue[] = "empty_value";
-inline constexpr char kInvalidUtf8[] = "invalid_utf8";
-inline constexpr char kForbiddenCharacter[] = "forbidden_character";
-inline constexpr char kValueTooLong[] = "value_too_long";
-inline constexpr char kOptionLikeValue[] = "option_like_value";
-inline constexpr char kUnbalancedFilter[] = "unbalanced_filter";
-inline constexpr char kInvalidPriceType[] = "invalid_price_type";
-inline constexpr char kInvalidServiceFamily[] = "invalid_service_family";
-inline constexpr char kInvalidCurrency[] = "invalid_currency";
-inline constexpr char kMissingFilter[] = "missing_filter";
-inline constexpr char kServiceWithoutSku[] = "service_without_sku";
-inline constexpr char kRegionCaseMismatch[] = "region_case_mismatch";
-inline constexpr char kRegionWhitespace[] = "region_whitespace";
+inline constexpr Reason kArgumentsTooLarge = "arguments_too_large";
+inline constexpr Reason kMalformedArguments = "malformed_arguments";
+inline constexpr Reason kUnknownArgument = "unknown_argument";
+inline constexpr Reason kWrongType = "wrong_type";
+inline constexpr Reason kDuplicateArgument = "duplicate_argument";
+inline constexpr Reason kEmptyValue = "empty_value";
+inline constexpr Reason kInvalidUtf8 = "invalid_utf8";
+inline constexpr Reason kForbiddenCharacter = "forbidden_character";
+inline constexpr Reason kValueTooLong = "value_too_long";
+inline constexpr Reason kOptionLikeValue = "option_like_value";
+inline constexpr Reason kUnbalancedFilter = "unbalanced_filter";
+inline constexpr Reason kInvalidPriceType = "invalid_price_type";
+inline constexpr Reason kInvalidServiceFamily = "invalid_service_family";
+inline constexpr Reason kInvalidCurrency = "invalid_currency";
+inline constexpr Reason kMissingFilter = "missing_filter";
+inline constexpr Reason kServiceWithoutSku = "service_without_sku";
+inline constexpr Reason kRegionCaseMismatch = "region_case_mismatch";
+inline constexpr Reason kRegionWhitespace = "region_whitespace";
 
 // Refused at attach or before the CLI runs: the host and its sandbox.
-inline constexpr char kInvalidHostBounds[] = "invalid_host_bounds";
-inline constexpr char kImageRequired[] = "image_required";
-inline constexpr char kAgentIdRequired[] = "agent_id_required";
-inline constexpr char kInvalidOutboundCap[] = "invalid_outbound_max_confidentiality";
-inline constexpr char kBoundedExecMissing[] = "sandbox_bounded_exec_missing";
+inline constexpr Reason kInvalidHostBounds = "invalid_host_bounds";
+inline constexpr Reason kImageRequired = "image_required";
+inline constexpr Reason kAgentIdRequired = "agent_id_required";
+inline constexpr Reason kInvalidOutboundCap = "invalid_outbound_max_confidentiality";
+inline constexpr Reason kBoundedExecMissing = "sandbox_bounded_exec_missing";
 
 // Failed: the sandbox or the CLI's result.
-inline constexpr char kExecFailed[] = "sandbox_exec_failed";
+inline constexpr Reason kExecFailed = "sandbox_exec_failed";
 // The backend reports these two; the tool passes them on, and fails the same way itself when a
 // result says it timed out or overflowed.
-inline constexpr const char* kTimeout = sandbox::kExecTimeoutReason;
-inline constexpr const char* kOutputLimit = sandbox::kExecOutputLimitReason;
-inline constexpr char kStderrNotEmpty[] = "stderr_not_empty";
-inline constexpr char kDuplicateKey[] = "duplicate_key";
-inline constexpr char kNonFiniteNumber[] = "non_finite_number";
-inline constexpr char kMalformedEnvelope[] = "malformed_envelope";
-inline constexpr char kMalformedRow[] = "malformed_row";
-inline constexpr char kCliFailed[] = "cli_failed";
-inline constexpr char kUpstreamFilterRejected[] = "upstream_filter_rejected";
-inline constexpr char kUpstreamNotFound[] = "upstream_not_found";
-inline constexpr char kUpstreamValueUnknown[] = "upstream_value_unknown";
+inline constexpr Reason kTimeout = sandbox::kExecTimeoutReason;
+inline constexpr Reason kOutputLimit = sandbox::kExecOutputLimitReason;
+inline constexpr Reason kStderrNotEmpty = "stderr_not_empty";
+inline constexpr Reason kDuplicateKey = "duplicate_key";
+inline constexpr Reason kNonFiniteNumber = "non_finite_number";
+inline constexpr Reason kMalformedEnvelope = "malformed_envelope";
+inline constexpr Reason kMalformedRow = "malformed_row";
+inline constexpr Reason kCliFailed = "cli_failed";
+inline constexpr Reason kUpstreamFilterRejected = "upstream_filter_rejected";
+inline constexpr Reason kUpstreamNotFound = "upstream_not_found";
+inline constexpr Reason kUpstreamValueUnknown = "upstream_value_unknown";
 
 // Blocked by the host's policy middleware before the tool body ran.
-inline constexpr char kPolicyViolation[] = "policy_violation";
+inline constexpr Reason kPolicyViolation = "policy_violation";
 
 struct ReasonCode {
   Outcome outcome;
-  std::string_view code;
+  Reason code;
 };
 
 // Every reason a call of the tool can end with, including the router's and the backend's that

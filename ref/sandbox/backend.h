@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ref/sandbox/spec.h"
+#include "ref/status/status.h"
 
 namespace azure_pricing::sandbox {
 
@@ -35,8 +36,8 @@ struct ExecRequest {
 };
 
 // Reasons a bounded exec fails. Neither carries a partial result: the child tree was killed.
-inline constexpr char kExecTimeoutReason[] = "timeout";
-inline constexpr char kExecOutputLimitReason[] = "output_limit";
+inline constexpr Reason kExecTimeoutReason = "timeout";
+inline constexpr Reason kExecOutputLimitReason = "output_limit";
 
 // The budget is enforced while reading: past max_output_bytes the child tree is killed and
 // reaped and the call fails with kExecOutputLimitReason; past the timeout likewise with
@@ -88,7 +89,7 @@ struct EgressUpstream {
 };
 
 // A backend asked to redirect egress it cannot redirect says so with this reason.
-inline constexpr char kEgressRedirectUnsupported[] = "egress_redirect_unsupported";
+inline constexpr Reason kEgressRedirectUnsupported = "egress_redirect_unsupported";
 
 class Backend {
  public:

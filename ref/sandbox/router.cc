@@ -5,7 +5,7 @@
 namespace azure_pricing::sandbox {
 namespace {
 
-Status Refuse(const char* reason, std::string message) {
+Status Refuse(Reason reason, std::string message) {
   return Status(Outcome::kRefused, reason, std::move(message));
 }
 

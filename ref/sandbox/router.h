@@ -24,18 +24,18 @@
 namespace azure_pricing::sandbox {
 
 // Refusal reasons, one per rule.
-inline constexpr char kRouterDisabled[] = "sandbox_router_disabled";
-inline constexpr char kNoBackend[] = "sandbox_no_backend";
-inline constexpr char kOsFamilyUnsupported[] = "sandbox_os_family_unsupported";
-inline constexpr char kBackendNotPermitted[] = "sandbox_backend_not_permitted";
-inline constexpr char kIsolationBelowSpec[] = "sandbox_isolation_below_spec";
-inline constexpr char kCapabilityDenied[] = "sandbox_capability_denied";
-inline constexpr char kCapabilityNotSupported[] = "sandbox_capability_not_supported";
-inline constexpr char kEgressMethodsNotSupported[] = "sandbox_egress_methods_not_supported";
-inline constexpr char kEgressNotEnforced[] = "sandbox_egress_not_enforced";
-inline constexpr char kEgressMethodNotCovered[] = "sandbox_egress_method_not_covered";
-inline constexpr char kAcquireFailed[] = "sandbox_acquire_failed";
-inline constexpr char kDisposeFailed[] = "sandbox_dispose_failed";
+inline constexpr Reason kRouterDisabled = "sandbox_router_disabled";
+inline constexpr Reason kNoBackend = "sandbox_no_backend";
+inline constexpr Reason kOsFamilyUnsupported = "sandbox_os_family_unsupported";
+inline constexpr Reason kBackendNotPermitted = "sandbox_backend_not_permitted";
+inline constexpr Reason kIsolationBelowSpec = "sandbox_isolation_below_spec";
+inline constexpr Reason kCapabilityDenied = "sandbox_capability_denied";
+inline constexpr Reason kCapabilityNotSupported = "sandbox_capability_not_supported";
+inline constexpr Reason kEgressMethodsNotSupported = "sandbox_egress_methods_not_supported";
+inline constexpr Reason kEgressNotEnforced = "sandbox_egress_not_enforced";
+inline constexpr Reason kEgressMethodNotCovered = "sandbox_egress_method_not_covered";
+inline constexpr Reason kAcquireFailed = "sandbox_acquire_failed";
+inline constexpr Reason kDisposeFailed = "sandbox_dispose_failed";
 
 struct RouterOptions {
   bool enabled = true;

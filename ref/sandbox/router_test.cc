@@ -68,7 +68,7 @@ TEST(ValidateSpecTest, RefusesSpecsThatDoNotSayWhatTheyMean) {
 struct RefusalCase {
   const char* name;
   std::function<void(BackendDeclaration&, RouterOptions&)> mutate;
-  const char* reason;
+  Reason reason;
 };
 
 TEST(RouterTest, RefusalTable) {

@@ -15,7 +15,7 @@ namespace azure_pricing::sandbox {
 // A valid spec the declaration does not cover (Outcome::kRefused). The message says which
 // dimension, in fixed text: the OS family, the isolation, a capability, the egress mode, a rule's
 // methods, or reclaim cleanup without RECLAIM.
-inline constexpr char kSpecNotServed[] = "spec_not_served";
+inline constexpr Reason kSpecNotServed = "spec_not_served";
 
 // ValidateSpec first (kInvalidSpec), then each dimension in that order; OK when all are covered.
 Status ServesSpec(const BackendDeclaration& declaration, const Spec& spec);

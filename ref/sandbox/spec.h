@@ -88,7 +88,7 @@ std::set<Capability> RequiredCapabilities(const Spec& spec);
 // A spec that says what it means: an allowlist has at least one rule, a closed or unrestricted
 // spec has none, hosts are lower-case DNS names without a port, and method tokens are RFC 9110
 // tokens (case-sensitive, so "get" is not "GET").
-inline constexpr char kInvalidSpec[] = "sandbox_invalid_spec";
+inline constexpr Reason kInvalidSpec = "sandbox_invalid_spec";
 
 Status ValidateSpec(const Spec& spec);
 

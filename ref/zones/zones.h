@@ -14,7 +14,7 @@
 namespace azure_pricing::zones {
 
 // The reason a table that breaks the format's invariants is refused with.
-inline constexpr char kMalformedZoneTable[] = "malformed_zone_table";
+inline constexpr Reason kMalformedZoneTable = "malformed_zone_table";
 
 // The date the mapping's sources were last checked (see PROVENANCE.md).
 inline constexpr char kMappingCheckDate[] = "2026-11-03";

@@ -13,7 +13,7 @@
 
 namespace azure_pricing::conformance::backend {
 
-inline constexpr char kUnknownMutant[] = "unknown_mutant";
+inline constexpr Reason kUnknownMutant = "unknown_mutant";
 
 struct MutantInfo {
   std::string name;

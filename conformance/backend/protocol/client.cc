@@ -15,8 +15,8 @@ using sandbox::ExecResult;
 
 namespace {
 
-Status Failed(const char* reason) { return StatusForReason(Outcome::kFailed, reason); }
-Status Refused(const char* reason) { return StatusForReason(Outcome::kRefused, reason); }
+Status Failed(Reason reason) { return StatusForReason(Outcome::kFailed, reason); }
+Status Refused(Reason reason) { return StatusForReason(Outcome::kRefused, reason); }
 
 StatusOr<PipedChild> Spawn(const std::vector<std::string>& argv,
                            const std::vector<std::string>& env,
@@ -123,7 +123,7 @@ class AdapterChannel {
     return response;
   }
 
-  Status Kill(const char* reason) {
+  Status Kill(Reason reason) {
     KillAndReap();
     return Failed(reason);
   }

@@ -34,7 +34,7 @@ constexpr std::array<std::pair<Op, const char*>, 5> kOps = {{
 }};
 
 struct KnownReason {
-  const char* reason;
+  Reason reason;
   const char* message;
 };
 

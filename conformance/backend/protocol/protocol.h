@@ -41,29 +41,29 @@ inline constexpr char kOutcomeRefused[] = "refused";
 inline constexpr char kOutcomeFailed[] = "failed";
 
 // Reasons a server answers with when a line is not a request it can serve (Outcome::kRefused).
-inline constexpr char kMalformedMessage[] = "malformed_message";
-inline constexpr char kMessageTooLong[] = "message_too_long";
-inline constexpr char kUnknownOp[] = "unknown_op";
-inline constexpr char kOutOfOrder[] = "out_of_order";
-inline constexpr char kNotStarted[] = "not_started";
-inline constexpr char kAlreadyStarted[] = "already_started";
-inline constexpr char kProtocolMismatch[] = "protocol_mismatch";
-inline constexpr char kUnknownSandbox[] = "unknown_sandbox";
+inline constexpr Reason kMalformedMessage = "malformed_message";
+inline constexpr Reason kMessageTooLong = "message_too_long";
+inline constexpr Reason kUnknownOp = "unknown_op";
+inline constexpr Reason kOutOfOrder = "out_of_order";
+inline constexpr Reason kNotStarted = "not_started";
+inline constexpr Reason kAlreadyStarted = "already_started";
+inline constexpr Reason kProtocolMismatch = "protocol_mismatch";
+inline constexpr Reason kUnknownSandbox = "unknown_sandbox";
 // The protocol carries bounded execution only; a sandbox without BoundedExec cannot serve it.
-inline constexpr char kBoundedExecUnavailable[] = "bounded_exec_unavailable";
+inline constexpr Reason kBoundedExecUnavailable = "bounded_exec_unavailable";
 // The served backend threw instead of returning a Status (Outcome::kFailed).
-inline constexpr char kBackendException[] = "backend_exception";
+inline constexpr Reason kBackendException = "backend_exception";
 
 // Reasons the client (AdapterBackend) ends a call with. The adapter is killed and reaped for
 // the first three; later calls then fail with kAdapterExited.
-inline constexpr char kAdapterTimeout[] = "adapter_timeout";
-inline constexpr char kAdapterExited[] = "adapter_exited";
-inline constexpr char kAdapterProtocolError[] = "adapter_protocol_error";
-inline constexpr char kAdapterSpawnFailed[] = "adapter_spawn_failed";
-inline constexpr char kAdapterFilesUnsupported[] = "adapter_files_unsupported";
+inline constexpr Reason kAdapterTimeout = "adapter_timeout";
+inline constexpr Reason kAdapterExited = "adapter_exited";
+inline constexpr Reason kAdapterProtocolError = "adapter_protocol_error";
+inline constexpr Reason kAdapterSpawnFailed = "adapter_spawn_failed";
+inline constexpr Reason kAdapterFilesUnsupported = "adapter_files_unsupported";
 // An error answer whose reason this suite does not know: the outcome is kept, the reason and
 // message (received data) are not.
-inline constexpr char kBackendError[] = "backend_error";
+inline constexpr Reason kBackendError = "backend_error";
 
 struct BackendIdentity {
   std::string name;

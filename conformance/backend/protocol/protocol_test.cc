@@ -250,7 +250,7 @@ TEST(ResponseCodec, BadBase64IsAProtocolError) {
 }
 
 TEST(ResponseCodec, BackendReasonsSurviveWithOurOwnFixedMessages) {
-  for (const char* reason : {sandbox::kExecTimeoutReason, sandbox::kExecOutputLimitReason}) {
+  for (Reason reason : {sandbox::kExecTimeoutReason, sandbox::kExecOutputLimitReason}) {
     const Status sent(Outcome::kFailed, reason, "the backend's own words");
     const std::string line = EncodeResponse(Response{3, sent, {}});
     EXPECT_THAT(line, HasSubstr("\"message\":\"the backend's own words\""));

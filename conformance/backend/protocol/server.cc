@@ -18,7 +18,7 @@ using sandbox::Backend;
 using sandbox::Sandbox;
 using Json = nlohmann::ordered_json;
 
-Status Refused(const char* reason) { return StatusForReason(Outcome::kRefused, reason); }
+Status Refused(Reason reason) { return StatusForReason(Outcome::kRefused, reason); }
 
 // Every member a request of `op` can hold, as the strict codec writes a request with all of
 // them, so the lax reading below knows no member list of its own.

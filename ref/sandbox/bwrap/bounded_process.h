@@ -22,9 +22,9 @@
 namespace azure_pricing::sandbox::bwrap {
 
 // Reason codes (Outcome::kFailed) beyond backend.h's timeout and output_limit.
-inline constexpr char kSpawnFailed[] = "spawn_failed";
+inline constexpr Reason kSpawnFailed = "spawn_failed";
 // The exit status could not be collected (SIGCHLD ignored, or another waiter took it).
-inline constexpr char kWaitFailed[] = "wait_failed";
+inline constexpr Reason kWaitFailed = "wait_failed";
 
 // Limits set with setrlimit before exec; they hold for every process the program starts.
 // Zero leaves a limit as inherited.

@@ -36,18 +36,18 @@ struct ForwardedExchange;
 namespace azure_pricing::sandbox::bwrap {
 
 // Reasons (Outcome::kFailed unless noted) the backend cannot be created or used.
-inline constexpr char kBwrapNotFound[] = "bwrap_not_found";
-inline constexpr char kImageIncomplete[] = "image_incomplete";
-inline constexpr char kStateDirFailed[] = "state_dir_failed";
-inline constexpr char kEgressProxyFailed[] = "egress_proxy_failed";
-inline constexpr char kSandboxDisposed[] = "sandbox_disposed";
-inline constexpr char kForeignSandbox[] = "foreign_sandbox";
-inline constexpr char kNoFileTransfer[] = "no_file_transfer";          // Outcome::kRefused
-inline constexpr char kEgressRedirectBusy[] = "egress_redirect_busy";  // Outcome::kRefused
-inline constexpr char kSandboxSetupFailed[] = "sandbox_setup_failed";
+inline constexpr Reason kBwrapNotFound = "bwrap_not_found";
+inline constexpr Reason kImageIncomplete = "image_incomplete";
+inline constexpr Reason kStateDirFailed = "state_dir_failed";
+inline constexpr Reason kEgressProxyFailed = "egress_proxy_failed";
+inline constexpr Reason kSandboxDisposed = "sandbox_disposed";
+inline constexpr Reason kForeignSandbox = "foreign_sandbox";
+inline constexpr Reason kNoFileTransfer = "no_file_transfer";          // Outcome::kRefused
+inline constexpr Reason kEgressRedirectBusy = "egress_redirect_busy";  // Outcome::kRefused
+inline constexpr Reason kSandboxSetupFailed = "sandbox_setup_failed";
 // After an exec, the sandbox's /tmp and HOME held more than BwrapOptions::state_bytes: they are
 // emptied and the exec fails (an exec that failed otherwise keeps its own reason).
-inline constexpr char kStateLimit[] = "state_limit";
+inline constexpr Reason kStateLimit = "state_limit";
 
 inline constexpr char kBackendName[] = "bubblewrap";
 // The one host the egress proxy lets through; an allowlist rule for any other is refused.

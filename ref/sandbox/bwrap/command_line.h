@@ -29,10 +29,10 @@ inline constexpr char kHostRootInside[] = "/tmp/.host-root";
 inline constexpr char kSignalExitRawFlag[] = "--signal-exit-raw";
 
 // Reasons (Outcome::kRefused) a request cannot be run as given.
-inline constexpr char kEgressVariableInEnv[] = "egress_variable_in_env";
-inline constexpr char kMalformedEnv[] = "malformed_env";
-inline constexpr char kUnusableHome[] = "unusable_home";
-inline constexpr char kArgvContainsNul[] = "argv_contains_nul";
+inline constexpr Reason kEgressVariableInEnv = "egress_variable_in_env";
+inline constexpr Reason kMalformedEnv = "malformed_env";
+inline constexpr Reason kUnusableHome = "unusable_home";
+inline constexpr Reason kArgvContainsNul = "argv_contains_nul";
 
 // The unprivileged user every program runs as (nobody), whoever runs the backend.
 inline constexpr char kSandboxUid[] = "65534";

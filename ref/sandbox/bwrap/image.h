@@ -15,7 +15,7 @@
 namespace azure_pricing::sandbox::bwrap {
 
 // Reason (Outcome::kFailed) an image cannot be assembled.
-inline constexpr char kImageAssemblyFailed[] = "image_assembly_failed";
+inline constexpr Reason kImageAssemblyFailed = "image_assembly_failed";
 
 struct ImageSources {
   std::string azmcp;          // the CLI: a real .NET bundle, or the fake

@@ -14,7 +14,7 @@
 namespace azure_pricing::sandbox::bwrap {
 
 // Reason (Outcome::kFailed) a state directory could not be made or removed.
-inline constexpr char kStateTreeFailed[] = "state_tree_failed";
+inline constexpr Reason kStateTreeFailed = "state_tree_failed";
 
 // Makes `path` and its `tmp` and `home` subdirectories, private to the backend's user.
 Status MakeStateTree(const std::string& path);
