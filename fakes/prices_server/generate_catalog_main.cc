@@ -73,12 +73,12 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   if (o.help) return o;
   if (!ReadNumber(*flags, "--items", 1, kMaxItems, o.items, problem) ||
       !ReadNumber(*flags, "--seed", 0, kMaxSeed, o.seed, problem)) {
-    return Status(Outcome::kRefused, kOutOfRange, "the value is not a number in range");
+    return ProgramError(kOutOfRange, "the value is not a number in range");
   }
   o.out = flags->Value("--out").value_or("");
   if (o.out.empty()) {
     *problem = "--out FILE is required";
-    return Status(Outcome::kRefused, kOutRequired, "--out FILE is required");
+    return ProgramError(kOutRequired, "--out FILE is required");
   }
   return o;
 }

@@ -266,7 +266,7 @@ Status ReadLoopback(const std::string& flag, const std::string& text, base::Host
   StatusOr<base::HostPort> address = base::ParseHostPort(text);
   if (address.ok() && address->host != "127.0.0.1" && address->host != "localhost" &&
       address->host != "::1") {
-    address = Status(Outcome::kRefused, kNotLoopback, "the host is not a loopback address");
+    address = ProgramError(kNotLoopback, "the host is not a loopback address");
   }
   if (!address.ok()) {
     *problem = flag + " must be a loopback HOST:PORT (" + address.status().message() + ")";
@@ -285,7 +285,7 @@ Status ReadPageCacheMib(const base::Flags& flags, size_t& out, std::string* prob
       std::stoul(*mib) > kMaxPageCacheMib) {
     *problem = "--page-cache-mib must be a whole number from 0 to " +
                std::to_string(kMaxPageCacheMib) + " (MiB; 0 keeps none)";
-    return Status(Outcome::kRefused, kBadCacheSize, "--page-cache-mib is out of range");
+    return ProgramError(kBadCacheSize, "--page-cache-mib is out of range");
   }
   out = std::stoul(*mib);
   return OkStatus();
@@ -322,22 +322,22 @@ StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
   o.ca_dir = caller(flags->Value("--ca-dir"));
   o.faults_file = caller(flags->Value("--faults"));
   o.replay_file = caller(flags->Value("--replay"));
-  if (Status s = ReadPageCacheMib(*flags, o.page_cache_mib, problem); !s.ok()) return s;
+  RETURN_IF_ERROR(ReadPageCacheMib(*flags, o.page_cache_mib, problem));
   if (o.replay_file && !o.catalogs.empty()) {
     *problem = "--replay excludes --catalog (recorded answers or a catalog, not both)";
-    return Status(Outcome::kRefused, kReplayWithCatalog, "--replay excludes --catalog");
+    return ProgramError(kReplayWithCatalog, "--replay excludes --catalog");
   }
   if (!o.listen && !o.tls_listen) {
     *problem = "give --listen or --tls-listen";
-    return Status(Outcome::kRefused, kNoListener, "no address to listen on");
+    return ProgramError(kNoListener, "no address to listen on");
   }
   if (o.tls_listen && !o.ca_dir) {
     *problem = "--tls-listen needs --ca-dir";
-    return Status(Outcome::kRefused, kTlsWithoutCaDir, "--tls-listen needs --ca-dir");
+    return ProgramError(kTlsWithoutCaDir, "--tls-listen needs --ca-dir");
   }
   if (o.ca_dir && !o.tls_listen) {
     *problem = "--ca-dir is where --tls-listen's ca.pem goes; give it with --tls-listen";
-    return Status(Outcome::kRefused, kCaDirWithoutTls, "--ca-dir needs --tls-listen");
+    return ProgramError(kCaDirWithoutTls, "--ca-dir needs --tls-listen");
   }
   if (o.listen) {
     if (Status s = ReadLoopback("--listen", *o.listen, o.listen_address, problem); !s.ok())

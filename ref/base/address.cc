@@ -5,9 +5,7 @@
 namespace azure_pricing::base {
 namespace {
 
-Status Refuse(const char* reason, const char* message) {
-  return Status(Outcome::kRefused, reason, message);
-}
+Status Refuse(Reason reason, const char* message) { return ProgramError(reason, message); }
 
 StatusOr<int> ParsePort(std::string_view digits) {
   if (digits.empty()) return Refuse(kAddressMissingPort, "the address has no port");

@@ -10,11 +10,11 @@
 
 namespace azure_pricing::base {
 
-// Reason codes (Outcome::kRefused). Messages never contain the text that was given.
-inline constexpr char kAddressMissingPort[] = "address_missing_port";
-inline constexpr char kAddressMissingHost[] = "address_missing_host";
-inline constexpr char kAddressBadPort[] = "address_bad_port";
-inline constexpr char kAddressBadBrackets[] = "address_bad_brackets";
+// Reason codes of program errors (ProgramError). Messages never contain the text that was given.
+inline constexpr Reason kAddressMissingPort = "address_missing_port";
+inline constexpr Reason kAddressMissingHost = "address_missing_host";
+inline constexpr Reason kAddressBadPort = "address_bad_port";
+inline constexpr Reason kAddressBadBrackets = "address_bad_brackets";
 
 struct HostPort {
   std::string host;  // without brackets: "::1" for "[::1]:443"

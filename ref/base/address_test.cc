@@ -52,14 +52,13 @@ TEST(ParseHostPortTest, RefusesMalformedAddressesWithNamedReasons) {
       {"a]:443", kAddressBadBrackets},
   };
   for (const Case& c : cases) {
-    EXPECT_THAT(ParseHostPort(c.text), StatusIs(Outcome::kRefused, c.reason)) << c.text;
+    EXPECT_THAT(ParseHostPort(c.text), ProgramErrorIs(c.reason)) << c.text;
   }
 }
 
 TEST(ParseHostPortTest, MessagesNeverRepeatTheInput) {
   const StatusOr<HostPort> got = ParseHostPort("secret-host.example:99999");
-  EXPECT_THAT(got, StatusIs(Outcome::kRefused, kAddressBadPort,
-                                     ::testing::Not(::testing::HasSubstr("secret"))));
+  EXPECT_THAT(got, ProgramErrorIs(kAddressBadPort, ::testing::Not(::testing::HasSubstr("secret"))));
 }
 
 }  // namespace

@@ -11,9 +11,7 @@
 namespace azure_pricing::base {
 namespace {
 
-Status Fail(const char* reason, const char* message) {
-  return Status(Outcome::kFailed, reason, message);
-}
+Status Fail(Reason reason, const char* message) { return ProgramError(reason, message); }
 
 // Closes the descriptor on every path.
 class Fd {

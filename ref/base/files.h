@@ -12,18 +12,18 @@
 
 namespace azure_pricing::base {
 
-// Reason codes (Outcome::kFailed). The message names the failure, never the path: callers that
-// talk to a person add the path themselves.
-inline constexpr char kFileNotFound[] = "file_not_found";
-inline constexpr char kFileIsDirectory[] = "file_is_directory";
-inline constexpr char kFileUnreadable[] = "file_unreadable";
-inline constexpr char kFileTooLarge[] = "file_too_large";
-inline constexpr char kFileNotWritten[] = "file_not_written";
-inline constexpr char kFileNoDirectory[] = "file_no_directory";
-inline constexpr char kFileExists[] = "file_exists";
-inline constexpr char kFileNotExecutable[] = "file_not_executable";
-inline constexpr char kFileNotDirectory[] = "file_not_directory";
-inline constexpr char kFileNotRegular[] = "file_not_regular";
+// Reason codes of program errors (ProgramError). The message names the failure, never the
+// path: callers that talk to a person add the path themselves.
+inline constexpr Reason kFileNotFound = "file_not_found";
+inline constexpr Reason kFileIsDirectory = "file_is_directory";
+inline constexpr Reason kFileUnreadable = "file_unreadable";
+inline constexpr Reason kFileTooLarge = "file_too_large";
+inline constexpr Reason kFileNotWritten = "file_not_written";
+inline constexpr Reason kFileNoDirectory = "file_no_directory";
+inline constexpr Reason kFileExists = "file_exists";
+inline constexpr Reason kFileNotExecutable = "file_not_executable";
+inline constexpr Reason kFileNotDirectory = "file_not_directory";
+inline constexpr Reason kFileNotRegular = "file_not_regular";
 
 // The default cap: far above any fixture, catalog chunk or recording the project reads.
 inline constexpr size_t kDefaultMaxFileBytes = size_t{4} << 30;

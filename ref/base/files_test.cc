@@ -28,14 +28,14 @@ TEST(FilesTest, WritesAtomicallyAndReadsBack) {
 }
 
 TEST(FilesTest, NamesEachFailure) {
-  EXPECT_THAT(ReadFile(TempDir() + "/does-not-exist"), StatusIs(Outcome::kFailed, kFileNotFound));
-  EXPECT_THAT(ReadFile(TempDir()), StatusIs(Outcome::kFailed, kFileIsDirectory));
+  EXPECT_THAT(ReadFile(TempDir() + "/does-not-exist"), ProgramErrorIs(kFileNotFound));
+  EXPECT_THAT(ReadFile(TempDir()), ProgramErrorIs(kFileIsDirectory));
   const std::string path = TempDir() + "/files_test_large";
   ASSERT_THAT(WriteFileAtomically(path, std::string(100, 'x')), IsOk());
-  EXPECT_THAT(ReadFile(path, 99), StatusIs(Outcome::kFailed, kFileTooLarge));
+  EXPECT_THAT(ReadFile(path, 99), ProgramErrorIs(kFileTooLarge));
   EXPECT_THAT(ReadFile(path, 100), IsOk());
   EXPECT_THAT(WriteFileAtomically(TempDir() + "/no/such/dir/file", "x"),
-              StatusIs(Outcome::kFailed, kFileNotWritten));
+              ProgramErrorIs(kFileNotWritten));
 }
 
 // The start-up checks name each kind of bad path before any work is done.
@@ -45,37 +45,35 @@ TEST(FilesTest, StartUpChecksNameEachBadPath) {
   ASSERT_THAT(WriteFileAtomically(file, "x"), IsOk());
   ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
   EXPECT_THAT(CheckReadableFile(file), IsOk());
-  EXPECT_THAT(CheckReadableFile(dir + "/nope"), StatusIs(Outcome::kFailed, kFileNotFound));
-  EXPECT_THAT(CheckReadableFile(dir), StatusIs(Outcome::kFailed, kFileIsDirectory));
+  EXPECT_THAT(CheckReadableFile(dir + "/nope"), ProgramErrorIs(kFileNotFound));
+  EXPECT_THAT(CheckReadableFile(dir), ProgramErrorIs(kFileIsDirectory));
 
   EXPECT_THAT(CheckWritableFile(file), IsOk());
   EXPECT_THAT(CheckWritableFile(dir + "/new-file"), IsOk());
-  EXPECT_THAT(CheckWritableFile(dir), StatusIs(Outcome::kFailed, kFileIsDirectory));
-  EXPECT_THAT(CheckWritableFile(dir + "/no/such/file"),
-              StatusIs(Outcome::kFailed, kFileNoDirectory));
-  EXPECT_THAT(CheckWritableFile(""), StatusIs(Outcome::kFailed, kFileNotFound));
-  EXPECT_THAT(CheckWritableFile("/dev/null"), StatusIs(Outcome::kFailed, kFileNotRegular));
+  EXPECT_THAT(CheckWritableFile(dir), ProgramErrorIs(kFileIsDirectory));
+  EXPECT_THAT(CheckWritableFile(dir + "/no/such/file"), ProgramErrorIs(kFileNoDirectory));
+  EXPECT_THAT(CheckWritableFile(""), ProgramErrorIs(kFileNotFound));
+  EXPECT_THAT(CheckWritableFile("/dev/null"), ProgramErrorIs(kFileNotRegular));
   const std::string fifo = dir + "/files_test_fifo";
   ::unlink(fifo.c_str());
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
-  EXPECT_THAT(CheckWritableFile(fifo), StatusIs(Outcome::kFailed, kFileNotRegular));
+  EXPECT_THAT(CheckWritableFile(fifo), ProgramErrorIs(kFileNotRegular));
 
   EXPECT_THAT(CheckNewDirectory(dir + "/new-dir"), IsOk());
   EXPECT_THAT(CheckNewDirectory(dir + "/new-dir/"), IsOk());  // a trailing slash is no level
-  EXPECT_THAT(CheckNewDirectory(""), StatusIs(Outcome::kFailed, kFileNotFound));
-  EXPECT_THAT(CheckNewDirectory(file), StatusIs(Outcome::kFailed, kFileExists));
-  EXPECT_THAT(CheckNewDirectory(dir + "/no/such/dir"),
-              StatusIs(Outcome::kFailed, kFileNoDirectory));
+  EXPECT_THAT(CheckNewDirectory(""), ProgramErrorIs(kFileNotFound));
+  EXPECT_THAT(CheckNewDirectory(file), ProgramErrorIs(kFileExists));
+  EXPECT_THAT(CheckNewDirectory(dir + "/no/such/dir"), ProgramErrorIs(kFileNoDirectory));
 
   EXPECT_THAT(CheckExistingDirectory(dir), IsOk());
-  EXPECT_THAT(CheckExistingDirectory(file), StatusIs(Outcome::kFailed, kFileNotDirectory));
-  EXPECT_THAT(CheckExistingDirectory(dir + "/nope"), StatusIs(Outcome::kFailed, kFileNotFound));
+  EXPECT_THAT(CheckExistingDirectory(file), ProgramErrorIs(kFileNotDirectory));
+  EXPECT_THAT(CheckExistingDirectory(dir + "/nope"), ProgramErrorIs(kFileNotFound));
 
-  EXPECT_THAT(CheckExecutableFile(file), StatusIs(Outcome::kFailed, kFileNotExecutable));
+  EXPECT_THAT(CheckExecutableFile(file), ProgramErrorIs(kFileNotExecutable));
   ASSERT_EQ(::chmod(file.c_str(), 0755), 0);
   EXPECT_THAT(CheckExecutableFile(file), IsOk());
-  EXPECT_THAT(CheckExecutableFile(dir), StatusIs(Outcome::kFailed, kFileIsDirectory));
-  EXPECT_THAT(CheckExecutableFile(dir + "/nope"), StatusIs(Outcome::kFailed, kFileNotFound));
+  EXPECT_THAT(CheckExecutableFile(dir), ProgramErrorIs(kFileIsDirectory));
+  EXPECT_THAT(CheckExecutableFile(dir + "/nope"), ProgramErrorIs(kFileNotFound));
 }
 
 TEST(FilesTest, FirstPathProblemNamesTheFirstGivenPathThatFails) {

@@ -19,11 +19,11 @@ StatusOr<Flags> Flags::ParseSpan(int argc, const char* const* argv, const FlagSp
       if (s->name == arg) spec = s;
     }
     if (offending != nullptr) *offending = std::string(arg);
-    if (spec == nullptr) return Status(Outcome::kRefused, kFlagUnknown, "unknown option");
+    if (spec == nullptr) return ProgramError(kFlagUnknown, "unknown option");
     std::vector<std::string>& values = flags.values_[std::string(arg)];
     if (spec->kind == FlagKind::kSwitch) continue;
     if (spec->kind == FlagKind::kValue && !values.empty()) {
-      return Status(Outcome::kRefused, kFlagRepeated, "the option is given more than once");
+      return ProgramError(kFlagRepeated, "the option is given more than once");
     }
     // The next word naming one of the program's own flags is a forgotten value
     // (`--catalog --listen ...`), not a value that happens to look like a flag.
@@ -31,7 +31,7 @@ StatusOr<Flags> Flags::ParseSpan(int argc, const char* const* argv, const FlagSp
                                 return s.name == argv[i + 1];
                               });
     if (i + 1 >= argc || next_is_flag) {
-      return Status(Outcome::kRefused, kFlagMissingValue, "the option needs a value");
+      return ProgramError(kFlagMissingValue, "the option needs a value");
     }
     values.emplace_back(argv[++i]);
   }

@@ -23,10 +23,10 @@
 
 namespace azure_pricing::base {
 
-// Reason codes (Outcome::kRefused).
-inline constexpr char kFlagUnknown[] = "flag_unknown";
-inline constexpr char kFlagMissingValue[] = "flag_missing_value";
-inline constexpr char kFlagRepeated[] = "flag_repeated";
+// Reason codes of program errors (ProgramError).
+inline constexpr Reason kFlagUnknown = "flag_unknown";
+inline constexpr Reason kFlagMissingValue = "flag_missing_value";
+inline constexpr Reason kFlagRepeated = "flag_repeated";
 
 enum class FlagKind {
   kSwitch,      // present or not

@@ -51,7 +51,7 @@ TEST(FlagsTest, NamesWhatIsWrongAndWhichFlag) {
   for (const Case& c : cases) {
     std::string offending;
     StatusOr<Flags> flags = Parse(c.args, &offending);
-    EXPECT_THAT(flags, StatusIs(Outcome::kRefused, c.reason)) << c.problem;
+    EXPECT_THAT(flags, ProgramErrorIs(c.reason)) << c.problem;
     EXPECT_EQ(offending, c.offending);
     EXPECT_EQ(FlagProblem(flags.status(), offending), c.problem);
   }
@@ -61,7 +61,7 @@ TEST(FlagsTest, ParseOrExplainGivesThePersonsLine) {
   const char* args[] = {"program", "--out"};
   std::string problem;
   EXPECT_THAT(Flags::ParseOrExplain(2, args, {{"--out", FlagKind::kValue}}, &problem),
-              StatusIs(Outcome::kRefused, kFlagMissingValue));
+              ProgramErrorIs(kFlagMissingValue));
   EXPECT_EQ(problem, "--out needs a value");
   const char* good[] = {"program", "--out", "o"};
   problem.clear();
@@ -72,8 +72,7 @@ TEST(FlagsTest, ParseOrExplainGivesThePersonsLine) {
 TEST(FlagsTest, MessagesAreFixedText) {
   std::string offending;
   StatusOr<Flags> flags = Parse({"--secret-value"}, &offending);
-  EXPECT_THAT(flags, StatusIs(Outcome::kRefused, kFlagUnknown,
-                              ::testing::Not(::testing::HasSubstr("secret"))));
+  EXPECT_THAT(flags, ProgramErrorIs(kFlagUnknown, ::testing::Not(::testing::HasSubstr("secret"))));
 }
 
 }  // namespace

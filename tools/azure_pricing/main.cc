@@ -231,7 +231,7 @@ struct Options {
 
 Status Conflict(std::string* problem, const std::string& line) {
   *problem = line;
-  return Status(Outcome::kRefused, kConflictingFlags, "the options do not go together");
+  return ProgramError(kConflictingFlags, "the options do not go together");
 }
 
 // Reads the integer flags; `problem` names the one that does not read.
@@ -251,7 +251,7 @@ Status ReadNumbers(const base::Flags& flags, Options& o, std::string* problem) {
     const std::optional<int64_t> value = ParseInt(*text);
     if (!value) {
       *problem = std::string(n.flag) + " needs an integer";
-      return Status(Outcome::kRefused, kNotAnInteger, "the option needs an integer");
+      return ProgramError(kNotAnInteger, "the option needs an integer");
     }
     *n.out = *value;
     if (n.given != nullptr) *n.given = true;
@@ -259,7 +259,7 @@ Status ReadNumbers(const base::Flags& flags, Options& o, std::string* problem) {
   // A process's exit status is one byte; anything else cannot have been recorded.
   if (replay_exit < 0 || replay_exit > 255) {
     *problem = "--replay-exit is an exit status from 0 to 255";
-    return Status(Outcome::kRefused, kNotAnInteger, "the option is outside its range");
+    return ProgramError(kNotAnInteger, "the option is outside its range");
   }
   o.replay_exit = static_cast<int>(replay_exit);
   return OkStatus();

@@ -5,9 +5,7 @@
 namespace azure_pricing::image_recipe {
 namespace {
 
-Status Refused(const char* reason, const char* message) {
-  return Status(Outcome::kRefused, reason, message);
-}
+Status Refused(Reason reason, const char* message) { return ProgramError(reason, message); }
 
 bool IsDate(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;

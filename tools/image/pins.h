@@ -14,11 +14,11 @@
 
 namespace azure_pricing::image_recipe {
 
-// Reason codes (Outcome::kRefused).
-inline constexpr char kPinsMalformed[] = "pins_malformed";
-inline constexpr char kTarballSha256Mismatch[] = "tarball_sha256_mismatch";
-inline constexpr char kVersionUnpinned[] = "azmcp_version_unpinned";
-inline constexpr char kSha256Malformed[] = "sha256_malformed";
+// Reason codes of program errors (ProgramError).
+inline constexpr Reason kPinsMalformed = "pins_malformed";
+inline constexpr Reason kTarballSha256Mismatch = "tarball_sha256_mismatch";
+inline constexpr Reason kVersionUnpinned = "azmcp_version_unpinned";
+inline constexpr Reason kSha256Malformed = "sha256_malformed";
 
 // Workspace-relative path of the pins file, for Runfile().
 inline constexpr char kPinsRunfile[] = "tools/image/azmcp-pins.tsv";

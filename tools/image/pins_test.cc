@@ -34,7 +34,7 @@ TEST(PinsTest, RefusesMalformedLinesAndRepeatedVersions) {
         Line("1.0.0", kA) + Line("1.0.0", kA), std::string("1.0.0 ") + kA + " 2026-11-29 x\n",
         "1.0.0\t" + kA + "\t29.11.2026\tx\n", "1.0.0\t" + kA + "\t2026-11-29\t\n",
         "\t" + kA + "\t2026-11-29\tx\n"}) {
-    EXPECT_THAT(ParsePins(text), StatusIs(Outcome::kRefused, kPinsMalformed)) << text;
+    EXPECT_THAT(ParsePins(text), ProgramErrorIs(kPinsMalformed)) << text;
   }
 }
 
@@ -43,24 +43,20 @@ TEST(PinsTest, APinnedVersionMustMatchItsPinWhateverIsGiven) {
   EXPECT_THAT(CheckTarball(pins, "1.0.0", kA, std::nullopt), IsOk());
   EXPECT_THAT(CheckTarball(pins, "1.0.0", kA, kA), IsOk());
   EXPECT_THAT(CheckTarball(pins, "1.0.0", kB, std::nullopt),
-              StatusIs(Outcome::kRefused, kTarballSha256Mismatch));
+              ProgramErrorIs(kTarballSha256Mismatch));
   // --sha256 never overrides a pin.
-  EXPECT_THAT(CheckTarball(pins, "1.0.0", kB, kB),
-              StatusIs(Outcome::kRefused, kTarballSha256Mismatch));
-  EXPECT_THAT(CheckTarball(pins, "1.0.0", kA, kB),
-              StatusIs(Outcome::kRefused, kTarballSha256Mismatch));
+  EXPECT_THAT(CheckTarball(pins, "1.0.0", kB, kB), ProgramErrorIs(kTarballSha256Mismatch));
+  EXPECT_THAT(CheckTarball(pins, "1.0.0", kA, kB), ProgramErrorIs(kTarballSha256Mismatch));
 }
 
 TEST(PinsTest, AnUnpinnedVersionNeedsAMatchingGivenSha256) {
   const std::vector<AzmcpPin> pins = {{"1.0.0", kA, "2026-11-29", "x"}};
   EXPECT_THAT(CheckTarball(pins, "2.0.0", kB, std::nullopt),
-              StatusIs(Outcome::kRefused, kVersionUnpinned,
-                       testing::HasSubstr("tools/image/pin VERSION")));
-  EXPECT_THAT(CheckTarball(pins, "2.0.0", kB, kA),
-              StatusIs(Outcome::kRefused, kTarballSha256Mismatch));
+              ProgramErrorIs(kVersionUnpinned, testing::HasSubstr("tools/image/pin VERSION")));
+  EXPECT_THAT(CheckTarball(pins, "2.0.0", kB, kA), ProgramErrorIs(kTarballSha256Mismatch));
   EXPECT_THAT(CheckTarball(pins, "2.0.0", kB, kB), IsOk());
   EXPECT_THAT(CheckTarball(pins, "2.0.0", kB, std::string(64, 'B')),
-              StatusIs(Outcome::kRefused, kSha256Malformed));
+              ProgramErrorIs(kSha256Malformed));
 }
 
 }  // namespace
