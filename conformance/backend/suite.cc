@@ -16,6 +16,7 @@
 #include "conformance/check_line.h"
 #include "ref/pricing/host.h"
 #include "ref/sandbox/bwrap/command_line.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::backend {
 namespace internal {
@@ -205,10 +206,9 @@ std::optional<nlohmann::json> ProbeIn(Context& ctx, sandbox::Sandbox& box,
 
 StatusOr<sandbox::ExecResult> RunInSandbox(Context& ctx, const std::vector<std::string>& args,
                                            const ExecOptions& options) {
-  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = AcquireSandbox(ctx, SuiteSpec());
-  if (!box.ok()) return box.status();
-  StatusOr<sandbox::ExecResult> result = ExecIn(ctx, **box, args, options);
-  if (Status disposed = ctx.backend.Dispose(std::move(*box)); !disposed.ok()) return disposed;
+  ASSIGN_OR_RETURN(std::unique_ptr<sandbox::Sandbox> box, AcquireSandbox(ctx, SuiteSpec()));
+  StatusOr<sandbox::ExecResult> result = ExecIn(ctx, *box, args, options);
+  RETURN_IF_ERROR(ctx.backend.Dispose(std::move(box)));
   return result;
 }
 

@@ -7,6 +7,7 @@
 
 #include "ref/base/runfiles.h"
 #include "ref/sandbox/bwrap/image.h"
+#include "ref/status/status_macros.h"
 
 extern char** environ;
 
@@ -35,10 +36,10 @@ StatusOr<std::string> TestImage(bool real_cli) {
 StatusOr<PriceApi> TestPriceApi() {
   static std::unique_ptr<PriceApiProcess>* api = nullptr;
   if (api == nullptr) {
-    StatusOr<std::unique_ptr<PriceApiProcess>> started = PriceApiProcess::Start(
-        base::Runfile("fakes/prices_server/prices_server"), kSuiteCatalog, std::getenv("TEST_TMPDIR"));
-    if (!started.ok()) return started.status();
-    api = new std::unique_ptr<PriceApiProcess>(std::move(*started));
+    ASSIGN_OR_RETURN(std::unique_ptr<PriceApiProcess> started,
+                     PriceApiProcess::Start(base::Runfile("fakes/prices_server/prices_server"),
+                                            kSuiteCatalog, std::getenv("TEST_TMPDIR")));
+    api = new std::unique_ptr<PriceApiProcess>(std::move(started));
   }
   return (*api)->api();
 }
@@ -46,11 +47,9 @@ StatusOr<PriceApi> TestPriceApi() {
 StatusOr<SuiteSetup> PrepareSuite(bool real_cli) {
   BecomeSubreaper();
   PlantCredentialCanaries();
-  StatusOr<std::string> image = TestImage(real_cli);
-  if (!image.ok()) return image.status();
-  StatusOr<PriceApi> api = TestPriceApi();
-  if (!api.ok()) return api.status();
-  return SuiteSetup{*image, *api};
+  ASSIGN_OR_RETURN(std::string image, TestImage(real_cli));
+  ASSIGN_OR_RETURN(PriceApi api, TestPriceApi());
+  return SuiteSetup{image, api};
 }
 
 std::vector<std::string> ProcessEnvironment() {

@@ -14,6 +14,7 @@
 #include "ref/pricing/host.h"
 #include "ref/pricing/reasons.h"
 #include "ref/sandbox/router.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::host {
 
@@ -148,12 +149,6 @@ class Config {
   json::Value value_;
 };
 
-#define RETURN_IF_ERROR(expr) \
-  do {                        \
-    Status _s = (expr);       \
-    if (!_s.ok()) return _s;  \
-  } while (false)
-
 StatusOr<labels::ContentLabel> ParseLabel(const Config& c) {
   RETURN_IF_ERROR(c.Keys(kLabelKeys));
   std::optional<std::string> integrity, confidentiality;
@@ -182,52 +177,49 @@ struct HostSetup {
 };
 
 StatusOr<HostSetup> ParseHost(const std::string& text) {
-  StatusOr<Config> c = Config::Parse("host", text);
-  if (!c.ok()) return c.status();
-  RETURN_IF_ERROR(c->Keys(kHostKeys));
+  ASSIGN_OR_RETURN(Config c, Config::Parse("host", text));
+  RETURN_IF_ERROR(c.Keys(kHostKeys));
   HostSetup h;
   // The harness host runs container-class backends on purpose, as a Docker host would.
   h.router.min_isolation = ::azure_pricing::sandbox::Isolation::kContainer;
   std::optional<std::string> image, egress, conf;
   h.options.image = "azure-pricing-conformance/fake-image";
-  RETURN_IF_ERROR(c->String("image", image));
+  RETURN_IF_ERROR(c.String("image", image));
   if (image) h.options.image = *image;
   std::optional<std::string> agent_id;
-  RETURN_IF_ERROR(c->String("agent_id", agent_id));
+  RETURN_IF_ERROR(c.String("agent_id", agent_id));
   if (agent_id) h.agent_id = *agent_id;
-  RETURN_IF_ERROR(c->Int("exec_timeout_seconds", h.options.bounds.exec_timeout_seconds));
-  RETURN_IF_ERROR(c->Int("max_output_bytes", h.options.bounds.max_output_bytes));
-  RETURN_IF_ERROR(c->Int("max_rows", h.options.bounds.max_rows));
-  RETURN_IF_ERROR(
-      c->String("outbound_max_confidentiality", h.options.outbound_max_confidentiality));
-  RETURN_IF_ERROR(c->String("egress_integrity", egress));
+  RETURN_IF_ERROR(c.Int("exec_timeout_seconds", h.options.bounds.exec_timeout_seconds));
+  RETURN_IF_ERROR(c.Int("max_output_bytes", h.options.bounds.max_output_bytes));
+  RETURN_IF_ERROR(c.Int("max_rows", h.options.bounds.max_rows));
+  RETURN_IF_ERROR(c.String("outbound_max_confidentiality", h.options.outbound_max_confidentiality));
+  RETURN_IF_ERROR(c.String("egress_integrity", egress));
   if (egress) {
     h.options.egress_integrity = labels::ParseIntegrity(*egress);
     if (!h.options.egress_integrity) {
-      return c->NotOneOf("egress_integrity", NamesOf(labels::Integrity::kUntrusted));
+      return c.NotOneOf("egress_integrity", NamesOf(labels::Integrity::kUntrusted));
     }
   }
-  RETURN_IF_ERROR(c->String("confidentiality", conf));
+  RETURN_IF_ERROR(c.String("confidentiality", conf));
   if (conf) {
     h.options.confidentiality = labels::ParseConfidentiality(*conf);
     if (!h.options.confidentiality) {
-      return c->NotOneOf("confidentiality", NamesOf(labels::Confidentiality::kUserIdentity));
+      return c.NotOneOf("confidentiality", NamesOf(labels::Confidentiality::kUserIdentity));
     }
   }
-  StatusOr<Config> r = c->Child("router");
-  if (!r.ok()) return r.status();
-  RETURN_IF_ERROR(r->Keys(kRouterKeys));
-  RETURN_IF_ERROR(r->Bool("present", h.router_present));
-  RETURN_IF_ERROR(r->Bool("enabled", h.router.enabled));
-  RETURN_IF_ERROR(r->Bool("has_backend", h.router_has_backend));
-  RETURN_IF_ERROR(r->EnumSet("denied_capabilities", ::azure_pricing::sandbox::ParseCapability,
-                             ::azure_pricing::sandbox::Capability::kEgressMethods,
-                             h.router.denied_capabilities));
+  ASSIGN_OR_RETURN(Config r, c.Child("router"));
+  RETURN_IF_ERROR(r.Keys(kRouterKeys));
+  RETURN_IF_ERROR(r.Bool("present", h.router_present));
+  RETURN_IF_ERROR(r.Bool("enabled", h.router.enabled));
+  RETURN_IF_ERROR(r.Bool("has_backend", h.router_has_backend));
+  RETURN_IF_ERROR(r.EnumSet("denied_capabilities", ::azure_pricing::sandbox::ParseCapability,
+                            ::azure_pricing::sandbox::Capability::kEgressMethods,
+                            h.router.denied_capabilities));
   std::optional<std::string> floor;
-  RETURN_IF_ERROR(r->String("min_isolation", floor));
+  RETURN_IF_ERROR(r.String("min_isolation", floor));
   if (floor) {
     auto iso = ::azure_pricing::sandbox::ParseIsolation(*floor);
-    if (!iso) return r->NotOneOf("min_isolation", NamesOf(::azure_pricing::sandbox::Isolation::kVm));
+    if (!iso) return r.NotOneOf("min_isolation", NamesOf(::azure_pricing::sandbox::Isolation::kVm));
     h.router.min_isolation = *iso;
   }
   return h;
@@ -236,40 +228,36 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
 }  // namespace
 
 StatusOr<BackendSetup> ParseBackendSetup(const std::string& text) {
-  StatusOr<Config> c = Config::Parse("backend", text);
-  if (!c.ok()) return c.status();
-  RETURN_IF_ERROR(c->Keys(kBackendKeys));
+  ASSIGN_OR_RETURN(Config c, Config::Parse("backend", text));
+  RETURN_IF_ERROR(c.Keys(kBackendKeys));
   BackendSetup b;
   fakes::sandbox::BackendDeclaration& d = b.declaration;
   std::optional<std::string> name, isolation;
-  RETURN_IF_ERROR(c->String("name", name));
+  RETURN_IF_ERROR(c.String("name", name));
   if (name) d.name = *name;
-  RETURN_IF_ERROR(c->String("isolation", isolation));
+  RETURN_IF_ERROR(c.String("isolation", isolation));
   if (isolation) {
     auto iso = ::azure_pricing::sandbox::ParseIsolation(*isolation);
-    if (!iso) return c->NotOneOf("isolation", NamesOf(::azure_pricing::sandbox::Isolation::kVm));
+    if (!iso) return c.NotOneOf("isolation", NamesOf(::azure_pricing::sandbox::Isolation::kVm));
     d.isolation = *iso;
   }
-  RETURN_IF_ERROR(
-      c->EnumSet("os_families", ::azure_pricing::sandbox::ParseOsFamily,
-                 ::azure_pricing::sandbox::OsFamily::kWindows, d.os_families));
-  RETURN_IF_ERROR(
-      c->EnumSet("capabilities", ::azure_pricing::sandbox::ParseCapability,
-                 ::azure_pricing::sandbox::Capability::kEgressMethods, d.capabilities));
-  RETURN_IF_ERROR(
-      c->EnumSet("egress_modes", ::azure_pricing::sandbox::ParseEgress,
-                 ::azure_pricing::sandbox::Egress::kUnrestricted, d.egress_modes));
+  RETURN_IF_ERROR(c.EnumSet("os_families", ::azure_pricing::sandbox::ParseOsFamily,
+                            ::azure_pricing::sandbox::OsFamily::kWindows, d.os_families));
+  RETURN_IF_ERROR(c.EnumSet("capabilities", ::azure_pricing::sandbox::ParseCapability,
+                            ::azure_pricing::sandbox::Capability::kEgressMethods, d.capabilities));
+  RETURN_IF_ERROR(c.EnumSet("egress_modes", ::azure_pricing::sandbox::ParseEgress,
+                            ::azure_pricing::sandbox::Egress::kUnrestricted, d.egress_modes));
   std::optional<std::vector<std::string>> list;
-  if (const json::Value* v = c->value().Find("egress_method_tokens")) {
+  if (const json::Value* v = c.value().Find("egress_method_tokens")) {
     if (v->is_null()) {
       d.egress_method_tokens.reset();
     } else {
-      RETURN_IF_ERROR(c->Strings("egress_method_tokens", list));
+      RETURN_IF_ERROR(c.Strings("egress_method_tokens", list));
       d.egress_method_tokens = std::set<std::string>(list->begin(), list->end());
     }
   }
-  RETURN_IF_ERROR(c->Bool("bounded_exec", d.bounded_exec));
-  RETURN_IF_ERROR(c->Bool("withhold_bounded_exec", b.withhold_bounded_exec));
+  RETURN_IF_ERROR(c.Bool("bounded_exec", d.bounded_exec));
+  RETURN_IF_ERROR(c.Bool("withhold_bounded_exec", b.withhold_bounded_exec));
   return b;
 }
 
@@ -281,24 +269,19 @@ struct LabelSetup {
 };
 
 StatusOr<LabelSetup> ParseLabels(const std::string& text) {
-  StatusOr<Config> c = Config::Parse("labels", text);
-  if (!c.ok()) return c.status();
-  RETURN_IF_ERROR(c->Keys(kLabelsKeys));
+  ASSIGN_OR_RETURN(Config c, Config::Parse("labels", text));
+  RETURN_IF_ERROR(c.Keys(kLabelsKeys));
   LabelSetup l;
-  StatusOr<Config> conv = c->Child("conversation");
-  if (!conv.ok()) return conv.status();
-  StatusOr<labels::ContentLabel> label = ParseLabel(*conv);
-  if (!label.ok()) return label.status();
-  l.conversation = *label;
-  if (const json::Value* args = c->Get("arguments")) {
-    if (!args->is_array()) return c->WrongType("arguments");
+  ASSIGN_OR_RETURN(Config conv, c.Child("conversation"));
+  ASSIGN_OR_RETURN(labels::ContentLabel label, ParseLabel(conv));
+  l.conversation = label;
+  if (const json::Value* args = c.Get("arguments")) {
+    if (!args->is_array()) return c.WrongType("arguments");
     for (const json::Value& item : args->items()) {
-      if (!item.is_object()) return c->WrongType("arguments");
-      StatusOr<Config> one = Config::Parse("labels.arguments", json::Serialize(item));
-      if (!one.ok()) return one.status();
-      StatusOr<labels::ContentLabel> arg = ParseLabel(*one);
-      if (!arg.ok()) return arg.status();
-      l.arguments.push_back(*arg);
+      if (!item.is_object()) return c.WrongType("arguments");
+      ASSIGN_OR_RETURN(Config one, Config::Parse("labels.arguments", json::Serialize(item)));
+      ASSIGN_OR_RETURN(labels::ContentLabel arg, ParseLabel(one));
+      l.arguments.push_back(arg);
     }
   }
   return l;
@@ -421,10 +404,9 @@ void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport
 
 StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> MakeScriptedBackend(
     const ScriptedCall& call) {
-  StatusOr<BackendSetup> setup = ParseBackendSetup(call.backend_json);
-  if (!setup.ok()) return setup.status();
-  auto backend = std::make_unique<fakes::sandbox::FakeBackend>(setup->declaration);
-  backend->SetWithholdBoundedExec(setup->withhold_bounded_exec);
+  ASSIGN_OR_RETURN(BackendSetup setup, ParseBackendSetup(call.backend_json));
+  auto backend = std::make_unique<fakes::sandbox::FakeBackend>(setup.declaration);
+  backend->SetWithholdBoundedExec(setup.withhold_bounded_exec);
   for (const fakes::sandbox::CallScript& s : call.scripts) backend->Script(s);
   return backend;
 }
@@ -450,14 +432,11 @@ ScriptedHost::~ScriptedHost() = default;
 StatusOr<std::unique_ptr<ScriptedHost>> ScriptedHost::Build(const ScriptedCall& call,
                                                             const BackendFor& backend_for) {
   auto state = std::make_unique<State>();
-  StatusOr<HostSetup> host = ParseHost(call.host_json);
-  if (!host.ok()) return host.status();
-  StatusOr<BackendSetup> backend_setup = ParseBackendSetup(call.backend_json);
-  if (!backend_setup.ok()) return backend_setup.status();
-  StatusOr<LabelSetup> label_setup = ParseLabels(call.labels_json);
-  if (!label_setup.ok()) return label_setup.status();
-  state->host = std::move(*host);
-  state->labels = std::move(*label_setup);
+  ASSIGN_OR_RETURN(HostSetup host, ParseHost(call.host_json));
+  ASSIGN_OR_RETURN(BackendSetup backend_setup, ParseBackendSetup(call.backend_json));
+  ASSIGN_OR_RETURN(LabelSetup label_setup, ParseLabels(call.labels_json));
+  state->host = std::move(host);
+  state->labels = std::move(label_setup);
   RETURN_IF_ERROR(BuildChain(call, state->labels, state->middleware));
   state->policy_warnings_seen.resize(state->middleware.policies.size(), 0);
 
@@ -466,7 +445,7 @@ StatusOr<std::unique_ptr<ScriptedHost>> ScriptedHost::Build(const ScriptedCall& 
   if (call.exec_timeout_seconds) bounds.exec_timeout_seconds = *call.exec_timeout_seconds;
   if (call.max_output_bytes) bounds.max_output_bytes = *call.max_output_bytes;
 
-  ::azure_pricing::sandbox::Backend* backend = backend_for(*backend_setup);
+  ::azure_pricing::sandbox::Backend* backend = backend_for(backend_setup);
   if (backend == nullptr) return Invalid("the host has no backend to put behind its router");
   std::vector<::azure_pricing::sandbox::Backend*> backends;
   if (state->host.router_has_backend) backends.push_back(backend);
@@ -518,9 +497,8 @@ StatusOr<CallReport> ScriptedHost::Call(const ScriptedCall& call) {
 }
 
 StatusOr<CallReport> RunHostedCall(const ScriptedCall& call, const BackendFor& backend_for) {
-  StatusOr<std::unique_ptr<ScriptedHost>> host = ScriptedHost::Build(call, backend_for);
-  if (!host.ok()) return host.status();
-  return (*host)->Call(call);
+  ASSIGN_OR_RETURN(std::unique_ptr<ScriptedHost> host, ScriptedHost::Build(call, backend_for));
+  return (host)->Call(call);
 }
 
 StatusOr<CallReport> ScriptedHostRunner::Run(const ScriptedCall& call) {

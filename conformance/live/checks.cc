@@ -7,6 +7,7 @@
 #include "conformance/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::live {
 namespace {
@@ -75,9 +76,8 @@ StatusOr<std::vector<LiveCheck>> LoadChecks(const std::string& checks_json) {
 }
 
 StatusOr<std::vector<LiveCheck>> LoadBundledChecks() {
-  const StatusOr<std::string> text = BundledChecksJson();
-  if (!text.ok()) return text.status();
-  return LoadChecks(*text);
+  ASSIGN_OR_RETURN(const std::string text, BundledChecksJson());
+  return LoadChecks(text);
 }
 
 }  // namespace azure_pricing::conformance::live

@@ -12,6 +12,7 @@
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
 #include "ref/egress/proxy.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::live {
 namespace {
@@ -137,12 +138,11 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
     }
   }
   ExchangeLog log;
-  StatusOr<stack::LocalStackOptions> stack_options = StackOptions(options, &log);
-  if (!stack_options.ok()) return stack_options.status();
+  ASSIGN_OR_RETURN(stack::LocalStackOptions stack_options, StackOptions(options, &log));
   LiveReport report{.mode = options.mode == LiveMode::kLive ? "live" : "dry-run",
                     .cli = options.cli.description, .started_at = UtcNow()};
   StatusOr<std::unique_ptr<stack::LocalStack>> stack =
-      stack::LocalStack::Start(std::move(*stack_options));
+      stack::LocalStack::Start(std::move(stack_options));
   if (!stack.ok()) return stack.status();
   report.upstream = (*stack)->upstream_description();
   bool first = true;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ref/base/files.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::live {
 namespace {
@@ -30,9 +31,8 @@ StatusOr<RecordedQuery> RecordQuery(const CheckResult& r) {
   const stack::StackExec& cli = r.seen.execs.front();
   q.argv = cli.argv;
   q.exit_code = cli.result->exit_code;
-  StatusOr<std::string> out = RemoveDuration(cli.result->stdout_bytes);
-  if (!out.ok()) return out.status();
-  q.cli_stdout = std::move(*out);
+  ASSIGN_OR_RETURN(std::string out, RemoveDuration(cli.result->stdout_bytes));
+  q.cli_stdout = std::move(out);
   q.cli_stderr = cli.result->stderr_bytes;
   for (const UpstreamExchange& u : r.seen.upstream) {
     if (!u.body_error.empty()) {
@@ -95,9 +95,8 @@ StatusOr<Recording> RecordingFromReport(const LiveReport& report, const std::str
                 .command = command, .transformers = {kDurationRemoved}};
   for (const CheckResult& r : report.results) {
     if (!r.ran) continue;
-    StatusOr<RecordedQuery> q = RecordQuery(r);
-    if (!q.ok()) return q.status();
-    rec.queries.push_back(std::move(*q));
+    ASSIGN_OR_RETURN(RecordedQuery q, RecordQuery(r));
+    rec.queries.push_back(std::move(q));
   }
   if (rec.queries.empty()) {
     return Status(Outcome::kRefused, kNothingToRecord, "no query of the run ran");

@@ -11,6 +11,7 @@
 #include "conformance/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::protocol_schema {
 namespace {
@@ -211,13 +212,12 @@ StatusOr<ProtocolSchemas> ProtocolSchemas::LoadFrom(const std::string& backend_d
   const std::pair<Protocol, const std::string*> directories[] = {
       {Protocol::kBackend, &backend_directory}, {Protocol::kTestee, &testee_directory}};
   for (const auto& [protocol, directory] : directories) {
-    StatusOr<std::vector<std::string>> files = SchemaFiles(*directory);
-    if (!files.ok()) return files.status();
-    for (const std::string& file : *files) {
-      if (Status added = loaded->Add(protocol, file); !added.ok()) return added;
+    ASSIGN_OR_RETURN(std::vector<std::string> files, SchemaFiles(*directory));
+    for (const std::string& file : files) {
+      RETURN_IF_ERROR(loaded->Add(protocol, file));
     }
   }
-  if (Status checked = loaded->CheckAll(); !checked.ok()) return checked;
+  RETURN_IF_ERROR(loaded->CheckAll());
   return ProtocolSchemas(std::move(loaded));
 }
 

@@ -16,6 +16,7 @@
 #include "ref/base/runfiles.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 #include "ref/sandbox/bwrap/image.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::stack {
 namespace {
@@ -294,9 +295,9 @@ StatusOr<std::unique_ptr<LocalStack>> LocalStack::Start(LocalStackOptions option
   }
   std::unique_ptr<LocalStack> stack(new LocalStack(std::move(parts)));
   Parts& p = *stack->parts_;
-  if (Status s = p.StartApi(); !s.ok()) return s;
-  if (Status s = p.AssembleImage(); !s.ok()) return s;
-  if (Status s = p.StartBackend(); !s.ok()) return s;
+  RETURN_IF_ERROR(p.StartApi());
+  RETURN_IF_ERROR(p.AssembleImage());
+  RETURN_IF_ERROR(p.StartBackend());
   return stack;
 }
 

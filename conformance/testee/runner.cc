@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "conformance/backend/protocol/protocol.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::testee {
 
@@ -114,7 +115,7 @@ StatusOr<std::unique_ptr<TesteeProcess>> TesteeProcess::Start(
   std::unique_ptr<TesteeProcess> testee(
       new TesteeProcess(std::move(argv), std::move(env), std::move(working_directory), deadlines,
                         std::move(observer)));
-  if (Status launched = testee->Launch(); !launched.ok()) return launched;
+  RETURN_IF_ERROR(testee->Launch());
   return testee;
 }
 
@@ -130,10 +131,9 @@ Status TesteeProcess::Launch() {
       !sent.ok()) {
     return sent;
   }
-  StatusOr<std::string> line = ReadLine(deadline);
-  if (!line.ok()) return line.status();
-  Observe(LineDirection::kAnswerReceived, kOpHello, *line);
-  StatusOr<TesteeAnswer> answer = DecodeAnswer(*line, GateOp::kHello);
+  ASSIGN_OR_RETURN(std::string line, ReadLine(deadline));
+  Observe(LineDirection::kAnswerReceived, kOpHello, line);
+  StatusOr<TesteeAnswer> answer = DecodeAnswer(line, GateOp::kHello);
   if (!answer.ok()) {
     bp::KillAndReap(child_);
     return answer.status();
@@ -222,7 +222,7 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
   const conformance::host::SandboxMark mark = conformance::host::MarkOf(*backend_);
   // A testee killed by an earlier case is replaced, so one bad case does not fail the rest.
   if (child_.pid == 0) {
-    if (Status launched = Launch(); !launched.ok()) return launched;
+    RETURN_IF_ERROR(Launch());
   }
   CaseSession session(*backend_);
   const Clock::time_point deadline = Clock::now() + deadlines_.call;
@@ -233,19 +233,18 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
     return sent;
   }
   for (;;) {
-    StatusOr<std::string> line = ReadLine(deadline);
-    if (!line.ok()) return line.status();
-    if (IsCallback(*line)) {
-      Observe(LineDirection::kRequestReceived, "", *line);
-      const std::string answer = session.Answer(*line);
+    ASSIGN_OR_RETURN(std::string line, ReadLine(deadline));
+    if (IsCallback(line)) {
+      Observe(LineDirection::kRequestReceived, "", line);
+      const std::string answer = session.Answer(line);
       if (Status sent = Send(LineDirection::kAnswerSent, session.answered_op(), answer, deadline);
           !sent.ok()) {
         return sent;
       }
       continue;
     }
-    Observe(LineDirection::kAnswerReceived, kOpCase, *line);
-    StatusOr<TesteeAnswer> answer = DecodeAnswer(*line, GateOp::kCase);
+    Observe(LineDirection::kAnswerReceived, kOpCase, line);
+    StatusOr<TesteeAnswer> answer = DecodeAnswer(line, GateOp::kCase);
     // Killed and reaped either way; the error names the member or line at fault.
     if (!answer.ok()) {
       (void)Kill(kTesteeProtocolError);

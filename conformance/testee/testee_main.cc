@@ -19,6 +19,7 @@
 #include "conformance/testee/protocol.h"
 #include "ref/base/main_guard.h"
 #include "ref/pricing/package.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::testee {
 namespace {
@@ -50,9 +51,8 @@ class GateChannel {
     if (reader_.Next(line, Clock::now() + kCallbackDeadline) != bp::ReadResult::kLine) {
       return Lost();
     }
-    StatusOr<bp::Response> response = bp::DecodeResponse(line, op);
-    if (!response.ok()) return response.status();
-    if (response->seq != seq) return Lost();
+    ASSIGN_OR_RETURN(bp::Response response, bp::DecodeResponse(line, op));
+    if (response.seq != seq) return Lost();
     return response;
   }
 
@@ -74,10 +74,9 @@ class GateSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
     return bp::StatusForReason(Outcome::kRefused, bp::kBoundedExecUnavailable);
   }
   StatusOr<sandbox::ExecResult> ExecBounded(const sandbox::ExecRequest& request) override {
-    StatusOr<bp::Response> response = gate_.Call(bp::ExecBoundedRequest{id_, request});
-    if (!response.ok()) return response.status();
-    if (!response->error.ok()) return response->error;
-    return std::get<sandbox::ExecResult>(std::move(response).value().body);
+    ASSIGN_OR_RETURN(bp::Response response, gate_.Call(bp::ExecBoundedRequest{id_, request}));
+    if (!response.error.ok()) return response.error;
+    return std::get<sandbox::ExecResult>(std::move(response).body);
   }
   sandbox::BoundedExec* bounded_exec() override { return bounded_ ? this : nullptr; }
   Status WriteFile(const std::string&, const std::string&) override {
@@ -103,19 +102,18 @@ class GateBackend : public sandbox::Backend {
   const sandbox::BackendDeclaration& declaration() const override { return setup_.declaration; }
   StatusOr<std::unique_ptr<sandbox::Sandbox>> Acquire(const sandbox::Spec& spec,
                                                       const sandbox::SandboxKey& key) override {
-    StatusOr<bp::Response> response = gate_.Call(bp::AcquireRequest{spec, key, std::nullopt});
-    if (!response.ok()) return response.status();
-    if (!response->error.ok()) return response->error;
+    ASSIGN_OR_RETURN(bp::Response response,
+                     gate_.Call(bp::AcquireRequest{spec, key, std::nullopt}));
+    if (!response.error.ok()) return response.error;
     const bool bounded = setup_.declaration.bounded_exec && !setup_.withhold_bounded_exec;
     return std::unique_ptr<sandbox::Sandbox>(std::make_unique<GateSandbox>(
-        gate_, std::get<bp::AcquireResponse>(response->body).sandbox, bounded));
+        gate_, std::get<bp::AcquireResponse>(response.body).sandbox, bounded));
   }
   Status Dispose(std::unique_ptr<sandbox::Sandbox> sandbox) override {
     const auto* ours = dynamic_cast<const GateSandbox*>(sandbox.get());
     if (ours == nullptr) return bp::StatusForReason(Outcome::kRefused, bp::kUnknownSandbox);
-    StatusOr<bp::Response> response = gate_.Call(bp::DisposeRequest{ours->id()});
-    if (!response.ok()) return response.status();
-    return response->error;
+    ASSIGN_OR_RETURN(bp::Response response, gate_.Call(bp::DisposeRequest{ours->id()}));
+    return response.error;
   }
 
  private:

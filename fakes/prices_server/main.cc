@@ -33,6 +33,7 @@
 #include "ref/base/openssl.h"
 #include "ref/base/paths.h"
 #include "ref/status/status.h"
+#include "ref/status/status_macros.h"
 #include "ref/tls/runtime_ca.h"
 
 namespace azure_pricing::fakes::prices {

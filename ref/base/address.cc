@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "ref/status/status_macros.h"
+
 namespace azure_pricing::base {
 namespace {
 
@@ -49,9 +51,8 @@ StatusOr<HostPort> ParseHostPort(std::string_view text) {
     }
   }
   if (host.empty()) return Refuse(kAddressMissingHost, "the address has no host");
-  StatusOr<int> port = ParsePort(rest);
-  if (!port.ok()) return port.status();
-  return HostPort{std::string(host), *port};
+  ASSIGN_OR_RETURN(int port, ParsePort(rest));
+  return HostPort{std::string(host), port};
 }
 
 }  // namespace azure_pricing::base

@@ -24,6 +24,7 @@
 #include "ref/base/openssl.h"
 #include "ref/egress/policy.h"
 #include "ref/egress/reasons.h"
+#include "ref/status/status_macros.h"
 #include "ref/tls/runtime_ca.h"
 
 namespace azure_pricing::egress {
@@ -285,7 +286,7 @@ Status EgressProxy::Start() {
   // OpenSSL writes to sockets without MSG_NOSIGNAL; a client that hangs up mid-handshake must
   // not kill the process hosting the proxy.
   signal(SIGPIPE, SIG_IGN);
-  if (Status s = CheckOptions(options_); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckOptions(options_));
   auto ca = tls::MakeCa("azure-pricing-conformance egress CA");
   auto leaf = ca ? tls::IssueLeaf(*ca, {options_.allowed_host}, {}) : std::nullopt;
   const Status no_certificates(Outcome::kFailed, kStartCertificates,
@@ -309,7 +310,7 @@ Status EgressProxy::Start() {
   SSL_CTX_set_min_proto_version(client, TLS1_2_VERSION);
   SSL_CTX_set_verify(client, weakenings_.unverified_upstream ? SSL_VERIFY_NONE : SSL_VERIFY_PEER,
                      nullptr);
-  if (Status s = LoadUpstreamTrust(client, options_.upstream_ca_file); !s.ok()) return s;
+  RETURN_IF_ERROR(LoadUpstreamTrust(client, options_.upstream_ca_file));
   SSL_CTX_set_session_cache_mode(client, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
   SSL_CTX_set_app_data(client, tls_.get());
   SSL_CTX_sess_set_new_cb(client, [](SSL* ssl, SSL_SESSION* session) {

@@ -7,6 +7,7 @@
 #include "ref/json/json.h"
 #include "ref/json/reader.h"
 #include "ref/pricing/reasons.h"
+#include "ref/status/status_macros.h"
 #include "ref/zones/location_values.h"
 
 namespace azure_pricing {
@@ -99,7 +100,7 @@ Status CheckText(std::string_view name, const std::string& value, size_t max_len
 }
 
 Status CheckTypedValue(std::string_view name, const std::string& value) {
-  if (Status s = CheckText(name, value, kMaxTypedValueLength); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckText(name, value, kMaxTypedValueLength));
   // The CLI's parser reads a leading '@' as a response file to expand and "--" as the end of
   // options; neither may reach it as a value.
   if (value.front() == '@' || value.front() == '-') {
@@ -368,7 +369,7 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
   if (!arguments.is_object()) {
     return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
   }
-  if (Status s = CheckArgumentNames(arguments); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckArgumentNames(arguments));
   ToolArguments args;
   std::optional<std::string> currency;
   const std::vector<StringSlot> slots = {{"sku", &args.sku},
@@ -378,16 +379,16 @@ StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
                                          {"price_type", &args.price_type},
                                          {"currency", &currency},
                                          {"filter", &args.filter}};
-  if (Status s = ReadValues(arguments, slots, args.include_savings_plan); !s.ok()) return s;
+  RETURN_IF_ERROR(ReadValues(arguments, slots, args.include_savings_plan));
   for (const StringSlot& s : slots) {
     if (!s.slot->has_value()) continue;
     const Status status = s.name == "filter" ? CheckText(s.name, **s.slot, kMaxFilterLength)
                                              : CheckTypedValue(s.name, **s.slot);
     if (!status.ok()) return status;
   }
-  if (Status s = CheckPriceListValues(args, currency); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckPriceListValues(args, currency));
   if (currency.has_value()) args.currency = *currency;
-  if (Status s = CheckCombination(args); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCombination(args));
   return args;
 }
 

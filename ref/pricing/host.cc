@@ -8,6 +8,7 @@
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/report.h"
 #include "ref/pricing/schema.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing {
 
@@ -37,6 +38,7 @@ class SandboxCliRunner : public CliRunner {
 
   StatusOr<CliResult> Run(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                           const HostBounds& bounds) override {
+    // Written out, not ASSIGN_OR_RETURN: conformance/mutants/mutants.json rewrites these lines.
     StatusOr<sandbox::Lease> lease = tool_.router->Acquire(tool_.spec, key_);
     if (!lease.ok()) return lease.status();
     sandbox::BoundedExec* bounded = lease->sandbox().bounded_exec();
@@ -140,14 +142,14 @@ Status CheckAttach(sandbox::Router& router, const std::string& agent_id, const T
     return Status(Outcome::kRefused, reasons::kAgentIdRequired,
                   "make_azure_pricing_tools needs the agent id that keys its sandboxes.");
   }
-  if (Status s = ValidateHostBounds(options.bounds); !s.ok()) return s;
+  RETURN_IF_ERROR(ValidateHostBounds(options.bounds));
   if (options.outbound_max_confidentiality.has_value() &&
       !labels::ParseConfidentiality(*options.outbound_max_confidentiality).has_value()) {
     // The policy middleware would log an unknown cap and let every call pass.
     return Status(Outcome::kRefused, reasons::kInvalidOutboundCap,
                   "outbound_max_confidentiality must be public, private or user_identity.");
   }
-  if (Status s = router.EnsureCanServe(spec); !s.ok()) return s;
+  RETURN_IF_ERROR(router.EnsureCanServe(spec));
   if (!router.SelectedBackend()->declaration().bounded_exec) {
     return Status(Outcome::kRefused, reasons::kBoundedExecMissing,
                   "The sandbox backend does not offer bounded execution, which this tool "
@@ -192,7 +194,7 @@ StatusOr<std::vector<labels::Tool>> MakeAzurePricingTools(sandbox::Router* route
   WarnExperimentalOnce(logger);
   if (router == nullptr || !router->enabled()) return std::vector<labels::Tool>{};
   sandbox::Spec spec = PricingSandboxSpec(options.image);
-  if (Status s = CheckAttach(*router, agent_id, options, spec); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckAttach(*router, agent_id, options, spec));
   auto attached = std::make_shared<AttachedTool>();
   attached->router = router;
   attached->agent_id = agent_id;

@@ -4,6 +4,7 @@
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/command.h"
 #include "ref/pricing/selection.h"
+#include "ref/status/status_macros.h"
 #include "ref/zones/zones.h"
 
 namespace azure_pricing {
@@ -11,11 +12,10 @@ namespace azure_pricing {
 StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBounds& bounds,
                                 Logger* logger) {
   WarnExperimentalOnce(logger);
-  if (Status s = ValidateHostBounds(bounds); !s.ok()) return s;
-  StatusOr<ToolArguments> args = ParseToolArguments(arguments_json);
-  if (!args.ok()) return args.status();
-  RegionPlan region = PlanRegion(*args, zones::ZoneTable::Bundled());
-  std::vector<std::string> argv = BuildArgv(*args, region);
+  RETURN_IF_ERROR(ValidateHostBounds(bounds));
+  ASSIGN_OR_RETURN(ToolArguments args, ParseToolArguments(arguments_json));
+  RegionPlan region = PlanRegion(args, zones::ZoneTable::Bundled());
+  std::vector<std::string> argv = BuildArgv(args, region);
   return LookupPlan{std::move(argv), CliEnvironment(), std::move(region)};
 }
 

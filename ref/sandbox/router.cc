@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "ref/status/status_macros.h"
+
 namespace azure_pricing::sandbox {
 namespace {
 
@@ -89,7 +91,7 @@ Status Router::EnsureCanServe(const Spec& spec) const {
   if (!options_.enabled) {
     return Refuse(kRouterDisabled, "The sandbox router is disabled.");
   }
-  if (Status s = ValidateSpec(spec); !s.ok()) return s;
+  RETURN_IF_ERROR(ValidateSpec(spec));
   const Backend* backend = Select();
   if (backend == nullptr) {
     return Refuse(kNoBackend, "The sandbox router has no backend to serve this tool.");
@@ -113,12 +115,12 @@ Status Router::EnsureCanServe(const Spec& spec) const {
                                            ") is below what the tool requires (" +
                                            std::string(Name(spec.min_isolation)) + ").");
   }
-  if (Status s = CheckCapabilities(spec, d, options_); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckCapabilities(spec, d, options_));
   return CheckEgress(spec, d);
 }
 
 StatusOr<Lease> Router::Acquire(const Spec& spec, const SandboxKey& key) {
-  if (Status s = EnsureCanServe(spec); !s.ok()) return s;
+  RETURN_IF_ERROR(EnsureCanServe(spec));
   Backend* backend = Select();
   StatusOr<std::unique_ptr<Sandbox>> sandbox = backend->Acquire(spec, key);
   if (!sandbox.ok() || *sandbox == nullptr) {

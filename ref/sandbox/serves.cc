@@ -1,5 +1,7 @@
 #include "ref/sandbox/serves.h"
 
+#include "ref/status/status_macros.h"
+
 namespace azure_pricing::sandbox {
 namespace {
 
@@ -21,7 +23,7 @@ bool MethodsCovered(const BackendDeclaration& declaration, const Spec& spec) {
 }  // namespace
 
 Status ServesSpec(const BackendDeclaration& declaration, const Spec& spec) {
-  if (Status valid = ValidateSpec(spec); !valid.ok()) return valid;
+  RETURN_IF_ERROR(ValidateSpec(spec));
   if (declaration.os_families.count(spec.os_family) == 0) {
     return NotServed("The backend does not declare the spec's OS family.");
   }

@@ -3,7 +3,7 @@
 // attaching, but a backend reached without one, over the backend protocol for instance, must
 // refuse on its own).
 //
-//   if (Status s = sandbox::ServesSpec(declaration(), spec); !s.ok()) return s;
+//   RETURN_IF_ERROR(sandbox::ServesSpec(declaration(), spec));
 #ifndef REF_SANDBOX_SERVES_H_
 #define REF_SANDBOX_SERVES_H_
 

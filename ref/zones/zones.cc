@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "ref/status/status_macros.h"
+
 namespace azure_pricing::zones {
 
 extern const char kBillingZonesCsv[];  // generated from billing_zones.csv
@@ -210,7 +212,7 @@ StatusOr<RegionZones> ReadRegion(const Fields& f, const std::string& line) {
   z.network = *network;
   z.edge = *edge;
   z.dns = *dns;
-  if (Status s = CheckBases(z, line); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckBases(z, line));
   return z;
 }
 
@@ -228,10 +230,9 @@ StatusOr<ZoneTable> ZoneTable::Parse(std::string_view csv) {
   std::set<std::string> seen;
   for (size_t r = 1; r < records->size(); ++r) {
     const std::string line = " (line " + std::to_string(r + 1) + ")";
-    StatusOr<RegionZones> z = ReadRegion((*records)[r], line);
-    if (!z.ok()) return z.status();
-    if (!seen.insert(z->region).second) return Malformed("A region appears twice" + line);
-    table.regions_.push_back(std::move(z).value());
+    ASSIGN_OR_RETURN(RegionZones z, ReadRegion((*records)[r], line));
+    if (!seen.insert(z.region).second) return Malformed("A region appears twice" + line);
+    table.regions_.push_back(std::move(z));
   }
   // Every nearest_region estimate borrows a published assignment.
   for (const RegionZones& z : table.regions_) {

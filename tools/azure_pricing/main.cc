@@ -40,6 +40,7 @@
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/package.h"
 #include "ref/pricing/schema.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing {
 namespace {
@@ -322,26 +323,25 @@ Status CheckModes(const Options& o, bool replay_exit, std::string* problem) {
 
 // The command line as Options; on failure `problem` is the line to show.
 StatusOr<Options> ParseFlags(int argc, char** argv, std::string* problem) {
-  const StatusOr<base::Flags> flags = ReadFlagList(argc, argv, problem);
-  if (!flags.ok()) return flags.status();
+  ASSIGN_OR_RETURN(const base::Flags flags, ReadFlagList(argc, argv, problem));
   Options o;
-  o.help = flags->Has("--help") || flags->Has("-h");
-  o.schema = flags->Has("--schema");
-  o.version = flags->Has("--version");
+  o.help = flags.Has("--help") || flags.Has("-h");
+  o.schema = flags.Has("--schema");
+  o.version = flags.Has("--version");
   if (o.help || o.schema || o.version) return o;
-  o.print_argv = flags->Has("--print-argv");
-  o.as_json = flags->Has("--json");
-  o.args_json = flags->Value("--args-json");
-  o.replay_stdout = flags->Value("--replay-stdout");
-  o.replay_stderr = flags->Value("--replay-stderr");
-  o.host_json = flags->Value("--host-json");
-  o.backend_json = flags->Value("--backend-json");
-  o.labels_json = flags->Value("--labels-json");
-  o.middleware = flags->Value("--middleware");
-  o.upstream = flags->Value("--upstream");
-  o.upstream_ca = flags->Value("--upstream-ca");
-  if (Status s = ReadNumbers(*flags, o, problem); !s.ok()) return s;
-  if (Status s = CheckModes(o, flags->Has("--replay-exit"), problem); !s.ok()) return s;
+  o.print_argv = flags.Has("--print-argv");
+  o.as_json = flags.Has("--json");
+  o.args_json = flags.Value("--args-json");
+  o.replay_stdout = flags.Value("--replay-stdout");
+  o.replay_stderr = flags.Value("--replay-stderr");
+  o.host_json = flags.Value("--host-json");
+  o.backend_json = flags.Value("--backend-json");
+  o.labels_json = flags.Value("--labels-json");
+  o.middleware = flags.Value("--middleware");
+  o.upstream = flags.Value("--upstream");
+  o.upstream_ca = flags.Value("--upstream-ca");
+  RETURN_IF_ERROR(ReadNumbers(flags, o, problem));
+  RETURN_IF_ERROR(CheckModes(o, flags.Has("--replay-exit"), problem));
   return o;
 }
 

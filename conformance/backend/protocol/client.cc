@@ -7,6 +7,7 @@
 
 #include "conformance/backend/protocol/child.h"
 #include "conformance/backend/protocol/line_io.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::backend_protocol {
 
@@ -168,10 +169,9 @@ class AdapterSandbox : public sandbox::Sandbox, public sandbox::BoundedExec {
  private:
   StatusOr<ExecResult> Run(const ExecRequest& request) {
     const auto wait = ExecWait(request.timeout_seconds, channel_->deadlines().exec_grace);
-    StatusOr<Response> response = channel_->Call(ExecBoundedRequest{id_, request}, wait);
-    if (!response.ok()) return response.status();
-    if (!response->error.ok()) return response->error;
-    return std::get<ExecResult>(std::move(response).value().body);
+    ASSIGN_OR_RETURN(Response response, channel_->Call(ExecBoundedRequest{id_, request}, wait));
+    if (!response.error.ok()) return response.error;
+    return std::get<ExecResult>(std::move(response).body);
   }
 
   std::shared_ptr<AdapterChannel> channel_;
@@ -186,16 +186,14 @@ StatusOr<std::unique_ptr<AdapterBackend>> AdapterBackend::Start(std::vector<std:
                                                                 AdapterDeadlines deadlines,
                                                                 std::string working_directory,
                                                                 LineObserver observer) {
-  StatusOr<PipedChild> spawned = Spawn(argv, env, working_directory);
-  if (!spawned.ok()) return spawned.status();
-  auto channel = std::make_shared<AdapterChannel>(*spawned, deadlines, std::move(observer));
-  StatusOr<Response> hello = channel->Call(HelloRequest{}, deadlines.call);
-  if (!hello.ok()) return hello.status();
-  if (!hello->error.ok()) {
+  ASSIGN_OR_RETURN(PipedChild spawned, Spawn(argv, env, working_directory));
+  auto channel = std::make_shared<AdapterChannel>(spawned, deadlines, std::move(observer));
+  ASSIGN_OR_RETURN(Response hello, channel->Call(HelloRequest{}, deadlines.call));
+  if (!hello.error.ok()) {
     channel->Shutdown(/*say_stop=*/false);
-    return hello->error;
+    return hello.error;
   }
-  auto& answer = std::get<HelloResponse>(hello->body);
+  auto& answer = std::get<HelloResponse>(hello.body);
   return std::unique_ptr<AdapterBackend>(new AdapterBackend(
       std::move(channel), std::move(answer.backend), std::move(answer.declaration)));
 }

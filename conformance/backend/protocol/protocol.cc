@@ -11,6 +11,7 @@
 
 #include "conformance/backend/protocol/wire_json.h"
 #include "ref/sandbox/serves.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::backend_protocol {
 namespace {
@@ -540,9 +541,8 @@ StatusOr<Response> ResponseFrom(const Json& doc, Op answered) {
     r.error = std::move(*error);
     return r;
   }
-  StatusOr<ResponseBody> body = OkBodyFrom(answered, doc);
-  if (!body.ok()) return body.status();
-  r.body = std::move(body).value();
+  ASSIGN_OR_RETURN(ResponseBody body, OkBodyFrom(answered, doc));
+  r.body = std::move(body);
   return r;
 }
 

@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <chrono>
 
+#include "ref/status/status_macros.h"
+
 namespace azure_pricing::sandbox::bwrap {
 namespace {
 
@@ -181,7 +183,7 @@ bool Runner::ReapExited() {
 }
 
 StatusOr<ExecResult> Runner::Run() {
-  if (Status spawned = Spawn(); !spawned.ok()) return spawned;
+  RETURN_IF_ERROR(Spawn());
   Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(run_.timeout_ms);
   for (;;) {
     if (exited_ && streams_[0].fd < 0 && streams_[1].fd < 0) break;

@@ -12,6 +12,7 @@
 #include "ref/egress/proxy.h"
 #include "ref/sandbox/bwrap/state_tree.h"
 #include "ref/sandbox/serves.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::sandbox::bwrap {
 namespace {
@@ -109,26 +110,25 @@ StatusOr<std::unique_ptr<BwrapBackend>> BwrapBackend::Create(BwrapOptions option
     return Status(Outcome::kFailed, kBwrapNotFound,
                   "bubblewrap (bwrap) is not installed or not executable (Debian: bubblewrap)");
   }
-  if (Status image = CheckImage(options.image_dir); !image.ok()) return image;
+  RETURN_IF_ERROR(CheckImage(options.image_dir));
   if (kAddressSanitizerBuild) options.limits.address_space_bytes = 0;
   std::unique_ptr<BwrapBackend> backend(new BwrapBackend(std::move(options)));
-  StatusOr<std::string> dir = MakeStateDir();
-  if (!dir.ok()) return dir.status();
-  backend->state_dir_ = *dir;
-  if (mkdir((*dir + "/sandboxes").c_str(), 0700) != 0) {
+  ASSIGN_OR_RETURN(std::string dir, MakeStateDir());
+  backend->state_dir_ = dir;
+  if (mkdir((dir + "/sandboxes").c_str(), 0700) != 0) {
     return Status(Outcome::kFailed, kStateDirFailed, "cannot create the sandboxes' directory");
   }
-  backend->ca_file_ = *dir + "/egress-ca.pem";
-  backend->socket_path_ = *dir + "/egress.sock";
+  backend->ca_file_ = dir + "/egress-ca.pem";
+  backend->socket_path_ = dir + "/egress.sock";
   if (backend->socket_path_.size() >= kMaxSocketPath) {
     return Status(Outcome::kFailed, kStateDirFailed,
                   "TMPDIR is too long for a Unix socket path (108 bytes); set a shorter TMPDIR");
   }
   {
     std::lock_guard<std::mutex> lock(backend->egress_mu_);
-    if (Status egress = backend->StartEgress(); !egress.ok()) return egress;
+    RETURN_IF_ERROR(backend->StartEgress());
   }
-  if (Status works = backend->SmokeTest(); !works.ok()) return works;
+  RETURN_IF_ERROR(backend->SmokeTest());
   return backend;
 }
 
@@ -141,11 +141,10 @@ Status BwrapBackend::SmokeTest() {
   spec.required = {Capability::kExec};
   spec.egress = Egress::kAllowlist;
   spec.egress_allow = {{kEgressAllowedHost, std::set<std::string>{"GET"}}};
-  StatusOr<std::unique_ptr<Sandbox>> box = Acquire(spec, {"smoke-test", "", ""});
-  if (!box.ok()) return box.status();
-  const StatusOr<ExecResult> ran = (*box)->Exec(
+  ASSIGN_OR_RETURN(std::unique_ptr<Sandbox> box, Acquire(spec, {"smoke-test", "", ""}));
+  const StatusOr<ExecResult> ran = box->Exec(
       {.argv = {"/bin/true"}, .env = {}, .timeout_seconds = 30, .max_output_bytes = 1 << 16});
-  const Status disposed = Dispose(std::move(*box));
+  const Status disposed = Dispose(std::move(box));
   if (!disposed.ok()) return disposed;
   if (!ran.ok() || ran->exit_code != 0) {
     return Status(Outcome::kFailed, kSandboxSetupFailed,
@@ -220,7 +219,7 @@ Status BwrapBackend::Serves(const Spec& spec) const {
                   "The backend serves call-scoped sandboxes only.");
   }
   if (weakenings_.overclaim) return OkStatus();
-  if (Status served = ServesSpec(declaration_, spec); !served.ok()) return served;
+  RETURN_IF_ERROR(ServesSpec(declaration_, spec));
   // The declaration cannot say which hosts: the proxy lets exactly one through.
   for (const EgressRule& rule : spec.egress_allow) {
     if (rule.host != kEgressAllowedHost) {
@@ -236,14 +235,14 @@ StatusOr<std::string> BwrapBackend::MakeSandboxState() {
   if (weakenings_.sandboxes_share_state) {
     const std::string shared = root + "shared";
     if (shared_state_users_ == 0) {
-      if (Status made = MakeStateTree(shared); !made.ok()) return made;
+      RETURN_IF_ERROR(MakeStateTree(shared));
     }
     ++shared_state_users_;
     return shared;
   }
   // Numbered, never reused while the backend lives: two live sandboxes never share one.
   const std::string dir = root + std::to_string(next_sandbox_++);
-  if (Status made = MakeStateTree(dir); !made.ok()) return made;
+  RETURN_IF_ERROR(MakeStateTree(dir));
   return dir;
 }
 
@@ -263,12 +262,11 @@ Status BwrapBackend::ReleaseSandboxState(const std::string& dir) {
 StatusOr<std::unique_ptr<Sandbox>> BwrapBackend::Acquire(const Spec& spec,
                                                          const SandboxKey& /*key*/) {
   // A spec beyond what the backend declared is refused before anything exists.
-  if (Status served = Serves(spec); !served.ok()) return served;
+  RETURN_IF_ERROR(Serves(spec));
   // Under the lock RedirectEgress holds: no sandbox becomes live while the proxy restarts.
   std::lock_guard<std::mutex> lock(egress_mu_);
-  StatusOr<std::string> state = MakeSandboxState();
-  if (!state.ok()) return state.status();
-  auto sandbox = std::make_unique<BwrapSandbox>(this, spec.egress != Egress::kClosed, *state);
+  ASSIGN_OR_RETURN(std::string state, MakeSandboxState());
+  auto sandbox = std::make_unique<BwrapSandbox>(this, spec.egress != Egress::kClosed, state);
   if (weakenings_.dispose_leaves_process) {
     const pid_t keeper = fork();
     if (keeper == 0) {
@@ -322,12 +320,11 @@ StatusOr<ExecResult> BwrapBackend::Exec(const ExecRequest& request, const BwrapS
                            .home_dir = fresh ? "" : sandbox.state() + "/home",
                            .tmpfs_bytes = options_.state_bytes,
                            .weakenings = weakenings_.isolation};
-  StatusOr<std::vector<std::string>> argv = BwrapCommandLine(inputs, request);
-  if (!argv.ok()) return argv.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> argv, BwrapCommandLine(inputs, request));
   const int64_t seconds = request.timeout_seconds <= 0
                               ? kMaxTimeoutSeconds
                               : std::min(request.timeout_seconds, kMaxTimeoutSeconds);
-  BoundedRun run{.argv = std::move(*argv),
+  BoundedRun run{.argv = std::move(argv),
                  .env = {"PATH=/usr/bin:/bin"},
                  .timeout_ms = seconds * 1000,
                  .max_output_bytes = request.max_output_bytes,

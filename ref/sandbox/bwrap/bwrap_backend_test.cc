@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <functional>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "ref/sandbox/bwrap/image.h"
 #include "ref/sandbox/serves.h"
+#include "ref/status/status_macros.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::sandbox::bwrap {
@@ -135,12 +136,13 @@ class BwrapBackendTest : public ::testing::Test {
   // One exec in a sandbox of its own, acquired for `spec` and disposed after.
   StatusOr<ExecResult> Run(std::vector<std::string> argv, std::vector<std::string> env = {},
                            int64_t timeout_seconds = 30, const Spec& spec = Allowlist()) {
-    StatusOr<std::unique_ptr<Sandbox>> sandbox = backend_->Acquire(spec, {"a", "s", "c"});
-    if (!sandbox.ok()) return sandbox.status();
-    StatusOr<ExecResult> result = (*sandbox)->bounded_exec()->ExecBounded(
-        {.argv = std::move(argv), .env = std::move(env), .timeout_seconds = timeout_seconds,
-         .max_output_bytes = 1 << 20});
-    if (Status disposed = backend_->Dispose(std::move(*sandbox)); !disposed.ok()) return disposed;
+    ASSIGN_OR_RETURN(std::unique_ptr<Sandbox> sandbox, backend_->Acquire(spec, {"a", "s", "c"}));
+    StatusOr<ExecResult> result =
+        sandbox->bounded_exec()->ExecBounded({.argv = std::move(argv),
+                                              .env = std::move(env),
+                                              .timeout_seconds = timeout_seconds,
+                                              .max_output_bytes = 1 << 20});
+    RETURN_IF_ERROR(backend_->Dispose(std::move(sandbox)));
     return result;
   }
 

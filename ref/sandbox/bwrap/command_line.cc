@@ -4,6 +4,8 @@
 #include <optional>
 #include <string_view>
 
+#include "ref/status/status_macros.h"
+
 namespace azure_pricing::sandbox::bwrap {
 namespace {
 
@@ -139,8 +141,7 @@ StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& in,
     }
   }
   std::optional<std::string> home, pwd;
-  StatusOr<std::vector<std::string>> env = Environment(in, request, home, pwd);
-  if (!env.ok()) return env.status();
+  ASSIGN_OR_RETURN(std::vector<std::string> env, Environment(in, request, home, pwd));
   std::vector<std::string> out = {in.bwrap_path};
   Add(out, {"--unshare-user", "--unshare-uts", "--unshare-cgroup-try"});
   if (!in.weakenings.shared_ipc) Add(out, {"--unshare-ipc"});
@@ -158,7 +159,7 @@ StatusOr<std::vector<std::string>> BwrapCommandLine(const CommandLineInputs& in,
   // After /tmp is mounted, or /tmp's mount would hide it.
   if (in.weakenings.host_root_visible) Add(out, {"--ro-bind", "/", kHostRootInside});
   Add(out, {"--remount-ro", "/", "--chdir", home.value_or(kDefaultWorkdir)});
-  out.insert(out.end(), env->begin(), env->end());
+  out.insert(out.end(), env.begin(), env.end());
   Add(out, {"--", kInitPath});
   if (in.egress) {
     Add(out, {"--forward", std::to_string(kForwarderPort), "--to", kEgressSocketInside});

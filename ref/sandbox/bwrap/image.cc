@@ -9,6 +9,7 @@
 #include "ref/json/json.h"
 #include "ref/sandbox/bwrap/bounded_process.h"
 #include "ref/sandbox/bwrap/command_line.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::sandbox::bwrap {
 namespace {
@@ -111,14 +112,14 @@ Status PlaceCli(const ImageSources& sources, const fs::path& out) {
 
 Status Fill(const ImageSources& sources, const fs::path& out) {
   const fs::perms exec = fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
-  if (Status cli = PlaceCli(sources, out); !cli.ok()) return cli;
+  RETURN_IF_ERROR(PlaceCli(sources, out));
   if (!Place(sources.sandbox_init, out.string() + kInitPath, exec)) {
     return Failed("cannot place sandbox_init in the image");
   }
   if (!sources.probe.empty() && !Place(sources.probe, out.string() + kProbePath, exec)) {
     return Failed("cannot place the probe in the image");
   }
-  if (Status etc = WriteEtc(out); !etc.ok()) return etc;
+  RETURN_IF_ERROR(WriteEtc(out));
   std::string json = std::string("{\"cli\": ") + (sources.dotnet_bundle ? "\"real\"" : "\"fake\"");
   json += ", \"provenance\": ";
   json::AppendQuoted(json, sources.provenance);

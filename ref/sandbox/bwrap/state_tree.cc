@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <vector>
 
+#include "ref/status/status_macros.h"
+
 namespace azure_pricing::sandbox::bwrap {
 namespace {
 
@@ -116,7 +118,7 @@ Status RemoveTree(const std::string& path) {
     return unlink(path.c_str()) == 0 ? OkStatus()
                                      : TreeFailed("a sandbox's state could not be removed");
   }
-  if (Status emptied = EmptyTree(path); !emptied.ok()) return emptied;
+  RETURN_IF_ERROR(EmptyTree(path));
   return rmdir(path.c_str()) == 0 ? OkStatus()
                                   : TreeFailed("a sandbox's state directory could not be removed");
 }
