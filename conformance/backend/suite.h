@@ -5,7 +5,7 @@
 // (processes left on this machine, the fake price API's log) it observes on the machine the suite
 // runs on, so a backend under test runs here, in process or as an adapter child process.
 //
-//   SuiteOptions options{.price_api = &api, .cli_kind = "real azmcp 3.0.0-beta.46"};
+//   SuiteOptions options{.price_api = api, .cli_kind = "real azmcp 3.0.0-beta.46"};
 //   std::vector<ProbeResult> results = RunBackendSuite(backend, options);
 //
 // Every probe runs; a run reports every failure, never only the first.

@@ -11,7 +11,7 @@
 
 #include "ref/zones/location_values.h"
 
-namespace azure_pricing::live {
+namespace azure_pricing::conformance::live {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -556,4 +556,4 @@ std::string FormatDriftTable(const DriftReport& r) {
   return out;
 }
 
-}  // namespace azure_pricing::live
+}  // namespace azure_pricing::conformance::live

@@ -16,11 +16,11 @@
 #include "ref/status/status.h"
 #include "ref/zones/zones.h"
 
-namespace azure_pricing::live {
+namespace azure_pricing::conformance::live {
 
 // Reason codes (Outcome::kFailed) for a recording directory that cannot be read.
-inline constexpr char kRecordingNotADirectory[] = "recording_not_a_directory";
-inline constexpr char kRecordingWithoutCliOutputs[] = "recording_without_cli_outputs";
+inline constexpr Reason kRecordingNotADirectory = "recording_not_a_directory";
+inline constexpr Reason kRecordingWithoutCliOutputs = "recording_without_cli_outputs";
 
 // A region-wide network listing names network-family rows under at least this many distinct ARM
 // regions. It is the live check's own bar for `network-listing` (min_regions in checks.json), so
@@ -133,6 +133,6 @@ std::string FormatDriftJson(const DriftReport& report);
 // The recorder's layout: every DIR/cli/*.json, sorted by name.
 StatusOr<std::vector<std::string>> RecordingCliFiles(const std::string& dir);
 
-}  // namespace azure_pricing::live
+}  // namespace azure_pricing::conformance::live
 
 #endif  // CONFORMANCE_LIVE_ZONE_DRIFT_H_

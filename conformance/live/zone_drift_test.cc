@@ -13,7 +13,7 @@
 #include "conformance/citations/cites.h"
 #include "ref/status/status_matchers.h"
 
-namespace azure_pricing::live {
+namespace azure_pricing::conformance::live {
 namespace {
 
 CITES("ZONE-003", "ZONE-007", "ZONE-009");
@@ -372,4 +372,4 @@ TEST(RecordingCliFilesTest, NamesAMissingDirectoryAndOneWithoutCliOutputs) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::live
+}  // namespace azure_pricing::conformance::live

@@ -5,7 +5,7 @@
 // after attach cannot slip through.
 //
 //   sandbox::Router router({&backend}, {.min_isolation = sandbox::Isolation::kContainer});
-//   if (Status s = router.EnsureCanServe(spec); !s.ok()) return s;   // at attach
+//   RETURN_IF_ERROR(router.EnsureCanServe(spec));  // at attach (ref/status/status_macros.h)
 //   StatusOr<sandbox::Lease> lease = router.Acquire(spec, key);      // per call
 //   ... lease->sandbox().bounded_exec()->ExecBounded(request) ...
 //   Status disposed = lease->Dispose();                               // always

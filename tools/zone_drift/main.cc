@@ -19,7 +19,7 @@
 #include "ref/status/status.h"
 #include "ref/zones/zones.h"
 
-namespace azure_pricing::live {
+namespace azure_pricing::conformance::live {
 namespace {
 
 constexpr int kExitUsage = 64;
@@ -134,8 +134,9 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::live
+}  // namespace azure_pricing::conformance::live
 
 int main(int argc, char** argv) {
-  return azure_pricing::base::GuardedMain("zone_drift", [&] { return azure_pricing::live::Main(argc, argv); });
+  return azure_pricing::base::GuardedMain(
+      "zone_drift", [&] { return azure_pricing::conformance::live::Main(argc, argv); });
 }
