@@ -137,13 +137,10 @@ TEST(MakeToolsTest, DisabledOrAbsentRouterGivesNoTools) {
   off.enabled = false;
   sandbox::Router disabled({&backend}, off);
   RecordingLogger logger;
-  StatusOr<std::vector<labels::Tool>> made =
-      MakeAzurePricingTools(&disabled, "agent-1", {}, Options(), &logger);
-  ASSERT_TRUE(made.ok());
-  EXPECT_TRUE(made->empty());
-  made = MakeAzurePricingTools(nullptr, "agent-1", {}, Options(), &logger);
-  ASSERT_TRUE(made.ok());
-  EXPECT_TRUE(made->empty());
+  EXPECT_THAT(MakeAzurePricingTools(&disabled, "agent-1", {}, Options(), &logger),
+              IsOkAndHolds(::testing::IsEmpty()));
+  EXPECT_THAT(MakeAzurePricingTools(nullptr, "agent-1", {}, Options(), &logger),
+              IsOkAndHolds(::testing::IsEmpty()));
 }
 
 TEST(MakeToolsTest, RefusesAtAttachWhatCannotServeTheSpec) {
