@@ -21,9 +21,8 @@ using Clock = std::chrono::steady_clock;
 // saying it is ready is treated as one that never says so.
 constexpr size_t kMaxBannerBytes = 1 << 20;
 
-Status Failed(std::string_view reason, const char* message) {
-  return Status(Outcome::kFailed, reason, message);
-}
+// A child that cannot be brought up is the program's own error, not an outcome of the tool.
+Status Failed(Reason reason, const char* message) { return ProgramError(reason, message); }
 
 // Where the line that equals `line` ends in `text` (after its newline), or npos.
 size_t EndOfLine(const std::string& text, const std::string& line) {

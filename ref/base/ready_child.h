@@ -21,11 +21,11 @@
 
 namespace azure_pricing::base {
 
-// Reason codes (Outcome::kFailed). The messages are fixed: callers that talk to a person name the
+// Reason codes of ProgramError()s. The messages are fixed: callers that talk to a person name the
 // program, and may show the output Start handed back.
-inline constexpr char kChildNotStarted[] = "child_not_started";
-inline constexpr char kChildExitedEarly[] = "child_exited_early";
-inline constexpr char kChildSilent[] = "child_silent";
+inline constexpr Reason kChildNotStarted = "child_not_started";
+inline constexpr Reason kChildExitedEarly = "child_exited_early";
+inline constexpr Reason kChildSilent = "child_silent";
 
 struct ReadyChildSpec {
   std::vector<std::string> argv;  // argv[0] is a path; no PATH search

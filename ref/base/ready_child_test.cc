@@ -59,7 +59,7 @@ TEST(ReadyChildTest, ChildThatExitsEarlyIsNamedAndItsOutputKept) {
   std::string output;
   const auto started = Clock::now();
   EXPECT_THAT(ReadyChild::Start(Shell("echo 'cannot bind'; exit 3"), &output),
-              StatusIs(Outcome::kFailed, kChildExitedEarly));
+              ProgramErrorIs(kChildExitedEarly));
   EXPECT_EQ(output, "cannot bind\n");
   EXPECT_LT(Clock::now() - started, std::chrono::seconds(4));  // not the time limit
 }
@@ -70,7 +70,7 @@ TEST(ReadyChildTest, ChildThatNeverAnswersIsKilledAndReapedAtTheDeadline) {
   spec.timeout = std::chrono::milliseconds(300);
   std::string output;
   const auto started = Clock::now();
-  EXPECT_THAT(ReadyChild::Start(spec, &output), StatusIs(Outcome::kFailed, kChildSilent));
+  EXPECT_THAT(ReadyChild::Start(spec, &output), ProgramErrorIs(kChildSilent));
   EXPECT_LT(Clock::now() - started, std::chrono::seconds(4));  // SIGTERM was enough
   EXPECT_EQ(output, "starting\n");
   const pid_t pid = PidFrom(pid_file);
@@ -83,7 +83,7 @@ TEST(ReadyChildTest, ChildThatIgnoresSigtermIsKilledAfterTheGrace) {
   ReadyChildSpec spec = Shell("trap '' TERM; echo $$ > " + pid_file + "; exec sleep 30");
   spec.timeout = std::chrono::milliseconds(200);
   spec.stop_grace = std::chrono::milliseconds(200);
-  EXPECT_THAT(ReadyChild::Start(spec), StatusIs(Outcome::kFailed, kChildSilent));
+  EXPECT_THAT(ReadyChild::Start(spec), ProgramErrorIs(kChildSilent));
   const pid_t pid = PidFrom(pid_file);
   ASSERT_GT(pid, 0);
   EXPECT_TRUE(Reaped(pid));
@@ -92,8 +92,8 @@ TEST(ReadyChildTest, ChildThatIgnoresSigtermIsKilledAfterTheGrace) {
 TEST(ReadyChildTest, MissingProgramAndStderrFile) {
   ReadyChildSpec missing;
   missing.argv = {"/nonexistent/program"};
-  EXPECT_THAT(ReadyChild::Start(missing), StatusIs(Outcome::kFailed, kChildExitedEarly));
-  EXPECT_THAT(ReadyChild::Start(ReadyChildSpec{}), StatusIs(Outcome::kFailed, kChildNotStarted));
+  EXPECT_THAT(ReadyChild::Start(missing), ProgramErrorIs(kChildExitedEarly));
+  EXPECT_THAT(ReadyChild::Start(ReadyChildSpec{}), ProgramErrorIs(kChildNotStarted));
 
   ReadyChildSpec logged = Shell("echo 'said on stderr' >&2; echo ready; exec sleep 30");
   logged.stderr_path = TempDir() + "/ready_child_stderr.log";
