@@ -9,18 +9,6 @@ entry holds fails the lint. `tools/docs/refresh_transcripts` refreshes every ent
 load("//tools/build:azmcp.bzl", "REAL_AZMCP_DATA", "REAL_AZMCP_ENV")
 
 DOC_TRANSCRIPTS = {
-    # Six gate runs over a pipe to a Python process, two of them the kind and properties suites
-    # through the reference and the variant testee: about 90 s on 2 cores.
-    "implementers_test": struct(
-        doc = "//docs:implementers.md",
-        bins = ["//conformance:gate", "//conformance/testee:reference_testee"],
-        data = [
-            "//conformance/testee/python:minimal_testee.py",
-            "//conformance/testee/variant:variant_testee.py",
-        ],
-        size = "large",
-        tags = [],
-    ),
     # Two backend-only gate runs (the reference in bubblewrap, the Python skeleton): about 35 s.
     "certify_sandbox_test": struct(
         doc = "//docs:certify-sandbox.md",
@@ -28,6 +16,20 @@ DOC_TRANSCRIPTS = {
         data = ["//conformance/backend/protocol:example_adapter.py"],
         size = "medium",
         tags = ["requires-user-namespaces"],
+    ),
+    "components_doc_test": struct(
+        doc = "//docs:components.md",
+        bins = ["//fakes/prices_server:generate_catalog", "//fakes/prices_server:prices_server"],
+        data = [],
+        size = "medium",
+        tags = [],
+    ),
+    "development_doc_test": struct(
+        doc = "//docs:development.md",
+        bins = ["//conformance:gate", "//tools:azure_pricing"],
+        data = [],
+        size = "small",
+        tags = [],
     ),
     # The whole gate, every suite: about 80 s on 2 cores. Outside Bazel's sandbox, which would
     # make /etc and other host directories read-only and so change what the backend suite's
@@ -42,19 +44,24 @@ DOC_TRANSCRIPTS = {
             "requires-user-namespaces",
         ],
     ),
-    "reference_doc_test": struct(
-        doc = "//docs:reference.md",
-        bins = ["//tools:azure_pricing", "//tools:zones"],
-        data = ["//fixtures:azmcp_recordings"],
-        size = "medium",
-        tags = ["requires-user-namespaces"],
+    # Six gate runs over a pipe to a Python process, two of them the kind and properties suites
+    # through the reference and the variant testee: about 90 s on 2 cores.
+    "implementers_test": struct(
+        doc = "//docs:implementers.md",
+        bins = ["//conformance:gate", "//conformance/testee:reference_testee"],
+        data = [
+            "//conformance/testee/python:minimal_testee.py",
+            "//conformance/testee/variant:variant_testee.py",
+        ],
+        size = "large",
+        tags = [],
     ),
-    "components_doc_test": struct(
-        doc = "//docs:components.md",
-        bins = ["//fakes/prices_server:generate_catalog", "//fakes/prices_server:prices_server"],
+    "live_check_doc_test": struct(
+        doc = "//docs:live-check.md",
+        bins = ["//tools:live_check", "//tools:zone_drift"],
         data = [],
         size = "medium",
-        tags = [],
+        tags = ["requires-user-namespaces"],
     ),
     "protocols_doc_test": struct(
         doc = "//docs:protocols.md",
@@ -69,19 +76,12 @@ DOC_TRANSCRIPTS = {
         size = "medium",
         tags = [],
     ),
-    "live_check_doc_test": struct(
-        doc = "//docs:live-check.md",
-        bins = ["//tools:live_check", "//tools:zone_drift"],
-        data = [],
+    "reference_doc_test": struct(
+        doc = "//docs:reference.md",
+        bins = ["//tools:azure_pricing", "//tools:zones"],
+        data = ["//fixtures:azmcp_recordings"],
         size = "medium",
         tags = ["requires-user-namespaces"],
-    ),
-    "development_doc_test": struct(
-        doc = "//docs:development.md",
-        bins = ["//conformance:gate", "//tools:azure_pricing"],
-        data = [],
-        size = "small",
-        tags = [],
     ),
     "testee_protocol_doc_test": struct(
         doc = "//conformance/testee:PROTOCOL.md",
@@ -95,7 +95,12 @@ DOC_TRANSCRIPTS = {
 # Documents the lint reads besides those above: the front door and every page of docs/.
 LINTED_DOCS = ["//:README.md"]
 
-def doc_transcript_tests():
+def doc_transcript_tests(name = "transcript_lint_test"):
+    """Declares a transcript test per DOC_TRANSCRIPTS entry, and the lint.
+
+    Args:
+      name: the lint test's name.
+    """
     for name, t in DOC_TRANSCRIPTS.items():
         native.py_test(
             name = name,
@@ -117,7 +122,7 @@ def doc_transcript_tests():
         if not t.doc.startswith("//docs:")
     ]
     native.py_test(
-        name = "transcript_lint_test",
+        name = name,
         size = "small",
         srcs = ["transcript_check.py"],
         main = "transcript_check.py",

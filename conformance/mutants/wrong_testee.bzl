@@ -5,8 +5,18 @@ come before the libraries on the link line, so the linker never pulls the origin
 (which defines exactly the same symbols) out of its library.
 """
 
-def wrong_testee(mutant, src):
-    """Declares :wrong_testee_<mutant> (testonly), src being the label of the mutated file."""
+def wrong_testee(mutant, src):  # buildifier: disable=unnamed-macro
+    """Declares :wrong_testee_<mutant> (testonly).
+
+    The target's name is derived from the mutant, so the macro takes no `name`.
+
+    Args:
+      mutant: the mutant's id in mutants.json.
+      src: the label of the source file the mutant rewrites.
+
+    Returns:
+      Nothing; it declares rules.
+    """
     name = "wrong_testee_" + mutant.replace("-", "_")
     basename = src.split(":")[-1].split("/")[-1]
     native.genrule(

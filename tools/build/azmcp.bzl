@@ -59,8 +59,8 @@ azmcp_package = repository_rule(
     implementation = _azmcp_package_impl,
     attrs = {
         "package": attr.string(default = "@azure/mcp-linux-x64"),
-        "version": attr.string(mandatory = True),
         "pins": attr.label(default = "//tools/image:azmcp-pins.tsv", allow_single_file = True),
+        "version": attr.string(mandatory = True),
     },
 )
 
