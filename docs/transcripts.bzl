@@ -101,9 +101,9 @@ def doc_transcript_tests(name = "transcript_lint_test"):
     Args:
       name: the lint test's name.
     """
-    for name, t in DOC_TRANSCRIPTS.items():
+    for test, t in DOC_TRANSCRIPTS.items():
         native.py_test(
-            name = name,
+            name = test,
             size = t.size,
             srcs = ["transcript_check.py"],
             main = "transcript_check.py",
