@@ -94,13 +94,10 @@ class Runner:
 
     def shell_text(self, command):
         """The command with this build's binaries in place of labels; a problem, or None."""
-        def binary(label):
-            return self.bins.get(label)
-
         missing = []
 
         def by_label(match):
-            path = binary(match.group("label"))
+            path = self.bins.get(match.group("label"))
             if path is None:
                 missing.append(match.group("label"))
                 return match.group(0)
@@ -112,7 +109,7 @@ class Runner:
             package, _, name = label[2:].partition(":")
             for spelling in ("$PWD/bazel-bin/%s/%s" % (package, name),
                              "bazel-bin/%s/%s" % (package, name)):
-                shell = re.sub(re.escape(spelling) + r"(?![\w./-])", path, shell)
+                shell = re.sub(re.escape(spelling) + r"(?![\w./-])", lambda _: path, shell)
         leftover = STILL_BAZEL.search(shell)
         if missing or leftover:
             what = missing[0] if missing else leftover.group(0).strip()

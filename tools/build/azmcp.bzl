@@ -7,6 +7,8 @@ through Bazel's repository cache (shared by every clone on a machine), from the 
 `npm config get registry` names, else registry.npmjs.org.
 """
 
+load(":npm.bzl", "npm_tarball_urls")
+
 def _pinned_sha256(rctx, version):
     for line in rctx.read(rctx.path(rctx.attr.pins)).splitlines():
         fields = line.split("\t")
@@ -15,24 +17,12 @@ def _pinned_sha256(rctx, version):
     fail("%s records no sha256 for %s@%s (tools/image/pin %s)" %
          (rctx.attr.pins, rctx.attr.package, version, version))
 
-def _registries(rctx):
-    registries = []
-    npm = rctx.which("npm")
-    if npm:
-        result = rctx.execute([npm, "config", "get", "registry"], timeout = 30)
-        configured = result.stdout.strip().rstrip("/")
-        if result.return_code == 0 and configured.startswith("http"):
-            registries.append(configured)
-    if "https://registry.npmjs.org" not in registries:
-        registries.append("https://registry.npmjs.org")
-    return registries
-
 def _azmcp_package_impl(rctx):
     version = rctx.attr.version
     scope, _, name = rctx.attr.package.partition("/")
     path = "%s/%s/-/%s-%s.tgz" % (scope, name, name, version)
     rctx.download_and_extract(
-        url = ["%s/%s" % (registry, path) for registry in _registries(rctx)],
+        url = npm_tarball_urls(rctx, path),
         sha256 = _pinned_sha256(rctx, version),
         stripPrefix = "package",
         type = "tar.gz",
