@@ -251,7 +251,7 @@ std::string StartTestee(const GateOptions& options, std::unique_ptr<testee::Test
   std::vector<std::string> argv = options.testee;
   argv[0] = base::ResolveProgram(argv[0]);
   // `bazel run` starts the gate in its runfiles; the testee's relative paths mean the user's.
-  backend_protocol::LineObserver observer;
+  conformance::line_protocol::LineObserver observer;
   if (options.protocol_recorder) {
     observer = options.protocol_recorder->ObserverFor(protocol_schema::Protocol::kTestee);
   }

@@ -25,8 +25,8 @@ TEST(AdapterSuiteTest, TheBubblewrapAdapterPassesEveryProbe) {
       {base::Runfile("conformance/backend/bwrap_adapter"), "--image", setup->image},
       testing::ProcessEnvironment(),
       ""};
-  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(command.argv, command.env);
+  StatusOr<std::unique_ptr<conformance::backend::protocol::AdapterBackend>> adapter =
+      conformance::backend::protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   EXPECT_EQ((*adapter)->identity().name, "bubblewrap");
   EXPECT_EQ((*adapter)->declaration().isolation, sandbox::Isolation::kContainer);
@@ -52,8 +52,8 @@ TEST(AdapterSuiteTest, TheExampleAdapterPassesTheProtocolProbes) {
       {"/usr/bin/python3", base::Runfile("conformance/backend/protocol/example_adapter.py")},
       {"PATH=/usr/bin:/bin"},
       ""};
-  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(command.argv, command.env);
+  StatusOr<std::unique_ptr<conformance::backend::protocol::AdapterBackend>> adapter =
+      conformance::backend::protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   std::set<std::string> protocol;
   for (const ProbeInfo& p : BackendProbes()) {

@@ -98,10 +98,10 @@ std::vector<std::string> AdapterEnvironment(const SuiteImage& image) {
 
 BackendUnderTest StartAdapter(std::vector<std::string> argv, std::vector<std::string> env,
                               const std::string& directory,
-                              const backend_protocol::LineObserver& observer) {
+                              const conformance::line_protocol::LineObserver& observer) {
   BackendUnderTest out;
-  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(argv, env, {}, directory, observer);
+  StatusOr<std::unique_ptr<conformance::backend::protocol::AdapterBackend>> adapter =
+      conformance::backend::protocol::AdapterBackend::Start(argv, env, {}, directory, observer);
   if (!adapter.ok()) {
     out.problem = "the adapter did not start: " + adapter.status().message();
     return out;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/line_io.h"
 #include "conformance/backend/suite.h"
 
 namespace azure_pricing::conformance::backend {
@@ -22,7 +22,7 @@ struct BackendGateOptions {
   bool verbose = false;
   // Shown every line to and from the adapter under test, the reference's too (the gate's
   // --validate-protocol); empty: none.
-  backend_protocol::LineObserver protocol_observer;
+  conformance::line_protocol::LineObserver protocol_observer;
 };
 
 struct BackendGateResult {

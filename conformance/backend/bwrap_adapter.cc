@@ -77,12 +77,12 @@ int RunBwrapAdapter(int argc, char** argv, const std::string& program,
     std::cerr << program << ": " << backend.status().message() << "\n";
     return 1;
   }
-  backend_protocol::ServeOptions serve;
+  conformance::backend::protocol::ServeOptions serve;
   if (Status hooked = hook(**backend, *flags, serve); !hooked.ok()) {
     std::cerr << program << ": " << hooked.message() << "\n";
     return 1;
   }
-  return backend_protocol::ServeBackend(**backend, {sandbox::bwrap::kBackendName, kPackageVersion},
+  return conformance::backend::protocol::ServeBackend(**backend, {sandbox::bwrap::kBackendName, kPackageVersion},
                                         0, 1, serve);
 }
 

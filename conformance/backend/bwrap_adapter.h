@@ -17,7 +17,7 @@ namespace azure_pricing::conformance::backend {
 // Called with the parsed flags once the backend exists; it may also change how the protocol is
 // served (the mutants' lax mode). A failure ends the adapter (exit 1).
 using BackendHook = std::function<Status(sandbox::bwrap::BwrapBackend&, const base::Flags&,
-                                         backend_protocol::ServeOptions&)>;
+                                         conformance::backend::protocol::ServeOptions&)>;
 
 // Parses `--image DIR [--bwrap PATH] [--egress-log]` plus `extra_flags`, creates the backend,
 // runs `hook`, then serves the protocol until stop or EOF. Returns the exit status.

@@ -6,7 +6,7 @@ static int UnguardedMain(int argc, char** argv) {
   return azure_pricing::conformance::backend::RunBwrapAdapter(
       argc, argv, "bwrap_adapter", {}, "",
       [](azure_pricing::sandbox::bwrap::BwrapBackend&, const azure_pricing::base::Flags&,
-         azure_pricing::backend_protocol::ServeOptions&) { return azure_pricing::OkStatus(); });
+         azure_pricing::conformance::backend::protocol::ServeOptions&) { return azure_pricing::OkStatus(); });
 }
 
 int main(int argc, char** argv) {

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "conformance/backend/protocol/child.h"
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/child.h"
+#include "conformance/line_protocol/line_io.h"
 #include "conformance/backend/protocol/protocol.h"
 #include "conformance/backend/suite_internal.h"
 
@@ -18,7 +18,8 @@ namespace azure_pricing::conformance::backend::internal {
 namespace {
 
 using Json = nlohmann::json;
-namespace bp = backend_protocol;
+namespace bp = conformance::backend::protocol;
+namespace lp = conformance::line_protocol;
 
 constexpr auto kAnswerWait = std::chrono::seconds(60);
 constexpr auto kQuietWait = std::chrono::seconds(2);
@@ -29,45 +30,45 @@ constexpr size_t kMaxLine = 16u << 20;
 class RawAdapter {
  public:
   explicit RawAdapter(const AdapterCommand& command) {
-    started_ = bp::SpawnPiped(command.argv, command.env, command.working_directory, child_);
+    started_ = lp::SpawnPiped(command.argv, command.env, command.working_directory, child_);
     if (started_) reader_.emplace(child_.from_child, kMaxLine);
   }
-  ~RawAdapter() { bp::KillAndReap(child_); }
+  ~RawAdapter() { lp::KillAndReap(child_); }
   bool started() const { return started_; }
 
   // The answer line to `line`, or nullopt (with what happened in `why`).
   std::optional<std::string> Exchange(const std::string& line, std::string* why,
                                       std::chrono::seconds wait = kAnswerWait) {
-    const bp::Clock::time_point deadline = bp::Clock::now() + wait;
-    if (!bp::WriteAll(child_.to_child, line + "\n", deadline)) {
+    const lp::Clock::time_point deadline = lp::Clock::now() + wait;
+    if (!lp::WriteAll(child_.to_child, line + "\n", deadline)) {
       *why = "the adapter did not read the line (it exited or closed stdin)";
       return std::nullopt;
     }
     std::string answer;
     switch (reader_->Next(answer, deadline)) {
-      case bp::ReadResult::kLine:
+      case lp::ReadResult::kLine:
         return answer;
-      case bp::ReadResult::kTimeout:
+      case lp::ReadResult::kTimeout:
         *why = "no answer within " + std::to_string(wait.count()) + " s";
         return std::nullopt;
-      case bp::ReadResult::kTooLong:
+      case lp::ReadResult::kTooLong:
         *why = "an answer line longer than 16 MiB";
         return std::nullopt;
-      case bp::ReadResult::kEof:
-      case bp::ReadResult::kError:
+      case lp::ReadResult::kEof:
+      case lp::ReadResult::kError:
         break;
     }
     *why = "the adapter's stdout ended";
     return std::nullopt;
   }
   bool ExitedWithin(std::chrono::seconds wait) {
-    return bp::ExitedBy(child_.pid, bp::Clock::now() + wait);
+    return lp::ExitedBy(child_.pid, lp::Clock::now() + wait);
   }
 
  private:
-  bp::PipedChild child_;
+  lp::PipedChild child_;
   bool started_ = false;
-  std::optional<bp::LineReader> reader_;
+  std::optional<lp::LineReader> reader_;
 };
 
 std::string Hello(int seq, const std::string& version = bp::kProtocolVersion) {

@@ -40,7 +40,8 @@ def wrong_testee(mutant, src):  # buildifier: disable=unnamed-macro
         ],
         deps = [
             "//conformance/backend/protocol",
-            "//conformance/backend/protocol:line_io",
+            "//conformance/line_protocol:core",
+            "//conformance/line_protocol:line_io",
             "//conformance/host:scripted_host",
             "//conformance/testee:protocol",
             "//ref/base:main_guard",

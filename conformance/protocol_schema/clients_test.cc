@@ -16,7 +16,7 @@
 namespace azure_pricing::conformance::protocol_schema {
 namespace {
 
-using backend_protocol::AdapterBackend;
+using conformance::backend::protocol::AdapterBackend;
 using testee::TesteeProcess;
 
 ProtocolSchemas Schemas() {
@@ -26,7 +26,7 @@ ProtocolSchemas Schemas() {
 }
 
 // The recorder's observer, noting which kinds of line went by.
-backend_protocol::LineObserver Noting(LineRecorder& recorder, Protocol protocol,
+conformance::line_protocol::LineObserver Noting(LineRecorder& recorder, Protocol protocol,
                                       std::set<LineDirection>& seen) {
   return [&seen, observe = recorder.ObserverFor(protocol)](
              LineDirection direction, std::string_view op, std::string_view line) {
@@ -48,7 +48,7 @@ sandbox::Spec PricingSpec() {
 }
 
 // hello, acquire (with an upstream), exec, dispose and stop: ten lines.
-void Session(std::vector<std::string> argv, backend_protocol::LineObserver observer) {
+void Session(std::vector<std::string> argv, conformance::line_protocol::LineObserver observer) {
   argv.push_back("--accept-redirect");
   StatusOr<std::unique_ptr<AdapterBackend>> backend =
       AdapterBackend::Start(std::move(argv), {}, {}, "", std::move(observer));

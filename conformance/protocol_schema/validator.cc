@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "conformance/backend/protocol/protocol.h"
-#include "conformance/backend/protocol/wire_json.h"
+#include "conformance/line_protocol/wire_json.h"
 #include "conformance/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
@@ -73,11 +73,11 @@ Violation Described(const SchemaProblem& problem) {
 // The framing rules every line keeps before any schema applies; the object, or nullopt after
 // saying what is wrong.
 std::optional<ordered_json> Framed(std::string_view line, std::vector<Violation>& out) {
-  if (line.size() > backend_protocol::kMaxLineBytes) {
+  if (line.size() > conformance::line_protocol::kMaxLineBytes) {
     out.push_back({"/", "is longer than 16 MiB (framing)"});
     return std::nullopt;
   }
-  std::optional<ordered_json> doc = backend_protocol::ParseStrict(line);
+  std::optional<ordered_json> doc = conformance::line_protocol::ParseStrict(line);
   if (!doc) {
     const bool json = ordered_json::accept(line.begin(), line.end());
     out.push_back({"/", json ? "repeats a member within one object (framing)"
@@ -262,7 +262,7 @@ void LineRecorder::Record(Protocol protocol, LineDirection direction, std::strin
   tally_.described.push_back(std::move(text));
 }
 
-backend_protocol::LineObserver LineRecorder::ObserverFor(Protocol protocol) {
+conformance::line_protocol::LineObserver LineRecorder::ObserverFor(Protocol protocol) {
   return [this, protocol](LineDirection direction, std::string_view op, std::string_view line) {
     Record(protocol, direction, op, line);
   };

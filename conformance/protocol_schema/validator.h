@@ -24,12 +24,12 @@
 #include <string_view>
 #include <vector>
 
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/line_io.h"
 #include "ref/status/status.h"
 
 namespace azure_pricing::conformance::protocol_schema {
 
-using backend_protocol::LineDirection;
+using conformance::line_protocol::LineDirection;
 
 enum class Protocol { kBackend, kTestee };
 
@@ -95,7 +95,7 @@ class LineRecorder {
   void Record(Protocol protocol, LineDirection direction, std::string_view op,
               std::string_view line);
   // Records a client's lines as `protocol`'s. The recorder must outlive every client given it.
-  backend_protocol::LineObserver ObserverFor(Protocol protocol);
+  conformance::line_protocol::LineObserver ObserverFor(Protocol protocol);
 
   struct Tally {
     uint64_t lines = 0;

@@ -337,7 +337,7 @@ TEST(ValidatorTest, AViolationNeverRepeatsWhatTheLineHeld) {
 
 TEST(ValidatorTest, TheRecorderCountsEveryLineAndDescribesTheFirstBrokenOnes) {
   LineRecorder recorder(Schemas(), /*described=*/2);
-  const backend_protocol::LineObserver observe = recorder.ObserverFor(Protocol::kBackend);
+  const conformance::line_protocol::LineObserver observe = recorder.ObserverFor(Protocol::kBackend);
   observe(kSent, "stop", R"({"seq":1,"op":"stop"})");
   observe(kAnswer, "stop", R"({"seq":1,"ok":true,"extra":"s3cr3t"})");
   observe(kAnswer, "stop", R"({"seq":"s3cr3t","ok":true})");

@@ -8,6 +8,10 @@
 //   bad_callback     sends a callback for a sandbox that does not exist, then answers
 //   wrong_seq        answers the case with another seq
 //   ok               answers every case "completed" with a fixed report (a trivial testee)
+// With --speaks 2 it speaks only version 2 of the protocol, as a testee written before version 3
+// does: it refuses the hello offering version 3 with protocol_mismatch. --speaks 2-anyway
+// answers any hello with version 2, as a version 2 testee that does not read the offer does.
+// --speaks none refuses every version.
 #include <unistd.h>
 
 #include <chrono>
@@ -16,19 +20,19 @@
 #include <string>
 #include <thread>
 
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/line_io.h"
 #include "conformance/testee/protocol.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 namespace {
 
-namespace bp = ::azure_pricing::backend_protocol;
+namespace lp = ::azure_pricing::conformance::line_protocol;
 
-bool Write(const std::string& line) { return bp::WriteAll(1, line, std::nullopt); }
+bool Write(const std::string& line) { return lp::WriteAll(1, line, std::nullopt); }
 
-std::string Read(bp::LineReader& reader) {
+std::string Read(lp::LineReader& reader) {
   std::string line;
-  if (reader.Next(line, std::nullopt) != bp::ReadResult::kLine) _exit(0);
+  if (reader.Next(line, std::nullopt) != lp::ReadResult::kLine) _exit(0);
   return line;
 }
 
@@ -47,7 +51,7 @@ conformance::host::CallReport Completed() {
 }
 
 // What the mode does with one case; false ends the testee.
-bool Misbehave(const std::string& mode, bp::LineReader& reader, int64_t seq) {
+bool Misbehave(const std::string& mode, lp::LineReader& reader, int64_t seq) {
   if (mode == "hang") {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }
@@ -70,17 +74,41 @@ bool Misbehave(const std::string& mode, bp::LineReader& reader, int64_t seq) {
   return Write(EncodeCaseAnswer(seq, Completed()));
 }
 
+// The flag's value after `name` ("--mode", "--speaks"), or `fallback`.
+std::string Flag(int argc, char** argv, const char* name, const char* fallback) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+  }
+  return fallback;
+}
+
+std::string Hello(const GateMessage& hello, const std::string& speaks, Version& version) {
+  if (speaks == "2-anyway") {
+    version = Version::kV2;
+    return EncodeHelloAnswer(hello.seq, {"fake-testee", "0.1"}, version);
+  }
+  const std::optional<Version> offered = VersionNamed(hello.protocol);
+  const bool spoken = offered && (speaks == "all" || (speaks == "2" && *offered == Version::kV2));
+  if (!spoken) {
+    return EncodeErrorAnswer(hello.seq, StatusForReason(Outcome::kRefused, kProtocolMismatch));
+  }
+  version = *offered;
+  return EncodeHelloAnswer(hello.seq, {"fake-testee", "0.1"}, version);
+}
+
 int Main(int argc, char** argv) {
-  const std::string mode = argc == 3 && std::strcmp(argv[1], "--mode") == 0 ? argv[2] : "ok";
-  bp::LineReader reader(0, size_t{1} << 24);
+  const std::string mode = Flag(argc, argv, "--mode", "ok");
+  const std::string speaks = Flag(argc, argv, "--speaks", "all");
+  Version version = Version::kV3;
+  lp::LineReader reader(0, size_t{1} << 24);
   for (;;) {
     const std::string line = Read(reader);
     std::optional<int64_t> seq;
-    StatusOr<GateMessage> message = DecodeGateMessage(line, &seq);
+    StatusOr<GateMessage> message = DecodeGateMessage(line, &seq, version);
     if (!message.ok()) {
       Write(EncodeErrorAnswer(seq, message.status()));
     } else if (message->op == GateOp::kHello) {
-      Write(EncodeHelloAnswer(message->seq, {"fake-testee", "0.1"}));
+      Write(Hello(*message, speaks, version));
     } else if (message->op == GateOp::kStop) {
       Write(EncodeStopAnswer(message->seq));
       return 0;
@@ -91,6 +119,6 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee
 
-int main(int argc, char** argv) { return azure_pricing::testee::Main(argc, argv); }
+int main(int argc, char** argv) { return azure_pricing::conformance::testee::Main(argc, argv); }

@@ -9,16 +9,17 @@
 #include <utility>
 #include <vector>
 
-#include "conformance/backend/protocol/wire_json.h"
+#include "conformance/line_protocol/wire_json.h"
+#include "ref/status/status_macros.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 namespace {
 
 // Ordered, so that every line starts with "seq" and reads the way PROTOCOL.md shows it.
 using Json = nlohmann::ordered_json;
-using backend_protocol::AsInt64;
-using backend_protocol::Line;
-using backend_protocol::ParseStrict;
+using line_protocol::AsInt64;
+using line_protocol::Line;
+using line_protocol::ParseStrict;
 using conformance::host::CallReport;
 using conformance::host::ScriptedCall;
 
@@ -28,22 +29,8 @@ constexpr std::array<std::pair<GateOp, const char*>, 3> kOps = {{
     {GateOp::kStop, kOpStop},
 }};
 
-struct KnownReason {
-  Reason reason;
-  const char* message;
-};
-
-// Every reason that crosses the wire with its meaning intact, and the fixed text a received
-// error gets: the peer's own message is received data and never becomes a Status message.
-constexpr KnownReason kKnownReasons[] = {
-    {kMalformedMessage,
-     "The line is not a protocol message: not JSON, not an object, or a member missing, unknown, "
-     "repeated or of the wrong type."},
-    {kUnknownOp, "The message names an op this protocol version does not have."},
-    {kOutOfOrder, "The message's seq is not greater than the previous message's."},
-    {kNotStarted, "The first message must be hello."},
-    {kAlreadyStarted, "hello was already answered."},
-    {kProtocolMismatch, "The peer speaks another version of the testee protocol."},
+// This protocol's reasons beyond the core's, each with the fixed text a received error gets.
+constexpr line_protocol::KnownReason kKnownReasons[] = {
     {kTesteeTimeout, "The testee did not answer before its deadline; it was killed."},
     {kTesteeExited, "The testee exited or closed its output before answering."},
     {kTesteeProtocolError,
@@ -55,6 +42,11 @@ constexpr KnownReason kKnownReasons[] = {
     {conformance::host::kInvalidConfiguration,
      "The testee found the case's host configuration unusable."},
 };
+
+constexpr std::array<std::pair<Version, const char*>, 2> kVersions = {{
+    {Version::kV2, kPreviousProtocolVersion},
+    {Version::kV3, kProtocolVersion},
+}};
 
 // Where a testee's line breaks the protocol, for the gate's message: a JSON path (`report`,
 // `report.trusted_messages[1]`, `the line`) and what is wrong there, never a value the testee
@@ -203,43 +195,74 @@ bool ReadOptionalInt(const Json& v, std::optional<int64_t>& out) {
   return out.has_value();
 }
 
-Json CallJson(const ScriptedCall& c) {
-  return Json{{"arguments", c.arguments},
-              {"call_id", c.call_id.empty() ? Json(nullptr) : Json(c.call_id)},
-              {"same_host", c.same_host},
-              {"host_json", c.host_json},
-              {"backend_json", c.backend_json},
-              {"labels_json", c.labels_json},
-              {"middleware", c.middleware},
-              {"max_rows", OptionalInt(c.max_rows)},
-              {"exec_timeout_seconds", OptionalInt(c.exec_timeout_seconds)},
-              {"max_output_bytes", OptionalInt(c.max_output_bytes)}};
+// The host configuration's three members, as each version names them.
+struct ConfigMember {
+  const char* v2_name;  // JSON text in a string
+  const char* v3_name;  // the JSON value itself
+  std::string ScriptedCall::*text;
+};
+
+constexpr ConfigMember kConfig[] = {
+    {"host_json", "host", &ScriptedCall::host_json},
+    {"backend_json", "backend", &ScriptedCall::backend_json},
+    {"labels_json", "labels", &ScriptedCall::labels_json},
+};
+
+const char* ConfigName(const ConfigMember& m, Version version) {
+  return version == Version::kV2 ? m.v2_name : m.v3_name;
 }
 
-std::optional<ScriptedCall> CallFrom(const Json& j) {
-  const char* const keys[] = {"arguments", "host_json", "backend_json", "labels_json"};
+// Version 3 carries a configuration as the JSON it is. A text that is not JSON (or repeats a
+// member) goes as a string: not an object, so the testee refuses it as it would the text.
+Json ConfigValue(const std::string& text, Version version) {
+  if (version == Version::kV2) return Json(text);
+  std::optional<Json> parsed = ParseStrict(text);
+  return parsed ? std::move(*parsed) : Json(text);
+}
+
+// The configuration member as ScriptedCall holds it: JSON text.
+std::optional<std::string> ConfigText(const Json& value, Version version) {
+  if (version == Version::kV3) return value.dump();
+  if (!value.is_string()) return std::nullopt;
+  return value.get<std::string>();
+}
+
+Json CallJson(const ScriptedCall& c, Version version) {
+  Json out = {{"arguments", c.arguments},
+              {"call_id", c.call_id.empty() ? Json(nullptr) : Json(c.call_id)},
+              {"same_host", c.same_host}};
+  for (const ConfigMember& m : kConfig) out[ConfigName(m, version)] = ConfigValue(c.*m.text, version);
+  out["middleware"] = c.middleware;
+  out["max_rows"] = OptionalInt(c.max_rows);
+  out["exec_timeout_seconds"] = OptionalInt(c.exec_timeout_seconds);
+  out["max_output_bytes"] = OptionalInt(c.max_output_bytes);
+  return out;
+}
+
+std::optional<ScriptedCall> CallFrom(const Json& j, Version version) {
+  const char* host = ConfigName(kConfig[0], version);
+  const char* backend = ConfigName(kConfig[1], version);
+  const char* labels = ConfigName(kConfig[2], version);
   if (!OnlyMembers(j,
-                   {"arguments", "call_id", "same_host", "host_json", "backend_json",
-                    "labels_json", "middleware", "max_rows", "exec_timeout_seconds",
-                    "max_output_bytes"},
-                   {"arguments", "same_host", "host_json", "backend_json", "labels_json",
-                    "middleware"})) {
+                   {"arguments", "call_id", "same_host", host, backend, labels, "middleware",
+                    "max_rows", "exec_timeout_seconds", "max_output_bytes"},
+                   {"arguments", "same_host", host, backend, labels, "middleware"})) {
     return std::nullopt;
   }
-  for (const char* key : keys) {
-    if (!j[key].is_string()) return std::nullopt;
-  }
   const Json& call_id = j.value("call_id", Json());
-  if (!j["same_host"].is_boolean() || !(call_id.is_null() || call_id.is_string())) {
+  if (!j["arguments"].is_string() || !j["same_host"].is_boolean() ||
+      !(call_id.is_null() || call_id.is_string())) {
     return std::nullopt;
   }
   ScriptedCall c;
   c.arguments = j["arguments"].get<std::string>();
   c.same_host = j["same_host"].get<bool>();
   if (call_id.is_string()) c.call_id = call_id.get<std::string>();
-  c.host_json = j["host_json"].get<std::string>();
-  c.backend_json = j["backend_json"].get<std::string>();
-  c.labels_json = j["labels_json"].get<std::string>();
+  for (const ConfigMember& m : kConfig) {
+    std::optional<std::string> text = ConfigText(j[ConfigName(m, version)], version);
+    if (!text) return std::nullopt;
+    c.*m.text = std::move(*text);
+  }
   if (!StringList(j["middleware"], c.middleware)) return std::nullopt;
   const Json null;
   if (!ReadOptionalInt(j.value("max_rows", null), c.max_rows) ||
@@ -372,7 +395,7 @@ std::optional<CallReport> ReportFrom(const Json& j, Fault& fault) {
 Status Malformed() { return StatusForReason(Outcome::kRefused, kMalformedMessage); }
 Status ProtocolError(const Fault& fault) { return TesteeProtocolError(fault.text()); }
 
-std::optional<GateMessage> BodyFrom(GateOp op, const Json& doc, int64_t seq) {
+std::optional<GateMessage> BodyFrom(GateOp op, const Json& doc, int64_t seq, Version version) {
   GateMessage m{.seq = seq, .op = op};
   switch (op) {
     case GateOp::kHello:
@@ -384,7 +407,7 @@ std::optional<GateMessage> BodyFrom(GateOp op, const Json& doc, int64_t seq) {
       return m;
     case GateOp::kCase: {
       if (!OnlyMembers(doc, {"seq", "op", "call"}, {"call"})) return std::nullopt;
-      std::optional<ScriptedCall> call = CallFrom(doc["call"]);
+      std::optional<ScriptedCall> call = CallFrom(doc["call"], version);
       if (!call) return std::nullopt;
       m.call = std::move(*call);
       return m;
@@ -396,10 +419,9 @@ std::optional<GateMessage> BodyFrom(GateOp op, const Json& doc, int64_t seq) {
   return std::nullopt;
 }
 
-std::optional<GateOp> OpFromName(const Json& name) {
-  if (!name.is_string()) return std::nullopt;
+std::optional<GateOp> OpFromName(std::string_view name) {
   for (const auto& [op, text] : kOps) {
-    if (name.get<std::string>() == text) return op;
+    if (name == text) return op;
   }
   return std::nullopt;
 }
@@ -456,7 +478,7 @@ StatusOr<TesteeAnswer> OkAnswerFrom(const Json& doc, GateOp answered, TesteeAnsw
         }
       }
       answer.protocol = doc["protocol"].get<std::string>();
-      if (answer.protocol != kProtocolVersion) {
+      if (!VersionNamed(answer.protocol)) {
         return StatusForReason(Outcome::kFailed, kProtocolMismatch);
       }
       answer.implementation = {i["name"].get<std::string>(), i["version"].get<std::string>()};
@@ -489,24 +511,37 @@ Status TesteeProtocolError(std::string_view fault) {
 }
 
 Status StatusForReason(Outcome outcome, std::string_view reason) {
-  const Outcome wire = outcome == Outcome::kCompleted ? Outcome::kFailed : outcome;
-  for (const KnownReason& known : kKnownReasons) {
-    if (reason == known.reason) return Status(wire, known.reason, known.message);
-  }
-  return Status(wire, kTesteeError, "The testee reported an error this gate does not know.");
+  return line_protocol::StatusForReason(
+      outcome, reason, kKnownReasons,
+      {kTesteeError, "The testee reported an error this gate does not know."});
 }
 
-std::string EncodeGateMessage(const GateMessage& message) {
+std::string_view VersionName(Version version) {
+  for (const auto& [v, name] : kVersions) {
+    if (v == version) return name;
+  }
+  return "unknown";
+}
+
+std::optional<Version> VersionNamed(std::string_view name) {
+  for (const auto& [v, text] : kVersions) {
+    if (name == text) return v;
+  }
+  return std::nullopt;
+}
+
+std::string EncodeGateMessage(const GateMessage& message, Version version) {
   Json out = {{"seq", message.seq}, {"op", OpName(message.op)}};
   if (message.op == GateOp::kHello) out["protocol"] = message.protocol;
-  if (message.op == GateOp::kCase) out["call"] = CallJson(message.call);
+  if (message.op == GateOp::kCase) out["call"] = CallJson(message.call, version);
   return Line(out);
 }
 
-std::string EncodeHelloAnswer(int64_t seq, const Implementation& implementation) {
+std::string EncodeHelloAnswer(int64_t seq, const Implementation& implementation,
+                              Version version) {
   return Line(Json{{"seq", seq},
                    {"ok", true},
-                   {"protocol", kProtocolVersion},
+                   {"protocol", VersionName(version)},
                    {"implementation",
                     {{"name", implementation.name}, {"version", implementation.version}}}});
 }
@@ -518,26 +553,16 @@ std::string EncodeCaseAnswer(int64_t seq, const CallReport& report) {
 std::string EncodeStopAnswer(int64_t seq) { return Line(Json{{"seq", seq}, {"ok", true}}); }
 
 std::string EncodeErrorAnswer(std::optional<int64_t> seq, const Status& error) {
-  return Line(Json{{"seq", seq ? Json(*seq) : Json(nullptr)},
-                   {"ok", false},
-                   {"error",
-                    {{"outcome", OutcomeName(error.outcome())},
-                     {"reason", error.reason()},
-                     {"message", error.message()}}}});
+  return Line(line_protocol::ErrorAnswer(seq, OutcomeName(error.outcome()), error));
 }
 
-StatusOr<GateMessage> DecodeGateMessage(std::string_view line, std::optional<int64_t>* seq) {
-  if (seq != nullptr) seq->reset();
+StatusOr<GateMessage> DecodeGateMessage(std::string_view line, std::optional<int64_t>* seq,
+                                        Version version) {
   try {
-    const std::optional<Json> doc = ParseStrict(line);
-    if (!doc || !doc->is_object() || !doc->contains("seq")) return Malformed();
-    const std::optional<int64_t> n = AsInt64((*doc)["seq"]);
-    if (!n) return Malformed();
-    if (seq != nullptr) *seq = n;
-    if (!doc->contains("op") || !(*doc)["op"].is_string()) return Malformed();
-    const std::optional<GateOp> op = OpFromName((*doc)["op"]);
+    ASSIGN_OR_RETURN(line_protocol::RequestHead head, line_protocol::ReadRequestHead(line, seq));
+    const std::optional<GateOp> op = OpFromName(head.op);
     if (!op) return StatusForReason(Outcome::kRefused, kUnknownOp);
-    std::optional<GateMessage> message = BodyFrom(*op, *doc, *n);
+    std::optional<GateMessage> message = BodyFrom(*op, head.doc, head.seq, version);
     if (!message) return Malformed();
     return std::move(*message);
   } catch (const std::exception&) {
@@ -592,4 +617,4 @@ StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered) {
   }
 }
 
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee

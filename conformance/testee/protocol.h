@@ -18,12 +18,24 @@
 #include <string_view>
 
 #include "conformance/host/scripted_host.h"
+#include "conformance/line_protocol/core.h"
 #include "ref/status/status.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 
-// Changes with every incompatible change; both sides refuse a version they do not speak.
-inline constexpr char kProtocolVersion[] = "azure-pricing-testee/2";
+// Changes with every incompatible change. The gate offers the newest version first and, to a
+// testee that answers that hello with protocol_mismatch, the previous one. A testee answers with
+// the version it speaks; the gate speaks whichever of its versions the answer names.
+inline constexpr char kProtocolVersion[] = "azure-pricing-testee/3";
+inline constexpr char kPreviousProtocolVersion[] = "azure-pricing-testee/2";
+
+// The versions this side speaks. They differ only in how a case's call carries its
+// configuration: version 3 as JSON objects (`host`, `backend`, `labels`), version 2 as JSON
+// text in strings (`host_json`, `backend_json`, `labels_json`).
+enum class Version { kV2, kV3 };
+
+std::string_view VersionName(Version version);
+std::optional<Version> VersionNamed(std::string_view name);
 
 // The gate's ops. The testee's callbacks are the backend protocol's acquire, exec_bounded and
 // dispose requests, unchanged.
@@ -32,13 +44,14 @@ inline constexpr char kOpCase[] = "case";
 inline constexpr char kOpStop[] = "stop";
 
 // Reasons a testee answers with when a line from the gate is not a message it can serve
-// (Outcome::kRefused); the gate uses the backend protocol's for a bad callback.
-inline constexpr Reason kMalformedMessage = "malformed_message";
-inline constexpr Reason kUnknownOp = "unknown_op";
-inline constexpr Reason kOutOfOrder = "out_of_order";
-inline constexpr Reason kNotStarted = "not_started";
-inline constexpr Reason kAlreadyStarted = "already_started";
-inline constexpr Reason kProtocolMismatch = "protocol_mismatch";
+// (Outcome::kRefused): the protocols' core's (conformance/line_protocol).
+using line_protocol::kAlreadyStarted;
+using line_protocol::kMalformedMessage;
+using line_protocol::kMessageTooLong;
+using line_protocol::kNotStarted;
+using line_protocol::kOutOfOrder;
+using line_protocol::kProtocolMismatch;
+using line_protocol::kUnknownOp;
 
 // Reasons a case fails with on the gate's side (Outcome::kFailed). The testee is killed and
 // reaped for timeout, exit and protocol error; the next case starts a new one.
@@ -79,22 +92,27 @@ struct TesteeAnswer {
   conformance::host::CallReport report;      // a case answer
 };
 
-// One line each, '\n'-terminated.
-std::string EncodeGateMessage(const GateMessage& message);
-std::string EncodeHelloAnswer(int64_t seq, const Implementation& implementation);
+// One line each, '\n'-terminated. A case's call is written as `version` carries it; a
+// configuration text that is not JSON goes as a string in version 3 (which a testee refuses as
+// invalid_configuration, as it would the text in version 2).
+std::string EncodeGateMessage(const GateMessage& message, Version version = Version::kV3);
+std::string EncodeHelloAnswer(int64_t seq, const Implementation& implementation,
+                              Version version = Version::kV3);
 std::string EncodeCaseAnswer(int64_t seq, const conformance::host::CallReport& report);
 std::string EncodeStopAnswer(int64_t seq);
 std::string EncodeErrorAnswer(std::optional<int64_t> seq, const Status& error);
 
-// `line` without its '\n'. On failure `seq` holds the message's seq when it could be read.
-// Failures: kMalformedMessage, kUnknownOp (Outcome::kRefused).
-StatusOr<GateMessage> DecodeGateMessage(std::string_view line, std::optional<int64_t>* seq);
+// `line` without its '\n', a case's call read as `version` carries it (the configuration comes
+// back as the JSON text ScriptedCall holds). On failure `seq` holds the message's seq when it
+// could be read. Failures: kMalformedMessage, kUnknownOp (Outcome::kRefused).
+StatusOr<GateMessage> DecodeGateMessage(std::string_view line, std::optional<int64_t>* seq,
+                                        Version version = Version::kV3);
 
 // True when a testee's line is a callback request (it has an "op" member) rather than an answer.
 bool IsCallback(std::string_view line);
 
 // `answered` says which fields an "ok":true answer has. Failures are kTesteeProtocolError, and
-// kProtocolMismatch for a hello answer naming another version. An error answer decodes fine,
+// kProtocolMismatch for a hello answer naming a version this side does not speak. An error answer decodes fine,
 // its Status with a fixed message (StatusForReason).
 StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered);
 
@@ -105,10 +123,11 @@ StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered);
 // sent. DecodeAnswer's protocol errors carry one.
 Status TesteeProtocolError(std::string_view fault);
 
-// The Status an error with this reason stands for: a reason this protocol knows keeps its
-// constant and gets its fixed message, as does invalid_configuration; any other is kTesteeError.
+// The Status an error with this reason stands for: a reason the core or this protocol knows
+// keeps its constant and gets its fixed message, as does invalid_configuration; any other is
+// kTesteeError.
 Status StatusForReason(Outcome outcome, std::string_view reason);
 
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee
 
 #endif  // CONFORMANCE_TESTEE_PROTOCOL_H_

@@ -9,11 +9,12 @@
 
 #include "ref/status/status_matchers.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 namespace {
 
 using conformance::host::CallReport;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 std::string WithoutNewline(std::string line) {
   EXPECT_EQ(line.back(), '\n');
@@ -47,6 +48,49 @@ TEST(TesteeProtocolTest, ACaseMessageRoundTripsWithoutItsScripts) {
   EXPECT_EQ(back->call.call_id, "call-7");
   EXPECT_TRUE(back->call.same_host);
   EXPECT_TRUE(back->call.scripts.empty());
+}
+
+TEST(TesteeProtocolTest, EachVersionCarriesTheConfigurationItsOwnWay) {
+  GateMessage m{.seq = 2, .op = GateOp::kCase};
+  m.call.host_json = R"({ "max_rows" : 3 })";
+  const std::string v3 = WithoutNewline(EncodeGateMessage(m, Version::kV3));
+  const std::string v2 = WithoutNewline(EncodeGateMessage(m, Version::kV2));
+  EXPECT_THAT(v3, HasSubstr(R"("host":{"max_rows":3},"backend":{},"labels":{})"));
+  EXPECT_THAT(v2, HasSubstr(R"("host_json":"{ \"max_rows\" : 3 }","backend_json":"{}")"));
+  // Version 2 passes the text byte for byte; version 3 the value, which reads back as its JSON.
+  StatusOr<GateMessage> from_v2 = DecodeGateMessage(v2, nullptr, Version::kV2);
+  StatusOr<GateMessage> from_v3 = DecodeGateMessage(v3, nullptr, Version::kV3);
+  ASSERT_THAT(from_v2.status(), IsOk());
+  ASSERT_THAT(from_v3.status(), IsOk());
+  EXPECT_EQ(from_v2->call.host_json, m.call.host_json);
+  EXPECT_EQ(from_v3->call.host_json, R"({"max_rows":3})");
+  // Each version's call is not a message of the other.
+  EXPECT_THAT(DecodeGateMessage(v2, nullptr, Version::kV3), StatusIs(Outcome::kRefused, kMalformedMessage));
+  EXPECT_THAT(DecodeGateMessage(v3, nullptr, Version::kV2), StatusIs(Outcome::kRefused, kMalformedMessage));
+}
+
+TEST(TesteeProtocolTest, Version3SendsATextThatIsNotJsonAsAStringTheTesteeMustRefuse) {
+  GateMessage m{.seq = 2, .op = GateOp::kCase};
+  m.call.backend_json = R"({"name":"a","name":"b"})";  // a repeated member: no one JSON value
+  const std::string line = WithoutNewline(EncodeGateMessage(m, Version::kV3));
+  EXPECT_THAT(line, HasSubstr(R"("backend":"{\"name\":\"a\",\"name\":\"b\"}")"));
+  StatusOr<GateMessage> back = DecodeGateMessage(line, nullptr, Version::kV3);
+  ASSERT_THAT(back.status(), IsOk());
+  // A JSON string, not an object: the host refuses it as invalid_configuration.
+  EXPECT_EQ(back->call.backend_json.front(), '"');
+}
+
+TEST(TesteeProtocolTest, VersionsAreNamedAsHelloSpellsThem) {
+  EXPECT_EQ(VersionName(Version::kV3), kProtocolVersion);
+  EXPECT_EQ(VersionName(Version::kV2), kPreviousProtocolVersion);
+  EXPECT_EQ(VersionNamed("azure-pricing-testee/3"), Version::kV3);
+  EXPECT_EQ(VersionNamed("azure-pricing-testee/2"), Version::kV2);
+  EXPECT_EQ(VersionNamed("azure-pricing-testee/1"), std::nullopt);
+  EXPECT_EQ(VersionNamed("Azure-Pricing-Testee/3"), std::nullopt);
+  StatusOr<TesteeAnswer> v2 =
+      DecodeAnswer(WithoutNewline(EncodeHelloAnswer(1, {"py", "0.2"}, Version::kV2)), GateOp::kHello);
+  ASSERT_THAT(v2.status(), IsOk());
+  EXPECT_EQ(v2->protocol, kPreviousProtocolVersion);
 }
 
 TEST(TesteeProtocolTest, HelloAndStopRoundTrip) {
@@ -256,4 +300,4 @@ TEST(TesteeProtocolTest, ACallbackIsTellingFromAnAnswer) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee

@@ -1,18 +1,20 @@
 #include "conformance/testee/runner.h"
 
-#include <map>
 #include <utility>
 
 #include "conformance/backend/protocol/protocol.h"
+#include "conformance/line_protocol/core.h"
+#include "conformance/line_protocol/sandbox_table.h"
 #include "ref/status/status_macros.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 
-using backend_protocol::Clock;
-using backend_protocol::LineDirection;
+using line_protocol::Clock;
+using line_protocol::LineDirection;
+namespace lp = ::azure_pricing::conformance::line_protocol;
 using conformance::host::CallReport;
 using conformance::host::ScriptedCall;
-namespace bp = ::azure_pricing::backend_protocol;
+namespace bp = ::azure_pricing::conformance::backend::protocol;
 
 namespace {
 
@@ -31,12 +33,9 @@ bp::Response ErrorResponse(std::optional<int64_t> seq, Reason reason) {
 // callback the gate cannot serve gets an error answer (never silence) and fails the case.
 class TesteeProcess::CaseSession {
  public:
-  explicit CaseSession(fakes::sandbox::FakeBackend& backend) : backend_(backend) {}
-  // Whatever the testee did not dispose is disposed here, after its counts were taken, so no
-  // sandbox outlives its backend.
-  ~CaseSession() {
-    for (auto& [id, sandbox] : live_) (void)backend_.Dispose(std::move(sandbox));
-  }
+  // The table disposes whatever the testee did not, after the case's counts were taken (the
+  // session ends after them), so no sandbox outlives its backend.
+  explicit CaseSession(fakes::sandbox::FakeBackend& backend) : sandboxes_(backend) {}
 
   bool bad_callback() const { return bad_callback_; }
   // The op of the callback last answered; "" when its line was unreadable.
@@ -46,10 +45,13 @@ class TesteeProcess::CaseSession {
     std::optional<int64_t> seq;
     StatusOr<bp::Request> request = bp::DecodeRequest(line, &seq);
     answered_op_ = request.ok() ? bp::OpName(bp::OpOf(request->body)) : "";
+    if (seq && !order_.Accept(*seq)) return Reject(ErrorResponse(seq, bp::kOutOfOrder));
     if (!request.ok()) return Reject(bp::Response{seq, request.status(), {}});
-    if (request->seq <= last_seq_) return Reject(ErrorResponse(seq, bp::kOutOfOrder));
-    last_seq_ = request->seq;
-    return bp::EncodeResponse(Serve(request->seq, std::move(request->body)));
+    bp::Response response = Serve(std::move(request->body));
+    response.seq = seq;
+    // An id the gate never handed out is the testee's mistake, not the sandbox's answer.
+    if (response.error.reason() == lp::kUnknownSandbox) bad_callback_ = true;
+    return bp::EncodeResponse(response);
   }
 
  private:
@@ -58,51 +60,34 @@ class TesteeProcess::CaseSession {
     return bp::EncodeResponse(response);
   }
 
-  bp::Response Serve(int64_t seq, bp::RequestBody body) {
+  bp::Response Serve(bp::RequestBody body) {
     if (auto* a = std::get_if<bp::AcquireRequest>(&body)) {
-      StatusOr<std::unique_ptr<sandbox::Sandbox>> acquired = backend_.Acquire(a->spec, a->key);
-      if (!acquired.ok()) return {seq, acquired.status(), {}};
-      const std::string id = "sandbox-" + std::to_string(++next_id_);
-      live_[id] = std::move(*acquired);
-      return {seq, OkStatus(), bp::AcquireResponse{id}};
+      StatusOr<std::string> id = sandboxes_.Acquire(a->spec, a->key);
+      if (!id.ok()) return {std::nullopt, id.status(), {}};
+      return {std::nullopt, OkStatus(), bp::AcquireResponse{std::move(id).value()}};
     }
     if (auto* e = std::get_if<bp::ExecBoundedRequest>(&body)) {
-      auto it = live_.find(e->sandbox);
-      if (it == live_.end()) return Unknown(seq);
-      sandbox::BoundedExec* bounded = it->second->bounded_exec();
-      if (bounded == nullptr) return ErrorResponse(seq, bp::kBoundedExecUnavailable);
-      StatusOr<sandbox::ExecResult> result = bounded->ExecBounded(e->exec);
-      if (!result.ok()) return {seq, result.status(), {}};
-      return {seq, OkStatus(), std::move(*result)};
+      StatusOr<sandbox::ExecResult> result = sandboxes_.ExecBounded(e->sandbox, e->exec);
+      if (!result.ok()) return {std::nullopt, result.status(), {}};
+      return {std::nullopt, OkStatus(), std::move(result).value()};
     }
     if (auto* d = std::get_if<bp::DisposeRequest>(&body)) {
-      auto it = live_.find(d->sandbox);
-      if (it == live_.end()) return Unknown(seq);
-      std::unique_ptr<sandbox::Sandbox> sandbox = std::move(it->second);
-      live_.erase(it);
-      return {seq, backend_.Dispose(std::move(sandbox)), {}};
+      return {std::nullopt, sandboxes_.Dispose(d->sandbox), {}};
     }
     // hello and stop are the gate's to send, not the testee's.
     bad_callback_ = true;
-    return ErrorResponse(seq, bp::kUnknownOp);
+    return ErrorResponse(std::nullopt, bp::kUnknownOp);
   }
 
-  bp::Response Unknown(int64_t seq) {
-    bad_callback_ = true;
-    return ErrorResponse(seq, bp::kUnknownSandbox);
-  }
-
-  fakes::sandbox::FakeBackend& backend_;
-  std::map<std::string, std::unique_ptr<sandbox::Sandbox>> live_;
-  int next_id_ = 0;
-  int64_t last_seq_ = 0;
+  lp::SandboxTable sandboxes_;
+  lp::SeqOrder order_;
   bool bad_callback_ = false;
   std::string_view answered_op_;  // one of the protocol's op names, or ""
 };
 
 TesteeProcess::TesteeProcess(std::vector<std::string> argv, std::vector<std::string> env,
                              std::string working_directory, TesteeDeadlines deadlines,
-                             backend_protocol::LineObserver observer)
+                             conformance::line_protocol::LineObserver observer)
     : argv_(std::move(argv)),
       env_(std::move(env)),
       working_directory_(std::move(working_directory)),
@@ -111,7 +96,7 @@ TesteeProcess::TesteeProcess(std::vector<std::string> argv, std::vector<std::str
 
 StatusOr<std::unique_ptr<TesteeProcess>> TesteeProcess::Start(
     std::vector<std::string> argv, std::vector<std::string> env, std::string working_directory,
-    TesteeDeadlines deadlines, backend_protocol::LineObserver observer) {
+    TesteeDeadlines deadlines, conformance::line_protocol::LineObserver observer) {
   std::unique_ptr<TesteeProcess> testee(
       new TesteeProcess(std::move(argv), std::move(env), std::move(working_directory), deadlines,
                         std::move(observer)));
@@ -122,32 +107,46 @@ StatusOr<std::unique_ptr<TesteeProcess>> TesteeProcess::Start(
 TesteeProcess::~TesteeProcess() { Shutdown(); }
 
 Status TesteeProcess::Launch() {
-  if (!bp::SpawnPiped(argv_, env_, working_directory_, child_)) return Failed(kTesteeSpawnFailed);
-  reader_.emplace(child_.from_child, bp::kMaxLineBytes);
+  if (!lp::SpawnPiped(argv_, env_, working_directory_, child_)) return Failed(kTesteeSpawnFailed);
+  reader_.emplace(child_.from_child, lp::kMaxLineBytes);
   const Clock::time_point deadline = Clock::now() + deadlines_.hello;
-  const int64_t seq = ++seq_;
-  const GateMessage hello{.seq = seq, .op = GateOp::kHello, .protocol = kProtocolVersion};
-  if (Status sent = Send(LineDirection::kRequestSent, kOpHello, EncodeGateMessage(hello), deadline);
-      !sent.ok()) {
-    return sent;
+  // A testee that already agreed on a version (before a restart) is offered that one alone.
+  std::vector<Version> offers = {Version::kV3, Version::kV2};
+  if (version_) offers = {*version_};
+  for (Version offer : offers) {
+    ASSIGN_OR_RETURN(bool agreed, Hello(offer, deadline));
+    if (agreed) return OkStatus();
   }
+  lp::KillAndReap(child_);
+  return StatusForReason(Outcome::kFailed, kProtocolMismatch);
+}
+
+StatusOr<bool> TesteeProcess::Hello(Version offer, Clock::time_point deadline) {
+  const int64_t seq = ++seq_;
+  const GateMessage hello{.seq = seq, .op = GateOp::kHello, .protocol = std::string(VersionName(offer))};
+  RETURN_IF_ERROR(Send(LineDirection::kRequestSent, kOpHello, EncodeGateMessage(hello), deadline));
   ASSIGN_OR_RETURN(std::string line, ReadLine(deadline));
   Observe(LineDirection::kAnswerReceived, kOpHello, line);
   StatusOr<TesteeAnswer> answer = DecodeAnswer(line, GateOp::kHello);
   if (!answer.ok()) {
-    bp::KillAndReap(child_);
+    lp::KillAndReap(child_);
     return answer.status();
   }
   if (answer->seq != seq) {
     (void)Kill(kTesteeProtocolError);  // killed and reaped; the error names the member at fault
     return WrongSeq();
   }
+  // Refused: the next version on offer, if any, is tried on the same pipe.
+  if (answer->error.reason() == kProtocolMismatch) return false;
   if (!answer->error.ok()) {
-    bp::KillAndReap(child_);
+    lp::KillAndReap(child_);
     return answer->error;
   }
+  // A testee may answer with an older version it speaks (DecodeAnswer refused any other), as a
+  // version 2 testee that does not read the offer does; the gate then speaks that one.
+  version_ = VersionNamed(answer->protocol);
   implementation_ = answer->implementation;
-  return OkStatus();
+  return true;
 }
 
 // Stop, then EOF, then the deadline, then SIGKILL to the group; reaped on every path.
@@ -157,21 +156,21 @@ void TesteeProcess::Shutdown() {
   const GateMessage stop{.seq = ++seq_, .op = GateOp::kStop};
   const std::string line = EncodeGateMessage(stop);
   Observe(LineDirection::kRequestSent, kOpStop, line);
-  if (bp::WriteAll(child_.to_child, line, deadline)) {
+  if (lp::WriteAll(child_.to_child, line, deadline)) {
     std::string answer;
     // Whatever it says, the testee ends now.
-    if (reader_->Next(answer, deadline) == bp::ReadResult::kLine) {
+    if (reader_->Next(answer, deadline) == lp::ReadResult::kLine) {
       Observe(LineDirection::kAnswerReceived, kOpStop, answer);
     }
   }
-  bp::CloseFd(child_.to_child);  // EOF, for a testee that did not take stop as its cue
-  (void)bp::ExitedBy(child_.pid, deadline);
-  bp::KillAndReap(child_);
+  lp::CloseFd(child_.to_child);  // EOF, for a testee that did not take stop as its cue
+  (void)lp::ExitedBy(child_.pid, deadline);
+  lp::KillAndReap(child_);
   reader_.reset();
 }
 
 Status TesteeProcess::Kill(Reason reason) {
-  bp::KillAndReap(child_);
+  lp::KillAndReap(child_);
   reader_.reset();
   return Failed(reason);
 }
@@ -179,15 +178,15 @@ Status TesteeProcess::Kill(Reason reason) {
 StatusOr<std::string> TesteeProcess::ReadLine(Clock::time_point deadline) {
   std::string line;
   switch (reader_->Next(line, deadline)) {
-    case bp::ReadResult::kLine:
+    case lp::ReadResult::kLine:
       return line;
-    case bp::ReadResult::kTimeout:
+    case lp::ReadResult::kTimeout:
       return Kill(kTesteeTimeout);
-    case bp::ReadResult::kTooLong:
+    case lp::ReadResult::kTooLong:
       (void)Kill(kTesteeProtocolError);
       return TesteeProtocolError("the line: longer than the protocol's 16 MiB");
-    case bp::ReadResult::kEof:
-    case bp::ReadResult::kError:
+    case lp::ReadResult::kEof:
+    case lp::ReadResult::kError:
       break;
   }
   return Kill(kTesteeExited);
@@ -196,7 +195,7 @@ StatusOr<std::string> TesteeProcess::ReadLine(Clock::time_point deadline) {
 Status TesteeProcess::Send(LineDirection direction, std::string_view op, const std::string& line,
                            Clock::time_point deadline) {
   Observe(direction, op, line);
-  if (bp::WriteAll(child_.to_child, line, deadline)) return OkStatus();
+  if (lp::WriteAll(child_.to_child, line, deadline)) return OkStatus();
   return Kill(Clock::now() >= deadline ? kTesteeTimeout : kTesteeExited);
 }
 
@@ -228,10 +227,8 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
   const Clock::time_point deadline = Clock::now() + deadlines_.call;
   GateMessage message{.seq = ++seq_, .op = GateOp::kCase, .call = call};
   message.call.scripts.clear();  // the CLI's behaviour stays with the gate
-  if (Status sent = Send(LineDirection::kRequestSent, kOpCase, EncodeGateMessage(message), deadline);
-      !sent.ok()) {
-    return sent;
-  }
+  RETURN_IF_ERROR(Send(LineDirection::kRequestSent, kOpCase,
+                       EncodeGateMessage(message, version_.value_or(Version::kV3)), deadline));
   for (;;) {
     ASSIGN_OR_RETURN(std::string line, ReadLine(deadline));
     if (IsCallback(line)) {
@@ -262,4 +259,4 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
   }
 }
 
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee

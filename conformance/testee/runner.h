@@ -22,13 +22,13 @@
 #include <string_view>
 #include <vector>
 
-#include "conformance/backend/protocol/child.h"
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/child.h"
+#include "conformance/line_protocol/line_io.h"
 #include "conformance/host/scripted_host.h"
 #include "conformance/testee/protocol.h"
 #include "fakes/sandbox/fake_backend.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 
 struct TesteeDeadlines {
   std::chrono::milliseconds hello{10'000};  // start-up and the hello answer
@@ -45,13 +45,15 @@ class TesteeProcess {
   static StatusOr<std::unique_ptr<TesteeProcess>> Start(
       std::vector<std::string> argv, std::vector<std::string> env,
       std::string working_directory = "", TesteeDeadlines deadlines = {},
-      backend_protocol::LineObserver observer = {});
+      line_protocol::LineObserver observer = {});
   // Sends stop, waits for the exit (deadlines.stop), then kills and reaps the group.
   ~TesteeProcess();
   TesteeProcess(const TesteeProcess&) = delete;
   TesteeProcess& operator=(const TesteeProcess&) = delete;
 
   const Implementation& implementation() const { return implementation_; }
+  // The protocol version the testee agreed to in its first hello.
+  Version version() const { return version_.value_or(Version::kV3); }
   pid_t pid() const { return child_.pid; }  // 0 while no testee is running
 
   // One case. Sandbox counts and argv come from the gate's backend; the rest from the testee.
@@ -63,31 +65,36 @@ class TesteeProcess {
 
   TesteeProcess(std::vector<std::string> argv, std::vector<std::string> env,
                 std::string working_directory, TesteeDeadlines deadlines,
-                backend_protocol::LineObserver observer);
-  Status Launch();  // spawn and hello
+                line_protocol::LineObserver observer);
+  Status Launch();  // spawn and hello, offering the newest version first
+  // One hello offering `offer`: true when the testee answered with a version this gate speaks
+  // (then version_), false when it answered protocol_mismatch (the pipe stays open for the next
+  // offer); any other answer is an error and the testee is killed.
+  StatusOr<bool> Hello(Version offer, line_protocol::Clock::time_point deadline);
   void Shutdown();
   Status Kill(Reason reason);
   // The next line, or the reason the testee failed (it is killed then).
-  StatusOr<std::string> ReadLine(backend_protocol::Clock::time_point deadline);
+  StatusOr<std::string> ReadLine(line_protocol::Clock::time_point deadline);
   // `line` as `direction` of `op`, shown to the observer first.
-  Status Send(backend_protocol::LineDirection direction, std::string_view op,
-              const std::string& line, backend_protocol::Clock::time_point deadline);
-  void Observe(backend_protocol::LineDirection direction, std::string_view op,
+  Status Send(line_protocol::LineDirection direction, std::string_view op,
+              const std::string& line, line_protocol::Clock::time_point deadline);
+  void Observe(line_protocol::LineDirection direction, std::string_view op,
                std::string_view line) const;
 
   std::vector<std::string> argv_;
   std::vector<std::string> env_;
   std::string working_directory_;
   TesteeDeadlines deadlines_;
-  backend_protocol::LineObserver observer_;  // may be empty
-  backend_protocol::PipedChild child_;
-  std::optional<backend_protocol::LineReader> reader_;
+  line_protocol::LineObserver observer_;  // may be empty
+  line_protocol::PipedChild child_;
+  std::optional<line_protocol::LineReader> reader_;
   Implementation implementation_;
+  std::optional<Version> version_;  // agreed once; a restarted testee is offered it alone
   int64_t seq_ = 0;
   // The scripted backend of the host the last case ran in (kept for a same_host case).
   std::unique_ptr<fakes::sandbox::FakeBackend> backend_;
 };
 
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee
 
 #endif  // CONFORMANCE_TESTEE_RUNNER_H_

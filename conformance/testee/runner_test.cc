@@ -19,7 +19,7 @@ namespace azure_pricing {
 CITES("INTRO-007");
 }  // namespace azure_pricing
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 namespace {
 
 using conformance::host::CallReport;
@@ -178,10 +178,83 @@ TEST(RunnerTest, ATesteeKilledByOneCaseIsReplacedForTheNext) {
   EXPECT_TRUE(Gone(first));
 }
 
+// The lines the runner writes and reads, for the version tests.
+struct Seen {
+  std::vector<std::string> sent;
+  std::vector<std::string> received;
+};
+
+std::unique_ptr<TesteeProcess> StartSeeing(std::vector<std::string> argv, Seen& seen) {
+  StatusOr<std::unique_ptr<TesteeProcess>> testee = TesteeProcess::Start(
+      std::move(argv), {"PATH=/usr/bin:/bin"}, "", {},
+      [&seen](line_protocol::LineDirection direction, std::string_view, std::string_view line) {
+        (direction == line_protocol::LineDirection::kRequestSent ? seen.sent : seen.received)
+            .emplace_back(line);
+      });
+  EXPECT_THAT(testee.status(), IsOk());
+  return testee.ok() ? std::move(*testee) : nullptr;
+}
+
+TEST(RunnerVersionTest, OffersVersion3AndSendsTheConfigurationAsObjects) {
+  Seen seen;
+  std::unique_ptr<TesteeProcess> testee = StartSeeing({kFake}, seen);
+  ASSERT_NE(testee, nullptr);
+  EXPECT_EQ(testee->version(), Version::kV3);
+  ScriptedCall call = TrivialCall();
+  call.host_json = R"({"max_rows":7})";
+  ASSERT_THAT(testee->RunCall(call).status(), IsOk());
+  ASSERT_EQ(seen.sent.size(), 2u);
+  EXPECT_THAT(seen.sent[0], HasSubstr(R"("protocol":"azure-pricing-testee/3")"));
+  EXPECT_THAT(seen.sent[1], HasSubstr(R"("host":{"max_rows":7},"backend":{},"labels":{})"));
+}
+
+TEST(RunnerVersionTest, ATesteeOfVersion2IsOfferedItOnTheSamePipeAndGetsTextConfiguration) {
+  Seen seen;
+  std::unique_ptr<TesteeProcess> testee = StartSeeing({kFake, "--speaks", "2"}, seen);
+  ASSERT_NE(testee, nullptr);
+  const pid_t pid = testee->pid();
+  EXPECT_EQ(testee->version(), Version::kV2);
+  ASSERT_EQ(seen.received.size(), 2u);
+  EXPECT_THAT(seen.received[0], HasSubstr(R"("reason":"protocol_mismatch")"));
+  EXPECT_THAT(seen.sent[1], HasSubstr(R"("seq":2,"op":"hello","protocol":"azure-pricing-testee/2")"));
+  ScriptedCall call = TrivialCall();
+  call.host_json = R"({"max_rows":7})";
+  ASSERT_THAT(testee->RunCall(call).status(), IsOk());
+  EXPECT_EQ(testee->pid(), pid);  // one process: the fallback is not a restart
+  EXPECT_THAT(seen.sent.back(), HasSubstr(R"("host_json":"{\"max_rows\":7}","backend_json":"{}")"));
+}
+
+TEST(RunnerVersionTest, ATesteeThatAnswersWithAnOlderVersionIsSpokenToInIt) {
+  Seen seen;
+  std::unique_ptr<TesteeProcess> testee = StartSeeing({kFake, "--speaks", "2-anyway"}, seen);
+  ASSERT_NE(testee, nullptr);
+  EXPECT_EQ(testee->version(), Version::kV2);
+  EXPECT_EQ(seen.sent.size(), 1u);  // one hello
+  ASSERT_THAT(testee->RunCall(TrivialCall()).status(), IsOk());
+  EXPECT_THAT(seen.sent.back(), HasSubstr(R"("host_json":"{}")"));
+}
+
+TEST(RunnerVersionTest, ATesteeOfNoVersionThisGateSpeaksIsAMismatch) {
+  EXPECT_THAT(TesteeProcess::Start({kFake, "--speaks", "none"}, {"PATH=/usr/bin:/bin"}, "").status(),
+              StatusIs(Outcome::kFailed, kProtocolMismatch));
+}
+
+TEST(RunnerVersionTest, AReplacedTesteeIsOfferedTheVersionItAgreedTo) {
+  Seen seen;
+  std::unique_ptr<TesteeProcess> testee =
+      StartSeeing({kFake, "--speaks", "2", "--mode", "exit"}, seen);
+  ASSERT_NE(testee, nullptr);
+  EXPECT_THAT(testee->RunCall(TrivialCall()).status(), StatusIs(Outcome::kFailed, kTesteeExited));
+  seen.sent.clear();
+  EXPECT_THAT(testee->RunCall(TrivialCall()).status(), StatusIs(Outcome::kFailed, kTesteeExited));
+  ASSERT_FALSE(seen.sent.empty());
+  EXPECT_THAT(seen.sent[0], HasSubstr(R"("op":"hello","protocol":"azure-pricing-testee/2")"));
+}
+
 TEST(RunnerTest, AProgramThatCannotStartIsNamed) {
   EXPECT_THAT(TesteeProcess::Start({"/proc/nonexistent/testee"}, {}, "").status(),
               StatusIs(Outcome::kFailed, kTesteeSpawnFailed));
 }
 
 }  // namespace
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee

@@ -13,19 +13,21 @@
 #include <string_view>
 #include <utility>
 
-#include "conformance/backend/protocol/line_io.h"
 #include "conformance/backend/protocol/protocol.h"
 #include "conformance/host/scripted_host.h"
+#include "conformance/line_protocol/core.h"
+#include "conformance/line_protocol/line_io.h"
 #include "conformance/testee/protocol.h"
 #include "ref/base/main_guard.h"
 #include "ref/pricing/package.h"
 #include "ref/status/status_macros.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 namespace {
 
-using backend_protocol::Clock;
-namespace bp = ::azure_pricing::backend_protocol;
+using line_protocol::Clock;
+namespace bp = ::azure_pricing::conformance::backend::protocol;
+namespace lp = ::azure_pricing::conformance::line_protocol;
 namespace host = ::azure_pricing::conformance::host;
 
 // The gate answers a callback at once from its scripted backend; this bounds a gate that died.
@@ -35,12 +37,12 @@ constexpr std::chrono::seconds kCallbackDeadline{60};
 // whole session; the gate's seq numbers its own messages).
 class GateChannel {
  public:
-  GateChannel() : reader_(0, bp::kMaxLineBytes) {}
+  GateChannel() : reader_(0, lp::kMaxLineBytes) {}
 
-  bp::LineReader& reader() { return reader_; }
+  lp::LineReader& reader() { return reader_; }
 
   bool Write(const std::string& line) {
-    return bp::WriteAll(1, line, Clock::now() + kCallbackDeadline);
+    return lp::WriteAll(1, line, Clock::now() + kCallbackDeadline);
   }
 
   StatusOr<bp::Response> Call(bp::RequestBody body) {
@@ -48,7 +50,7 @@ class GateChannel {
     const int64_t seq = ++seq_;
     if (!Write(bp::EncodeRequest(bp::Request{seq, std::move(body)}))) return Lost();
     std::string line;
-    if (reader_.Next(line, Clock::now() + kCallbackDeadline) != bp::ReadResult::kLine) {
+    if (reader_.Next(line, Clock::now() + kCallbackDeadline) != lp::ReadResult::kLine) {
       return Lost();
     }
     ASSIGN_OR_RETURN(bp::Response response, bp::DecodeResponse(line, op));
@@ -59,7 +61,7 @@ class GateChannel {
  private:
   static Status Lost() { return bp::StatusForReason(Outcome::kFailed, bp::kAdapterExited); }
 
-  bp::LineReader reader_;
+  lp::LineReader reader_;
   int64_t seq_ = 0;
 };
 
@@ -123,7 +125,8 @@ class GateBackend : public sandbox::Backend {
 
 struct Session {
   bool started = false;
-  int64_t last_seq = 0;
+  Version version = Version::kV3;  // the one hello agreed to
+  lp::SeqOrder order;
   // The host of the last case and its backend, for a case that continues it (same_host).
   std::unique_ptr<GateBackend> backend;
   std::unique_ptr<host::ScriptedHost> host;
@@ -155,18 +158,25 @@ std::string AnswerCase(GateChannel& gate, Session& session, const GateMessage& m
 // The answer to one line from the gate; `stop` is set once stop was answered.
 std::string Serve(GateChannel& gate, Session& session, const std::string& line, bool& stop) {
   std::optional<int64_t> seq;
-  StatusOr<GateMessage> message = DecodeGateMessage(line, &seq);
+  StatusOr<GateMessage> message = DecodeGateMessage(line, &seq, session.version);
+  if (!message.ok() && !session.started) {
+    // No version is agreed before hello: a case of either version is answered not_started.
+    if (StatusOr<GateMessage> v2 = DecodeGateMessage(line, &seq, Version::kV2); v2.ok()) {
+      message = std::move(v2);
+    }
+  }
   if (!message.ok()) return EncodeErrorAnswer(seq, message.status());
   auto refuse = [&seq](Reason reason) {
     return EncodeErrorAnswer(seq, StatusForReason(Outcome::kRefused, reason));
   };
-  if (message->seq <= session.last_seq) return refuse(kOutOfOrder);
-  session.last_seq = message->seq;
+  if (!session.order.Accept(message->seq)) return refuse(kOutOfOrder);
   if (message->op == GateOp::kHello) {
     if (session.started) return refuse(kAlreadyStarted);
-    if (message->protocol != kProtocolVersion) return refuse(kProtocolMismatch);
+    const std::optional<Version> version = VersionNamed(message->protocol);
+    if (!version) return refuse(kProtocolMismatch);
     session.started = true;
-    return EncodeHelloAnswer(message->seq, {kPackageName, kPackageVersion});
+    session.version = *version;
+    return EncodeHelloAnswer(message->seq, {kPackageName, kPackageVersion}, *version);
   }
   if (!session.started) return refuse(kNotStarted);
   if (message->op == GateOp::kStop) {
@@ -182,11 +192,11 @@ int Main() {
   for (bool stop = false; !stop;) {
     std::string line;
     // No deadline here: the gate's EOF (or stop) ends the testee.
-    const bp::ReadResult read = gate.reader().Next(line, std::nullopt);
-    if (read == bp::ReadResult::kEof || read == bp::ReadResult::kError) return 0;
+    const lp::ReadResult read = gate.reader().Next(line, std::nullopt);
+    if (read == lp::ReadResult::kEof || read == lp::ReadResult::kError) return 0;
     const std::string answer =
-        read == bp::ReadResult::kTooLong
-            ? EncodeErrorAnswer(std::nullopt, StatusForReason(Outcome::kRefused, kMalformedMessage))
+        read == lp::ReadResult::kTooLong
+            ? EncodeErrorAnswer(std::nullopt, lp::Refusal(kMessageTooLong))
             : Serve(gate, session, line, stop);
     if (!gate.Write(answer)) return 1;
   }
@@ -194,7 +204,7 @@ int Main() {
 }
 
 }  // namespace
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee
 
 // It takes no arguments: the gate starts it as `--testee "reference_testee"`. Anything on its
 // command line is a mistake worth naming, not something to ignore.
@@ -212,7 +222,7 @@ static int UnguardedMain(int argc, char** argv) {
                  argv[1][0] == '-' ? "unknown option" : "unexpected argument", argv[1], kUsage);
     return 64;
   }
-  return azure_pricing::testee::Main();
+  return azure_pricing::conformance::testee::Main();
 }
 
 int main(int argc, char** argv) {

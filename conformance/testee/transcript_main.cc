@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "conformance/backend/protocol/child.h"
+#include "conformance/line_protocol/child.h"
 #include "conformance/testee/runner.h"
 #include "ref/base/main_guard.h"
 
-namespace azure_pricing::testee {
+namespace azure_pricing::conformance::testee {
 namespace {
 
-namespace bp = ::azure_pricing::backend_protocol;
+namespace lp = ::azure_pricing::conformance::line_protocol;
 
 // Forwards bytes from `from` to `to`, writing each whole line to `log` after `prefix`; false at
 // EOF.
@@ -29,7 +29,7 @@ bool Forward(int from, int to, std::string& pending, const char* prefix, std::FI
   char buffer[65536];
   const ssize_t n = read(from, buffer, sizeof buffer);
   if (n <= 0) return false;
-  if (!bp::WriteAll(to, std::string_view(buffer, static_cast<size_t>(n)), std::nullopt)) {
+  if (!lp::WriteAll(to, std::string_view(buffer, static_cast<size_t>(n)), std::nullopt)) {
     return false;
   }
   pending.append(buffer, static_cast<size_t>(n));
@@ -42,8 +42,8 @@ bool Forward(int from, int to, std::string& pending, const char* prefix, std::FI
 
 // --relay TESTEE LOG: this program between the runner (its stdin/stdout) and the testee.
 int Relay(const std::string& testee, const std::string& log_path) {
-  bp::PipedChild child;
-  if (!bp::SpawnPiped({testee}, {}, "", child)) return 1;
+  lp::PipedChild child;
+  if (!lp::SpawnPiped({testee}, {}, "", child)) return 1;
   std::FILE* log = std::fopen(log_path.c_str(), "w");
   if (log == nullptr) return 1;
   std::string to_testee, from_testee;
@@ -54,9 +54,9 @@ int Relay(const std::string& testee, const std::string& log_path) {
     if (open && fds[1].revents != 0) open = Forward(child.from_child, 1, from_testee, "<", log);
   }
   std::fclose(log);
-  bp::CloseFd(child.to_child);
-  (void)bp::ExitedBy(child.pid, bp::Clock::now() + std::chrono::seconds(5));
-  bp::KillAndReap(child);
+  lp::CloseFd(child.to_child);
+  (void)lp::ExitedBy(child.pid, lp::Clock::now() + std::chrono::seconds(5));
+  lp::KillAndReap(child);
   return 0;
 }
 
@@ -88,14 +88,14 @@ void RunnerSession(const std::string& self, const std::string& testee, const std
 
 // Raw lines, each with its answer: what a testee says to lines that are not messages.
 void RawSession(const std::string& testee) {
-  bp::PipedChild child;
-  if (!bp::SpawnPiped({testee}, {}, "", child)) return;
-  bp::LineReader reader(child.from_child, size_t{1} << 24);
+  lp::PipedChild child;
+  if (!lp::SpawnPiped({testee}, {}, "", child)) return;
+  lp::LineReader reader(child.from_child, size_t{1} << 24);
   const char* lines[] = {
-      (R"({"seq":1,"op":"case","call":{"arguments":"{}","same_host":false,"host_json":"{}",)"
-       R"("backend_json":"{}","labels_json":"{}","middleware":[]}})"),
+      (R"({"seq":1,"op":"case","call":{"arguments":"{}","same_host":false,"host":{},)"
+       R"("backend":{},"labels":{},"middleware":[]}})"),
       R"({"seq":2,"op":"hello","protocol":"azure-pricing-testee/1"})",
-      R"({"seq":3,"op":"hello","protocol":"azure-pricing-testee/2"})",
+      R"({"seq":3,"op":"hello","protocol":"azure-pricing-testee/3"})",
       R"({"seq":3,"op":"stop"})",
       "not json",
       R"({"seq":5,"op":"dance"})",
@@ -103,16 +103,16 @@ void RawSession(const std::string& testee) {
   };
   for (const char* line : lines) {
     std::printf("> %s\n", line);
-    if (!bp::WriteAll(child.to_child, std::string(line) + "\n", std::nullopt)) break;
+    if (!lp::WriteAll(child.to_child, std::string(line) + "\n", std::nullopt)) break;
     std::string answer;
-    if (reader.Next(answer, bp::Clock::now() + std::chrono::seconds(10)) != bp::ReadResult::kLine) {
+    if (reader.Next(answer, lp::Clock::now() + std::chrono::seconds(10)) != lp::ReadResult::kLine) {
       break;
     }
     std::printf("< %s\n", answer.c_str());
   }
-  bp::CloseFd(child.to_child);
-  (void)bp::ExitedBy(child.pid, bp::Clock::now() + std::chrono::seconds(5));
-  bp::KillAndReap(child);
+  lp::CloseFd(child.to_child);
+  (void)lp::ExitedBy(child.pid, lp::Clock::now() + std::chrono::seconds(5));
+  lp::KillAndReap(child);
 }
 
 int Main(int argc, char** argv) {
@@ -137,8 +137,8 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::testee
+}  // namespace azure_pricing::conformance::testee
 
 int main(int argc, char** argv) {
-  return azure_pricing::base::GuardedMain("print_transcript", [&] { return azure_pricing::testee::Main(argc, argv); });
+  return azure_pricing::base::GuardedMain("print_transcript", [&] { return azure_pricing::conformance::testee::Main(argc, argv); });
 }

@@ -14,7 +14,7 @@
 
 namespace {
 
-namespace bp = azure_pricing::backend_protocol;
+namespace bp = azure_pricing::conformance::backend::protocol;
 
 void Require(bool condition) {
   if (!condition) std::abort();

@@ -15,7 +15,7 @@
 
 namespace {
 
-namespace testee = azure_pricing::testee;
+namespace testee = azure_pricing::conformance::testee;
 
 void Require(bool condition) {
   if (!condition) std::abort();

@@ -7,7 +7,7 @@ int main(int argc, char** argv) {
   return azure_pricing::conformance::backend::RunBwrapAdapter(
       argc, argv, "mutant_adapter", {{"--mutant", base::FlagKind::kValue}}, " --mutant NAME",
       [](azure_pricing::sandbox::bwrap::BwrapBackend& backend, const base::Flags& flags,
-         azure_pricing::backend_protocol::ServeOptions& serve) {
+         azure_pricing::conformance::backend::protocol::ServeOptions& serve) {
         return azure_pricing::conformance::backend::ApplyMutant(
             backend, flags.Value("--mutant").value_or(""), serve);
       });

@@ -175,7 +175,7 @@ const std::vector<MutantInfo>& Mutants() {
   return kMutants;
 }
 
-Status ApplyMutant(BwrapBackend& b, std::string_view name, backend_protocol::ServeOptions& serve) {
+Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend::protocol::ServeOptions& serve) {
   auto& w = BackendMutator::Weakenings(b);
   if (bool* flag = BackendFlag(b, name)) {
     *flag = true;

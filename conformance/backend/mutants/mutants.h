@@ -26,7 +26,7 @@ const std::vector<MutantInfo>& Mutants();
 // Applies the named weakening to a freshly created backend (before any sandbox); a weakening of
 // the protocol itself goes into `serve`, the options the adapter then serves the backend with.
 Status ApplyMutant(sandbox::bwrap::BwrapBackend& backend, std::string_view name,
-                   backend_protocol::ServeOptions& serve);
+                   conformance::backend::protocol::ServeOptions& serve);
 
 }  // namespace azure_pricing::conformance::backend
 

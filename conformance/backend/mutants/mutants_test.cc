@@ -28,8 +28,8 @@ TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
                                 "--image", setup->image, "--mutant", GetParam().name},
                                testing::ProcessEnvironment(),
                                ""};
-  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(command.argv, command.env);
+  StatusOr<std::unique_ptr<conformance::backend::protocol::AdapterBackend>> adapter =
+      conformance::backend::protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   const std::vector<ProbeResult> results = RunBackendSuite(
       **adapter, {.price_api = setup->api,
@@ -57,8 +57,8 @@ TEST(MutantAdapterTest, TheUnweakenedAdapterPassesEveryProbeTheMutantsFail) {
       {base::Runfile("conformance/backend/bwrap_adapter"), "--image", setup->image},
       testing::ProcessEnvironment(),
       ""};
-  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(command.argv, command.env);
+  StatusOr<std::unique_ptr<conformance::backend::protocol::AdapterBackend>> adapter =
+      conformance::backend::protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   std::set<std::string> aimed;
   for (const MutantInfo& m : Mutants()) aimed.insert(m.caught_by);
@@ -74,8 +74,8 @@ TEST(MutantAdapterTest, TheUnweakenedAdapterPassesEveryProbeTheMutantsFail) {
 TEST(MutantAdapterTest, RefusesAnUnknownMutant) {
   const StatusOr<std::string> image = testing::TestImage(/*real_cli=*/false);
   ASSERT_THAT(image.status(), IsOk());
-  StatusOr<std::unique_ptr<backend_protocol::AdapterBackend>> adapter =
-      backend_protocol::AdapterBackend::Start(
+  StatusOr<std::unique_ptr<conformance::backend::protocol::AdapterBackend>> adapter =
+      conformance::backend::protocol::AdapterBackend::Start(
           {base::Runfile("conformance/backend/mutants/mutant_adapter"), "--image", *image,
            "--mutant", "no_such_mutant"},
           {"PATH=/usr/bin:/bin"});

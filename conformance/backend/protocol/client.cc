@@ -5,12 +5,22 @@
 #include <optional>
 #include <utility>
 
-#include "conformance/backend/protocol/child.h"
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/child.h"
+#include "conformance/line_protocol/line_io.h"
 #include "ref/status/status_macros.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 
+using line_protocol::Clock;
+using line_protocol::CloseFd;
+using line_protocol::ExitedBy;
+using line_protocol::LineDirection;
+using line_protocol::LineObserver;
+using line_protocol::LineReader;
+using line_protocol::PipedChild;
+using line_protocol::ReadResult;
+using line_protocol::SpawnPiped;
+using line_protocol::WriteAll;
 using sandbox::ExecRequest;
 using sandbox::ExecResult;
 
@@ -129,7 +139,7 @@ class AdapterChannel {
     return Failed(reason);
   }
 
-  void KillAndReap() { backend_protocol::KillAndReap(child_); }
+  void KillAndReap() { line_protocol::KillAndReap(child_); }
 
   void Observe(LineDirection direction, Op op, std::string_view line) {
     if (observer_) observer_(direction, OpName(op), Unterminated(line));
@@ -233,4 +243,4 @@ Status AdapterBackend::RedirectEgress(const sandbox::EgressUpstream& upstream) {
   return OkStatus();
 }
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol

@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "conformance/backend/protocol/line_io.h"
 #include "conformance/backend/protocol/protocol.h"
+#include "conformance/line_protocol/line_io.h"
 #include "ref/sandbox/backend.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 
 struct AdapterDeadlines {
   std::chrono::milliseconds call{60'000};        // any answer but an exec's
@@ -45,7 +45,7 @@ class AdapterBackend : public sandbox::Backend {
                                                          std::vector<std::string> env,
                                                          AdapterDeadlines deadlines = {},
                                                          std::string working_directory = "",
-                                                         LineObserver observer = {});
+                                                         line_protocol::LineObserver observer = {});
   // Sends stop, waits for the adapter to exit (deadlines.stop), then kills and reaps it.
   ~AdapterBackend() override;
   AdapterBackend(const AdapterBackend&) = delete;
@@ -72,6 +72,6 @@ class AdapterBackend : public sandbox::Backend {
   sandbox::BackendDeclaration declaration_;
 };
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol
 
 #endif  // CONFORMANCE_BACKEND_PROTOCOL_CLIENT_H_

@@ -16,7 +16,7 @@
 
 #include "ref/status/status_matchers.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 namespace {
 
 using ::testing::HasSubstr;
@@ -346,4 +346,4 @@ TEST_F(AdapterBackendTest, ThePythonSkeletonSpeaksTheProtocol) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol

@@ -12,14 +12,18 @@
 #include <string>
 #include <thread>
 
-#include "conformance/backend/protocol/line_io.h"
 #include "conformance/backend/protocol/protocol.h"
 #include "conformance/backend/protocol/server.h"
+#include "conformance/line_protocol/line_io.h"
 #include "fakes/sandbox/fake_backend.h"
 #include "ref/base/flags.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 namespace {
+
+using line_protocol::LineReader;
+using line_protocol::ReadResult;
+using line_protocol::WriteAll;
 
 constexpr char kUsage[] =
     "usage: fake_adapter [options]\n"
@@ -255,12 +259,12 @@ int Run(const Options& options) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol
 
 int main(int argc, char** argv) {
   // Answers to a client that went away are dropped, not fatal.
   std::signal(SIGPIPE, SIG_IGN);
-  const auto options = azure_pricing::backend_protocol::ParseOptions(argc, argv);
+  const auto options = azure_pricing::conformance::backend::protocol::ParseOptions(argc, argv);
   if (!options) return 2;
-  return azure_pricing::backend_protocol::Run(*options);
+  return azure_pricing::conformance::backend::protocol::Run(*options);
 }

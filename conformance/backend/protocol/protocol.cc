@@ -9,15 +9,18 @@
 #include <utility>
 #include <vector>
 
-#include "conformance/backend/protocol/wire_json.h"
+#include "conformance/line_protocol/wire_json.h"
 #include "ref/sandbox/serves.h"
 #include "ref/status/status_macros.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 namespace {
 
 // Ordered, so that every line starts with "seq" and reads the way PROTOCOL.md shows it.
 using Json = nlohmann::ordered_json;
+using line_protocol::AsInt64;
+using line_protocol::Line;
+using line_protocol::ParseStrict;
 
 using sandbox::BackendDeclaration;
 using sandbox::EgressRule;
@@ -34,14 +37,9 @@ constexpr std::array<std::pair<Op, const char*>, 5> kOps = {{
     {Op::kStop, kOpStop},
 }};
 
-struct KnownReason {
-  Reason reason;
-  const char* message;
-};
-
-// Every reason that crosses the wire with its meaning intact, and the fixed text a received
-// error gets: the peer's own message is received data and never becomes a Status message.
-constexpr KnownReason kKnownReasons[] = {
+// This protocol's reasons beyond the core's, and the ones of backend.h and spec.h a backend
+// answers with, each with the fixed text a received error gets.
+constexpr line_protocol::KnownReason kKnownReasons[] = {
     {sandbox::kExecTimeoutReason, "The bounded exec passed its timeout; the program was killed."},
     {sandbox::kExecOutputLimitReason,
      "The program's output passed the exec's limit; the program was killed."},
@@ -49,18 +47,6 @@ constexpr KnownReason kKnownReasons[] = {
      "The backend cannot redirect its egress to a test upstream."},
     {sandbox::kInvalidSpec, "The backend found the sandbox spec invalid."},
     {sandbox::kSpecNotServed, "The backend does not serve a spec beyond its declaration."},
-    {kMalformedMessage,
-     "The line is not a protocol message: not JSON, not an object, or a member missing, unknown, "
-     "repeated or of the wrong type."},
-    {kMessageTooLong, "The line is longer than the protocol allows (16 MiB)."},
-    {kUnknownOp, "The request names an op this protocol version does not have."},
-    {kOutOfOrder, "The request's seq is not greater than the previous request's."},
-    {kNotStarted, "The first request must be hello."},
-    {kAlreadyStarted, "hello was already answered."},
-    {kProtocolMismatch, "The peer speaks another version of the backend protocol."},
-    {kUnknownSandbox, "No live sandbox has this id."},
-    {kBoundedExecUnavailable,
-     "The sandbox does not offer bounded exec, the only exec this protocol carries."},
     {kBackendException, "The backend threw an exception instead of returning a status."},
     {kAdapterTimeout, "The adapter did not answer before its deadline; it was killed."},
     {kAdapterExited, "The adapter exited or closed its output; no answer came."},
@@ -558,11 +544,11 @@ std::string_view OpName(Op op) {
 Op OpOf(const RequestBody& body) { return static_cast<Op>(body.index()); }
 
 Status StatusForReason(Outcome outcome, std::string_view reason) {
+  // A backend never reports "blocked": that is the host's.
   const Outcome wire = outcome == Outcome::kRefused ? Outcome::kRefused : Outcome::kFailed;
-  for (const KnownReason& known : kKnownReasons) {
-    if (reason == known.reason) return Status(wire, known.reason, known.message);
-  }
-  return Status(wire, kBackendError, "The backend reported an error this suite does not know.");
+  return line_protocol::StatusForReason(
+      wire, reason, kKnownReasons,
+      {kBackendError, "The backend reported an error this suite does not know."});
 }
 
 std::string EncodeRequest(const Request& request) {
@@ -573,37 +559,25 @@ std::string EncodeRequest(const Request& request) {
 }
 
 std::string EncodeResponse(const Response& response) {
-  Json message = {{"seq", response.seq ? Json(*response.seq) : Json(nullptr)},
-                  {"ok", response.error.ok()}};
   if (!response.error.ok()) {
     const Status& s = response.error;
-    message["error"] = {
-        {"outcome", s.outcome() == Outcome::kRefused ? kOutcomeRefused : kOutcomeFailed},
-        {"reason", s.reason()},
-        {"message", s.message()}};
-    return Line(message);
+    return Line(line_protocol::ErrorAnswer(
+        response.seq, s.outcome() == Outcome::kRefused ? kOutcomeRefused : kOutcomeFailed, s));
   }
+  Json message = {{"seq", response.seq ? Json(*response.seq) : Json(nullptr)}, {"ok", true}};
   const Json fields = ResponseFields(response.body);
   for (const auto& item : fields.items()) message[item.key()] = item.value();
   return Line(message);
 }
 
 StatusOr<Request> DecodeRequest(std::string_view line, std::optional<int64_t>* seq) {
-  if (seq != nullptr) seq->reset();
   try {
-    const std::optional<Json> doc = ParseStrict(line);
-    if (!doc || !doc->is_object()) return Malformed();
-    auto seq_member = doc->find("seq");
-    const std::optional<int64_t> n = seq_member == doc->end() ? std::nullopt : AsInt64(*seq_member);
-    if (!n) return Malformed();
-    if (seq != nullptr) *seq = n;
-    auto op_member = doc->find("op");
-    if (op_member == doc->end() || !op_member->is_string()) return Malformed();
-    const std::optional<Op> op = OpFromName(op_member->get<std::string>());
+    ASSIGN_OR_RETURN(line_protocol::RequestHead head, line_protocol::ReadRequestHead(line, seq));
+    const std::optional<Op> op = OpFromName(head.op);
     if (!op) return StatusForReason(Outcome::kRefused, kUnknownOp);
-    std::optional<RequestBody> body = BodyFrom(*op, *doc);
+    std::optional<RequestBody> body = BodyFrom(*op, head.doc);
     if (!body) return Malformed();
-    return Request{*n, std::move(*body)};
+    return Request{head.seq, std::move(*body)};
   } catch (const std::exception&) {
     return Malformed();
   }
@@ -619,4 +593,4 @@ StatusOr<Response> DecodeResponse(std::string_view line, Op answered) {
   }
 }
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol

@@ -16,18 +16,18 @@
 #include <string_view>
 #include <variant>
 
+#include "conformance/line_protocol/core.h"
 #include "ref/sandbox/backend.h"
 #include "ref/sandbox/spec.h"
 #include "ref/status/status.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 
 // Changes with every incompatible change; both sides refuse a version they do not speak.
 inline constexpr char kProtocolVersion[] = "azure-pricing-backend/1";
 
-// One line is at most this many bytes, not counting its '\n'. Large enough for an exec answer
-// carrying 8 MiB of output as base64; small enough that a runaway peer cannot exhaust memory.
-inline constexpr size_t kMaxLineBytes = size_t{16} * 1024 * 1024;
+// The line limit and the common reasons are the protocols' core (conformance/line_protocol).
+using line_protocol::kMaxLineBytes;
 
 // Op names.
 inline constexpr char kOpHello[] = "hello";
@@ -40,17 +40,18 @@ inline constexpr char kOpStop[] = "stop";
 inline constexpr char kOutcomeRefused[] = "refused";
 inline constexpr char kOutcomeFailed[] = "failed";
 
-// Reasons a server answers with when a line is not a request it can serve (Outcome::kRefused).
-inline constexpr Reason kMalformedMessage = "malformed_message";
-inline constexpr Reason kMessageTooLong = "message_too_long";
-inline constexpr Reason kUnknownOp = "unknown_op";
-inline constexpr Reason kOutOfOrder = "out_of_order";
-inline constexpr Reason kNotStarted = "not_started";
-inline constexpr Reason kAlreadyStarted = "already_started";
-inline constexpr Reason kProtocolMismatch = "protocol_mismatch";
-inline constexpr Reason kUnknownSandbox = "unknown_sandbox";
-// The protocol carries bounded execution only; a sandbox without BoundedExec cannot serve it.
-inline constexpr Reason kBoundedExecUnavailable = "bounded_exec_unavailable";
+// Reasons a server answers with when a line is not a request it can serve (Outcome::kRefused),
+// and the sandbox table's: the core's, named here for this protocol's users.
+using line_protocol::kAlreadyStarted;
+using line_protocol::kBoundedExecUnavailable;
+using line_protocol::kMalformedMessage;
+using line_protocol::kMessageTooLong;
+using line_protocol::kNotStarted;
+using line_protocol::kOutOfOrder;
+using line_protocol::kProtocolMismatch;
+using line_protocol::kUnknownOp;
+using line_protocol::kUnknownSandbox;
+
 // The served backend threw instead of returning a Status (Outcome::kFailed).
 inline constexpr Reason kBackendException = "backend_exception";
 
@@ -141,10 +142,10 @@ StatusOr<Request> DecodeRequest(std::string_view line, std::optional<int64_t>* s
 StatusOr<Response> DecodeResponse(std::string_view line, Op answered);
 
 // The Status an error answer with this outcome and reason stands for: a reason this suite knows
-// (the protocol's, backend.h's and spec.h's) keeps its constant and gets its fixed message; any
-// other becomes kBackendError. Servers use it for their own answers, clients for received ones.
+// (the core's, this protocol's, backend.h's and spec.h's) keeps its constant and gets its fixed
+// message; any other becomes kBackendError. Servers use it for their own answers, clients for received ones.
 Status StatusForReason(Outcome outcome, std::string_view reason);
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol
 
 #endif  // CONFORMANCE_BACKEND_PROTOCOL_PROTOCOL_H_

@@ -7,7 +7,7 @@
 
 #include "ref/status/status_matchers.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 namespace {
 
 using ::testing::HasSubstr;
@@ -311,4 +311,4 @@ TEST(ResponseCodec, NonUtf8TextIsReplacedNotThrown) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol

@@ -1,21 +1,24 @@
 #include "conformance/backend/protocol/server.h"
 
 #include <exception>
-#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
 
-#include "conformance/backend/protocol/line_io.h"
-#include "conformance/backend/protocol/wire_json.h"
+#include "conformance/line_protocol/core.h"
+#include "conformance/line_protocol/line_io.h"
+#include "conformance/line_protocol/sandbox_table.h"
+#include "conformance/line_protocol/wire_json.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 namespace {
 
+using line_protocol::Clock;
+using line_protocol::Line;
+using line_protocol::ParseStrict;
 using sandbox::Backend;
-using sandbox::Sandbox;
 using Json = nlohmann::ordered_json;
 
 Status Refused(Reason reason) { return StatusForReason(Outcome::kRefused, reason); }
@@ -75,7 +78,11 @@ class Server {
   static constexpr std::chrono::seconds kAnswerWriteDeadline{60};
 
   Server(Backend& backend, const BackendIdentity& identity, int out_fd, const ServeOptions& options)
-      : backend_(backend), identity_(identity), out_fd_(out_fd), options_(options) {}
+      : backend_(backend),
+        identity_(identity),
+        out_fd_(out_fd),
+        options_(options),
+        sandboxes_(backend) {}
 
   // False once the output is broken: nobody reads the answers any more.
   bool Answer(const Response& response) {
@@ -86,15 +93,17 @@ class Server {
           response.seq, StatusForReason(Outcome::kFailed, sandbox::kExecOutputLimitReason), {}});
     }
     // A client that stops reading for this long is gone; the loop ends and disposes what is live.
-    return WriteAll(out_fd_, line, Clock::now() + kAnswerWriteDeadline);
+    return line_protocol::WriteAll(out_fd_, line, Clock::now() + kAnswerWriteDeadline);
   }
 
   // The answer to one line, and whether it was an accepted stop.
   Response Handle(std::string_view line, bool& stop) {
     std::optional<int64_t> seq;
     StatusOr<Request> request = options_.lax ? DecodeLax(line, &seq) : DecodeRequest(line, &seq);
-    if (seq && *seq <= last_seq_ && !options_.lax) return Response{seq, Refused(kOutOfOrder), {}};
-    if (seq) last_seq_ = *seq;
+    // The lax_protocol mutant serves any seq; a strict server refuses one out of order.
+    if (seq && !order_.Accept(*seq) && !options_.lax) {
+      return Response{seq, Refused(kOutOfOrder), {}};
+    }
     if (!request.ok()) return Response{seq, request.status(), {}};
     const Op op = OpOf(request->body);
     if (!started_ && op != Op::kHello) return Response{seq, Refused(kNotStarted), {}};
@@ -110,17 +119,7 @@ class Server {
   }
 
   // The client left: nothing it acquired may outlive the loop.
-  void DisposeAll() {
-    while (!live_.empty()) {
-      std::unique_ptr<Sandbox> sandbox = std::move(live_.begin()->second);
-      live_.erase(live_.begin());
-      try {
-        (void)backend_.Dispose(std::move(sandbox));
-      } catch (...) {
-        // Nobody is left to tell; the remaining sandboxes are still disposed.
-      }
-    }
-  }
+  void DisposeAll() { sandboxes_.DisposeAll(); }
 
  private:
   Response Dispatch(const RequestBody& body) {
@@ -158,29 +157,19 @@ class Server {
       Status redirected = backend_.RedirectEgress(*acquire.egress_upstream);
       if (!redirected.ok()) return Response{std::nullopt, std::move(redirected), {}};
     }
-    StatusOr<std::unique_ptr<Sandbox>> sandbox = backend_.Acquire(acquire.spec, acquire.key);
-    if (!sandbox.ok()) return Response{std::nullopt, sandbox.status(), {}};
-    std::string id = "sandbox-" + std::to_string(next_id_++);
-    live_[id] = std::move(sandbox).value();
-    return Response{std::nullopt, Status(), AcquireResponse{std::move(id)}};
+    StatusOr<std::string> id = sandboxes_.Acquire(acquire.spec, acquire.key);
+    if (!id.ok()) return Response{std::nullopt, id.status(), {}};
+    return Response{std::nullopt, Status(), AcquireResponse{std::move(id).value()}};
   }
 
   Response Exec(const ExecBoundedRequest& exec) {
-    auto it = live_.find(exec.sandbox);
-    if (it == live_.end()) return Response{std::nullopt, Refused(kUnknownSandbox), {}};
-    sandbox::BoundedExec* bounded = it->second->bounded_exec();
-    if (bounded == nullptr) return Response{std::nullopt, Refused(kBoundedExecUnavailable), {}};
-    StatusOr<sandbox::ExecResult> result = bounded->ExecBounded(exec.exec);
+    StatusOr<sandbox::ExecResult> result = sandboxes_.ExecBounded(exec.sandbox, exec.exec);
     if (!result.ok()) return Response{std::nullopt, result.status(), {}};
     return Response{std::nullopt, Status(), std::move(result).value()};
   }
 
   Response Dispose(const DisposeRequest& dispose) {
-    auto it = live_.find(dispose.sandbox);
-    if (it == live_.end()) return Response{std::nullopt, Refused(kUnknownSandbox), {}};
-    std::unique_ptr<Sandbox> sandbox = std::move(it->second);
-    live_.erase(it);
-    return Response{std::nullopt, backend_.Dispose(std::move(sandbox)), {}};
+    return Response{std::nullopt, sandboxes_.Dispose(dispose.sandbox), {}};
   }
 
   Backend& backend_;
@@ -188,9 +177,8 @@ class Server {
   int out_fd_;
   const ServeOptions options_;
   bool started_ = false;
-  int64_t last_seq_ = 0;  // seq starts at 1
-  int64_t next_id_ = 1;
-  std::map<std::string, std::unique_ptr<Sandbox>> live_;
+  line_protocol::SeqOrder order_;
+  line_protocol::SandboxTable sandboxes_;
 };
 
 }  // namespace
@@ -198,15 +186,17 @@ class Server {
 int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd,
                  const ServeOptions& options) {
   Server server(backend, identity, out_fd, options);
-  LineReader reader(in_fd, kMaxLineBytes);
+  line_protocol::LineReader reader(in_fd, kMaxLineBytes);
   std::string line;
   for (;;) {
-    const ReadResult read = reader.Next(line, std::nullopt);
-    if (read != ReadResult::kLine && read != ReadResult::kTooLong) break;
+    const line_protocol::ReadResult read = reader.Next(line, std::nullopt);
+    if (read != line_protocol::ReadResult::kLine && read != line_protocol::ReadResult::kTooLong) {
+      break;
+    }
     bool stop = false;
     bool answered = false;
     try {
-      const Response response = read == ReadResult::kTooLong
+      const Response response = read == line_protocol::ReadResult::kTooLong
                                     ? Response{std::nullopt, Refused(kMessageTooLong), {}}
                                     : server.Handle(line, stop);
       answered = server.Answer(response);
@@ -220,4 +210,4 @@ int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int
   return 1;
 }
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol

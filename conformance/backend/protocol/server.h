@@ -11,7 +11,7 @@
 #include "conformance/backend/protocol/protocol.h"
 #include "ref/sandbox/backend.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 
 struct ServeOptions {
   // Wrong on purpose, for the conformance suite's lax_protocol mutant only: unknown members are
@@ -26,6 +26,6 @@ struct ServeOptions {
 int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd,
                  const ServeOptions& options = {});
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol
 
 #endif  // CONFORMANCE_BACKEND_PROTOCOL_SERVER_H_

@@ -16,7 +16,7 @@
 #include "fakes/sandbox/fake_backend.h"
 #include "ref/status/status_matchers.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 namespace {
 
 using Json = nlohmann::json;
@@ -315,4 +315,4 @@ TEST(Server, ABrokenOutputEndsTheLoopWithoutASignal) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol

@@ -21,7 +21,7 @@
 #include "conformance/backend/protocol/client.h"
 #include "ref/base/main_guard.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::backend::protocol {
 namespace {
 
 std::string Slurp(const std::string& path) {
@@ -132,8 +132,8 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::backend::protocol
 
 int main(int argc, char** argv) {
-  return azure_pricing::base::GuardedMain("print_transcript", [&] { return azure_pricing::backend_protocol::Main(argc, argv); });
+  return azure_pricing::base::GuardedMain("print_transcript", [&] { return azure_pricing::conformance::backend::protocol::Main(argc, argv); });
 }

@@ -28,7 +28,7 @@ import base64
 import json
 import sys
 
-PROTOCOL = "azure-pricing-testee/2"
+PROTOCOL = "azure-pricing-testee/3"
 NAME, VERSION = "minimal-python-testee", "0.1"
 ARGUMENTS = ["sku", "service", "region", "service_family", "price_type", "currency",
              "include_savings_plan", "filter"]
@@ -131,7 +131,7 @@ def lookup(gate, call):
     argv, refused = plan(call["arguments"])
     if refused:
         return refused
-    host = json.loads(call["host_json"])
+    host = call["host"]
     spec = {"os_family": "posix", "min_isolation": "container", "requires": ["EXEC"],
             "egress": "allowlist",
             "egress_allow": [{"host": "prices.azure.com", "methods": ["GET"]}],
@@ -165,7 +165,12 @@ def main():
     while True:
         message = gate.receive()
         seq, op = message.get("seq"), message.get("op")
-        if op == "hello":
+        if op == "hello" and message.get("protocol") != PROTOCOL:
+            # The gate then offers the previous version, which this testee does not speak either.
+            gate.send({"seq": seq, "ok": False,
+                       "error": {"outcome": "refused", "reason": "protocol_mismatch",
+                                 "message": "This testee speaks azure-pricing-testee/3 only."}})
+        elif op == "hello":
             gate.send({"seq": seq, "ok": True, "protocol": PROTOCOL,
                        "implementation": {"name": NAME, "version": VERSION}})
         elif op == "case":

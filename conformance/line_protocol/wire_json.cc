@@ -1,9 +1,12 @@
-#include "conformance/backend/protocol/wire_json.h"
+#include "conformance/line_protocol/wire_json.h"
 
 #include <set>
+#include <utility>
 #include <vector>
 
-namespace azure_pricing::backend_protocol {
+#include "conformance/line_protocol/core.h"
+
+namespace azure_pricing::conformance::line_protocol {
 
 using Json = nlohmann::ordered_json;
 
@@ -38,4 +41,25 @@ std::optional<int64_t> AsInt64(const Json& v) {
   return std::nullopt;
 }
 
-}  // namespace azure_pricing::backend_protocol
+StatusOr<RequestHead> ReadRequestHead(std::string_view line, std::optional<int64_t>* seq) {
+  if (seq != nullptr) seq->reset();
+  std::optional<Json> doc = ParseStrict(line);
+  if (!doc || !doc->is_object()) return Refusal(kMalformedMessage);
+  auto seq_member = doc->find("seq");
+  const std::optional<int64_t> n = seq_member == doc->end() ? std::nullopt : AsInt64(*seq_member);
+  if (!n) return Refusal(kMalformedMessage);
+  if (seq != nullptr) *seq = n;
+  auto op_member = doc->find("op");
+  if (op_member == doc->end() || !op_member->is_string()) return Refusal(kMalformedMessage);
+  std::string op = op_member->get<std::string>();
+  return RequestHead{std::move(*doc), *n, std::move(op)};
+}
+
+Json ErrorAnswer(std::optional<int64_t> seq, std::string_view outcome, const Status& error) {
+  return Json{{"seq", seq ? Json(*seq) : Json(nullptr)},
+              {"ok", false},
+              {"error",
+               {{"outcome", outcome}, {"reason", error.reason()}, {"message", error.message()}}}};
+}
+
+}  // namespace azure_pricing::conformance::line_protocol

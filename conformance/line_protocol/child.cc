@@ -1,4 +1,4 @@
-#include "conformance/backend/protocol/child.h"
+#include "conformance/line_protocol/child.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <thread>
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::line_protocol {
 namespace {
 
 // The child gets a clean signal state (the caller may hold SIGPIPE back or ignore it) and its
@@ -107,4 +107,4 @@ void KillAndReap(PipedChild& child) {
   CloseFd(child.from_child);
 }
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::line_protocol

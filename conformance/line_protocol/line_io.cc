@@ -1,4 +1,4 @@
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/line_io.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::line_protocol {
 namespace {
 
 constexpr size_t kChunk = 64 * 1024;
@@ -153,4 +153,4 @@ bool WriteAll(int fd, std::string_view bytes, std::optional<Clock::time_point> d
   return ok;
 }
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::line_protocol

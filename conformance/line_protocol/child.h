@@ -1,17 +1,17 @@
 // A protocol peer as a child process: spawned with its stdin and stdout on pipes, in its own
 // process group, and killed and reaped as a group. Shared by the backend protocol's client and
-// the testee runner (conformance/testee), which both must never leave a child behind.
-#ifndef CONFORMANCE_BACKEND_PROTOCOL_CHILD_H_
-#define CONFORMANCE_BACKEND_PROTOCOL_CHILD_H_
+// the testee runner, which both must never leave a child behind.
+#ifndef CONFORMANCE_LINE_PROTOCOL_CHILD_H_
+#define CONFORMANCE_LINE_PROTOCOL_CHILD_H_
 
 #include <sys/types.h>
 
 #include <string>
 #include <vector>
 
-#include "conformance/backend/protocol/line_io.h"
+#include "conformance/line_protocol/line_io.h"
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::line_protocol {
 
 struct PipedChild {
   pid_t pid = 0;        // 0: none, or reaped
@@ -35,6 +35,6 @@ bool ExitedBy(pid_t pid, Clock::time_point deadline);
 // pipes and sets pid to 0.
 void KillAndReap(PipedChild& child);
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::line_protocol
 
-#endif  // CONFORMANCE_BACKEND_PROTOCOL_CHILD_H_
+#endif  // CONFORMANCE_LINE_PROTOCOL_CHILD_H_

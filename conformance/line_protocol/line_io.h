@@ -1,9 +1,9 @@
-// Line framing for the backend protocol: reading '\n'-terminated lines with a length limit and an
-// optional deadline, and writing whole buffers with a deadline. Shared by the server (which waits
-// for its client without a deadline: the client's EOF ends it) and the client (which never waits
-// for an adapter without one).
-#ifndef CONFORMANCE_BACKEND_PROTOCOL_LINE_IO_H_
-#define CONFORMANCE_BACKEND_PROTOCOL_LINE_IO_H_
+// Line framing for both line protocols (backend and testee): reading '\n'-terminated lines with a
+// length limit and an optional deadline, and writing whole buffers with a deadline. A server
+// waits for its client without a deadline (the client's EOF ends it); a client (the backend
+// protocol's AdapterBackend, the testee runner) never waits for its peer without one.
+#ifndef CONFORMANCE_LINE_PROTOCOL_LINE_IO_H_
+#define CONFORMANCE_LINE_PROTOCOL_LINE_IO_H_
 
 #include <chrono>
 #include <cstddef>
@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace azure_pricing::backend_protocol {
+namespace azure_pricing::conformance::line_protocol {
 
 using Clock = std::chrono::steady_clock;
 
@@ -64,6 +64,6 @@ using LineObserver =
 // any failure or when the deadline passes.
 bool WriteAll(int fd, std::string_view bytes, std::optional<Clock::time_point> deadline);
 
-}  // namespace azure_pricing::backend_protocol
+}  // namespace azure_pricing::conformance::line_protocol
 
-#endif  // CONFORMANCE_BACKEND_PROTOCOL_LINE_IO_H_
+#endif  // CONFORMANCE_LINE_PROTOCOL_LINE_IO_H_
