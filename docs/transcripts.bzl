@@ -10,7 +10,16 @@ load("//tools/build:azmcp.bzl", "REAL_AZMCP_DATA", "REAL_AZMCP_ENV")
 
 DOC_TRANSCRIPTS = {
     # Two backend-only gate runs (the reference in bubblewrap, the Python skeleton): about 35 s.
-    "certify_sandbox_test": struct(
+    "backend_protocol_doc_test": struct(
+        doc = "//conformance/backend/protocol:PROTOCOL.md",
+        bins = ["//conformance/backend/protocol:print_transcript"],
+        # `bazel run` passes print_transcript the adapter it drives; the test does the same.
+        bin_args = {"//conformance/backend/protocol:print_transcript": ["//conformance/backend/protocol:fake_adapter"]},
+        data = ["//conformance/backend/protocol:fake_adapter"],
+        size = "small",
+        tags = [],
+    ),
+        "certify_sandbox_test": struct(
         doc = "//docs:certify-sandbox.md",
         bins = ["//conformance:gate"],
         data = ["//conformance/backend/protocol:example_adapter.py"],
@@ -85,8 +94,9 @@ DOC_TRANSCRIPTS = {
     ),
     "testee_protocol_doc_test": struct(
         doc = "//conformance/testee:PROTOCOL.md",
-        bins = ["//conformance:gate"],
-        data = [],
+        bins = ["//conformance:gate", "//conformance/testee:print_transcript"],
+        bin_args = {"//conformance/testee:print_transcript": ["//conformance/testee:reference_testee"]},
+        data = ["//conformance/testee:reference_testee"],
         size = "medium",
         tags = [],
     ),

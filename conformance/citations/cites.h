@@ -16,7 +16,7 @@
 
 #include "conformance/citations/id_form.h"
 
-namespace azure_pricing::citations {
+namespace azure_pricing::conformance::citations {
 
 constexpr bool AllWellFormed(std::initializer_list<std::string_view> ids) {
   if (ids.size() == 0) return false;
@@ -26,10 +26,10 @@ constexpr bool AllWellFormed(std::initializer_list<std::string_view> ids) {
   return true;
 }
 
-}  // namespace azure_pricing::citations
+}  // namespace azure_pricing::conformance::citations
 
 #define CITES(...)                                                          \
-  static_assert(::azure_pricing::citations::AllWellFormed({__VA_ARGS__}), \
+  static_assert(::azure_pricing::conformance::citations::AllWellFormed({__VA_ARGS__}), \
                 "CITES: every requirement id must be PREFIX-NNN with a catalog prefix")
 
 #endif  // CONFORMANCE_CITATIONS_CITES_H_

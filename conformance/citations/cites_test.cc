@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace azure_pricing::citations {
+namespace azure_pricing::conformance::citations {
 namespace {
 
 static_assert(AllWellFormed({"ARG" "-001", "INTEG" "-011"}));
@@ -21,4 +21,4 @@ TEST(CitesTest, AcceptsOnlyCatalogPrefixesWithThreeDigits) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::citations
+}  // namespace azure_pricing::conformance::citations

@@ -6,7 +6,7 @@
 #include <array>
 #include <string_view>
 
-namespace azure_pricing::citations {
+namespace azure_pricing::conformance::citations {
 
 // A new section of the catalog adds its prefix here; requirements_test checks the catalog uses
 // no other. PROJECT marks the project's own rules, each derived from a spec sentence its
@@ -28,6 +28,6 @@ constexpr bool IsWellFormedId(std::string_view id) {
   return false;
 }
 
-}  // namespace azure_pricing::citations
+}  // namespace azure_pricing::conformance::citations
 
 #endif  // CONFORMANCE_CITATIONS_ID_FORM_H_

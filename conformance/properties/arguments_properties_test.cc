@@ -9,7 +9,7 @@
 #include "ref/pricing/reasons.h"
 #include "ref/pricing/region_plan.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 CITES("INTRO-005", "ARG-007", "ARG-008", "UPSTREAM-003", "REGION-001", "REGION-002", "REGION-003",
       "REGION-004", "REGION-006", "BOUND-015");
 namespace {
@@ -163,4 +163,4 @@ RC_GTEST_PROP(ArgumentProperties, LocationValuesAreExactAndCaseVariantsRefused, 
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

@@ -10,7 +10,7 @@
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/reasons.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 CITES("INTRO-006", "BOUND-005", "BOUND-006", "BOUND-008", "BOUND-009", "BOUND-010", "BOUND-013",
       "BOUND-014", "BOUND-015", "BOUND-016", "BOUND-017", "BOUND-018", "BOUND-019", "BOUND-020",
       "BOUND-021", "BOUND-022");
@@ -210,9 +210,9 @@ RC_GTEST_PROP(EnvelopeProperties, AnySingleCorruptionFailsClosed, ()) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 namespace {
 
 // The streaming reader and the document path are two implementations of one acceptance rule:
@@ -246,9 +246,9 @@ RC_GTEST_PROP(EnvelopeProperties, StreamingAndDocumentPathsAgree, ()) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 namespace {
 
 // BOUND-019, BOUND-020, BOUND-021, BOUND-022: with selection, upstream_limit_reached depends only
@@ -278,4 +278,4 @@ RC_GTEST_PROP(EnvelopeProperties, SelectionKeepsTruncationMeaning, ()) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

@@ -11,7 +11,7 @@
 #include "conformance/properties/host_generators.h"
 #include "ref/labels/labels.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 namespace {
 
 using conformance::host::CallReport;
@@ -382,4 +382,4 @@ std::vector<GatePropertyResult> RunGateProperties(
   return out;
 }
 
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

@@ -12,7 +12,7 @@
 #include "conformance/host/scripted_host.h"
 #include "ref/status/status.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 
 using GateExecutor = std::function<azure_pricing::StatusOr<conformance::host::CallReport>(
     const conformance::host::ScriptedCall&)>;
@@ -43,6 +43,6 @@ std::vector<GatePropertyResult> RunGateProperties(
     const GateExecutor& execute, const GatePropertyOptions& options,
     const std::function<bool(const std::string& id)>& selected);
 
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties
 
 #endif  // CONFORMANCE_PROPERTIES_GATE_PROPERTIES_H_

@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 CITES("ARG-001", "ARG-008", "BOUND-015", "BOUND-021", "INTRO-007");
 namespace {
 
@@ -86,4 +86,4 @@ TEST(GatePropertiesTest, TheSameSeedGeneratesTheSameCounterexample) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

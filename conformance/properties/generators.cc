@@ -6,7 +6,7 @@
 
 #include "conformance/judge/cli_request.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 namespace {
 
 const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -220,9 +220,9 @@ std::string ArgumentsText(const Json& arguments, const std::string& raw_key,
   return text;
 }
 
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 namespace {
 
 // The region set an expanded query asks for, written out independently of the planner.
@@ -278,4 +278,4 @@ std::string ArgvProblem(const Json& args, const std::vector<std::string>& argv) 
   return conformance::judge::DescribeArgvDifference(argv, want);
 }
 
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

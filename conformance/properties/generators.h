@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 
 using Json = nlohmann::ordered_json;
 
@@ -69,7 +69,7 @@ bool RegionExpands(const Json& arguments);
 // ANDed before the raw filter; --include-savings-plan only when asked for.
 std::string ArgvProblem(const Json& arguments, const std::vector<std::string>& argv);
 
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties
 
 namespace nlohmann {
 // Counterexamples print as JSON text; found by RapidCheck through argument-dependent lookup.

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 
 rc::Gen<labels::Integrity> GenIntegrity() {
   return rc::gen::element(labels::Integrity::kTrusted, labels::Integrity::kUntrusted);
@@ -131,7 +131,7 @@ PricingHost::PricingHost(const ToolOptions& options)
   tool = made->front();
 }
 
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties
 
 namespace azure_pricing::labels {
 void showValue(const ContentLabel& label, std::ostream& os) {

@@ -16,7 +16,7 @@
 #include "ref/pricing/host.h"
 #include "ref/sandbox/router.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 
 // Unset or a value, half and half.
 template <typename T>
@@ -55,7 +55,7 @@ struct PricingHost {
   labels::Tool tool;
 };
 
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties
 
 namespace azure_pricing::labels {
 void showValue(const ContentLabel& label, std::ostream& os);

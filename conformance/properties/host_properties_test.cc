@@ -15,7 +15,7 @@
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 CITES("INTRO-007", "POLICY-003", "POLICY-004", "POLICY-005", "POLICY-007", "BOUND-004", "INTEG-003",
       "INTEG-004", "INTEG-005");
 namespace {
@@ -166,4 +166,4 @@ RC_GTEST_PROP(HostFaults, EveryAcquiredSandboxIsDisposedAndFaultsFailClosed, ())
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

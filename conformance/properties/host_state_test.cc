@@ -14,7 +14,7 @@
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 CITES("INTRO-003", "INTRO-004", "INTRO-007");
 namespace {
 
@@ -88,4 +88,4 @@ RC_GTEST_PROP(HostState, SequencesOfCallsKeepTheModel, ()) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

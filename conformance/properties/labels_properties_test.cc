@@ -6,7 +6,7 @@
 #include "conformance/properties/host_generators.h"
 #include "ref/labels/labels.h"
 
-namespace azure_pricing::properties {
+namespace azure_pricing::conformance::properties {
 namespace {
 
 using labels::ContentLabel;
@@ -74,4 +74,4 @@ RC_GTEST_PROP(LabelJoin, EmptyJoinIsBottom, ()) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::properties
+}  // namespace azure_pricing::conformance::properties

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-namespace azure_pricing::bench {
+namespace azure_pricing::tools::bench {
 namespace {
 
 constexpr char kDebugWarning[] = "***WARNING*** Library was built as DEBUG";
@@ -46,4 +46,4 @@ bool ConsoleReporter::ReportContext(const Context& context) {
   return true;
 }
 
-}  // namespace azure_pricing::bench
+}  // namespace azure_pricing::tools::bench

@@ -12,7 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
-namespace azure_pricing::bench {
+namespace azure_pricing::tools::bench {
 
 class ConsoleReporter : public benchmark::ConsoleReporter {
  public:
@@ -23,6 +23,6 @@ class ConsoleReporter : public benchmark::ConsoleReporter {
 // The context block without the library's DEBUG warning (exposed for the test).
 std::string ContextWithoutDebugWarning(const std::string& context_text);
 
-}  // namespace azure_pricing::bench
+}  // namespace azure_pricing::tools::bench
 
 #endif  // TOOLS_BENCH_CONSOLE_REPORTER_H_

@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 
-namespace azure_pricing::bench {
+namespace azure_pricing::tools::bench {
 namespace {
 
 TEST(ConsoleReporter, DebugWarningBecomesOneNote) {
@@ -31,4 +31,4 @@ TEST(ConsoleReporter, NoColourIntoAFile) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::bench
+}  // namespace azure_pricing::tools::bench

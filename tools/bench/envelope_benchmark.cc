@@ -110,18 +110,18 @@ void BM_SimdjsonDomParse(benchmark::State& state) {
 }
 BENCHMARK(BM_SimdjsonDomParse)->Unit(benchmark::kMillisecond);
 
-class RecordingReporter : public ap::bench::ConsoleReporter {
+class RecordingReporter : public ap::tools::bench::ConsoleReporter {
  public:
   explicit RecordingReporter(bool quiet) : quiet_(quiet) {}
   bool ReportContext(const Context& context) override {
-    return quiet_ ? true : ap::bench::ConsoleReporter::ReportContext(context);
+    return quiet_ ? true : ap::tools::bench::ConsoleReporter::ReportContext(context);
   }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       const auto it = run.counters.find("bytes_per_second");
       if (it != run.counters.end()) mb_per_s[run.benchmark_name()] = it->second.value / 1e6;
     }
-    if (!quiet_) ap::bench::ConsoleReporter::ReportRuns(runs);
+    if (!quiet_) ap::tools::bench::ConsoleReporter::ReportRuns(runs);
   }
   std::map<std::string, double> mb_per_s;
 
@@ -253,7 +253,7 @@ struct Figures {
 };
 
 void PrintRows(const Figures& f) {
-  namespace bench = azure_pricing::bench;
+  namespace bench = azure_pricing::tools::bench;
   const double py = f.python > 0 ? f.ours / f.python : 0;
   bench::PrintRow({.measure = "host: validate + select + project, 5,000-row envelope (3.1 MB)",
                    .figure = f.ours, .unit = "MB/s",

@@ -169,7 +169,7 @@ static int UnguardedMain(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 64;
   Fast();
   Before();
-  azure_pricing::bench::ConsoleReporter reporter;
+  azure_pricing::tools::bench::ConsoleReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

@@ -287,7 +287,7 @@ Server StartServer(const std::string& catalog_path, const std::string& cache_mib
   return {std::move(*child), std::atoi(port->c_str())};
 }
 
-using azure_pricing::bench::PeakRssMiB;
+using azure_pricing::tools::bench::PeakRssMiB;
 
 // Rounded to `unit` (0.1, 0.01, ...) and printed as such: dividing by 1/unit, not multiplying by
 // unit, keeps 8.7 from printing as 8.700000000000001.

@@ -170,7 +170,7 @@ struct Hold {
   }
 };
 
-using azure_pricing::bench::PeakRssMiB;
+using azure_pricing::tools::bench::PeakRssMiB;
 
 struct Child {
   std::unique_ptr<azure_pricing::base::ReadyChild> child;  // stopped and reaped when it goes

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-namespace azure_pricing::bench {
+namespace azure_pricing::tools::bench {
 
 void PrintRow(const Row& row) {
   const nlohmann::ordered_json j = {
@@ -36,4 +36,4 @@ double Percentile(std::vector<double> samples, double p) {
   return samples[i];
 }
 
-}  // namespace azure_pricing::bench
+}  // namespace azure_pricing::tools::bench

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace azure_pricing::bench {
+namespace azure_pricing::tools::bench {
 
 struct Row {
   std::string measure;
@@ -33,6 +33,6 @@ double Percentile(std::vector<double> samples, double p);
 // "met" when `ok`, else "missed".
 inline std::string Verdict(bool ok) { return ok ? "met" : "missed"; }
 
-}  // namespace azure_pricing::bench
+}  // namespace azure_pricing::tools::bench
 
 #endif  // TOOLS_BENCH_ROWS_H_

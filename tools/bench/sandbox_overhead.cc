@@ -38,7 +38,7 @@ bool g_rows = false;
 namespace base = azure_pricing::base;
 namespace bwrap = azure_pricing::sandbox::bwrap;
 namespace sandbox = azure_pricing::sandbox;
-namespace bench = azure_pricing::bench;
+namespace bench = azure_pricing::tools::bench;
 using azure_pricing::Status;
 using azure_pricing::StatusOr;
 using Clock = std::chrono::steady_clock;

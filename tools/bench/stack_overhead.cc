@@ -31,7 +31,7 @@ namespace {
 
 namespace ap = azure_pricing;
 namespace stack = azure_pricing::conformance::stack;
-namespace bench = azure_pricing::bench;
+namespace bench = azure_pricing::tools::bench;
 using Clock = std::chrono::steady_clock;
 
 constexpr char kArguments[] = R"({"sku":"B1MS","region":"westeurope"})";

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace azure_pricing::image_recipe {
+namespace azure_pricing::tools::image {
 namespace {
 
 Status Refused(Reason reason, const char* message) { return ProgramError(reason, message); }
@@ -92,4 +92,4 @@ Status CheckTarball(const std::vector<AzmcpPin>& pins, std::string_view version,
   return OkStatus();
 }
 
-}  // namespace azure_pricing::image_recipe
+}  // namespace azure_pricing::tools::image

@@ -12,7 +12,7 @@
 
 #include "ref/status/status.h"
 
-namespace azure_pricing::image_recipe {
+namespace azure_pricing::tools::image {
 
 // Reason codes of program errors (ProgramError).
 inline constexpr Reason kPinsMalformed = "pins_malformed";
@@ -43,6 +43,6 @@ const AzmcpPin* FindPin(const std::vector<AzmcpPin>& pins, std::string_view vers
 Status CheckTarball(const std::vector<AzmcpPin>& pins, std::string_view version,
                     std::string_view actual_sha256, const std::optional<std::string>& given);
 
-}  // namespace azure_pricing::image_recipe
+}  // namespace azure_pricing::tools::image
 
 #endif  // TOOLS_IMAGE_PINS_H_

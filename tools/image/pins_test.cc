@@ -6,7 +6,7 @@
 
 #include "ref/status/status_matchers.h"
 
-namespace azure_pricing::image_recipe {
+namespace azure_pricing::tools::image {
 namespace {
 
 const std::string kA(64, 'a');
@@ -60,4 +60,4 @@ TEST(PinsTest, AnUnpinnedVersionNeedsAMatchingGivenSha256) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::image_recipe
+}  // namespace azure_pricing::tools::image

@@ -16,7 +16,7 @@
 #include "ref/sandbox/bwrap/command_line.h"
 #include "tools/image/pins.h"
 
-namespace azure_pricing::image_recipe {
+namespace azure_pricing::tools::image {
 CITES("HOST-004", "HOST-005");
 namespace {
 
@@ -175,4 +175,4 @@ TEST(PinsFileTest, ToolsBazelTakesItsPinFromThePinsFile) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::image_recipe
+}  // namespace azure_pricing::tools::image

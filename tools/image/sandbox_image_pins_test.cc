@@ -16,7 +16,7 @@
 #include "ref/sandbox/bwrap/command_line.h"
 #include "tools/image/pins.h"
 
-namespace azure_pricing::image_recipe {
+namespace azure_pricing::tools::image {
 CITES("HOST-004");
 namespace {
 
@@ -131,4 +131,4 @@ TEST_F(SandboxImagePinsTest, AssemblesAnUnpinnedVersionWithItsGivenSha256) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::image_recipe
+}  // namespace azure_pricing::tools::image

@@ -16,7 +16,7 @@
 #include "ref/base/flags.h"
 #include "ref/base/paths.h"
 
-namespace azure_pricing::tools {
+namespace azure_pricing::tools::live_check {
 namespace {
 
 namespace live = conformance::live;
@@ -241,4 +241,4 @@ int LiveToolMain(int argc, char** argv, LiveTool tool) {
   return Finish(*report, *flags, out_flag, tool, CommandLine(argc, argv, tool));
 }
 
-}  // namespace azure_pricing::tools
+}  // namespace azure_pricing::tools::live_check

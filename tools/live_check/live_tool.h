@@ -2,7 +2,7 @@
 #ifndef TOOLS_LIVE_CHECK_LIVE_TOOL_H_
 #define TOOLS_LIVE_CHECK_LIVE_TOOL_H_
 
-namespace azure_pricing::tools {
+namespace azure_pricing::tools::live_check {
 
 // Exit statuses, documented in both programs' usage.
 inline constexpr int kExitPassed = 0;
@@ -15,6 +15,6 @@ enum class LiveTool { kLiveCheck, kRecord };
 
 int LiveToolMain(int argc, char** argv, LiveTool tool);
 
-}  // namespace azure_pricing::tools
+}  // namespace azure_pricing::tools::live_check
 
 #endif  // TOOLS_LIVE_CHECK_LIVE_TOOL_H_

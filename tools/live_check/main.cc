@@ -4,7 +4,7 @@
 #include "tools/live_check/live_tool.h"
 
 static int UnguardedMain(int argc, char** argv) {
-  return azure_pricing::tools::LiveToolMain(argc, argv, azure_pricing::tools::LiveTool::kLiveCheck);
+  return azure_pricing::tools::live_check::LiveToolMain(argc, argv, azure_pricing::tools::live_check::LiveTool::kLiveCheck);
 }
 
 int main(int argc, char** argv) {

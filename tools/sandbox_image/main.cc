@@ -28,7 +28,7 @@ namespace {
 
 namespace base = azure_pricing::base;
 namespace bwrap = azure_pricing::sandbox::bwrap;
-namespace image_recipe = azure_pricing::image_recipe;
+namespace image = azure_pricing::tools::image;
 namespace json = azure_pricing::json;
 using azure_pricing::base::Runfile;
 
@@ -90,18 +90,18 @@ std::optional<std::string> CheckedCli(const std::string& tarball, const std::str
     return std::nullopt;
   }
   const azure_pricing::StatusOr<std::string> text =
-      base::ReadFile(Runfile(image_recipe::kPinsRunfile));
-  const azure_pricing::StatusOr<std::vector<image_recipe::AzmcpPin>> pins =
-      text.ok() ? image_recipe::ParsePins(*text)
-                : azure_pricing::StatusOr<std::vector<image_recipe::AzmcpPin>>(text.status());
+      base::ReadFile(Runfile(image::kPinsRunfile));
+  const azure_pricing::StatusOr<std::vector<image::AzmcpPin>> pins =
+      text.ok() ? image::ParsePins(*text)
+                : azure_pricing::StatusOr<std::vector<image::AzmcpPin>>(text.status());
   const std::string actual = Sha256(tarball);
   if (!pins.ok() || actual.empty()) {
-    std::cerr << "sandbox_image: cannot read " << image_recipe::kPinsRunfile
+    std::cerr << "sandbox_image: cannot read " << image::kPinsRunfile
               << " or hash the tarball\n";
     return std::nullopt;
   }
   const azure_pricing::Status checked =
-      image_recipe::CheckTarball(*pins, version, actual, given_sha256);
+      image::CheckTarball(*pins, version, actual, given_sha256);
   if (!checked.ok()) {
     std::cerr << "sandbox_image: refusing " << tarball << " (version " << version << ", sha256 "
               << actual << "): " << checked.message() << "\n";

@@ -9,7 +9,7 @@
 
 #include "conformance/backend/probe/probe.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 
 void PrintJson(const Json& value) {
   const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -54,4 +54,4 @@ int Deadline::RemainingMs() const {
   return left.count() > 0 ? static_cast<int>(left.count()) : 0;
 }
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe

@@ -25,7 +25,7 @@
 
 #include "conformance/backend/probe/probe.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 namespace {
 
 // Creates every missing directory above `path`; 0 or the errno of the first one that failed
@@ -297,4 +297,4 @@ std::optional<int> MountsCommand(const Args&) {
   return 0;
 }
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe

@@ -41,7 +41,7 @@
 #include "ref/base/address.h"
 #include "ref/base/openssl.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 namespace {
 
 constexpr size_t kMaxThen = 8;
@@ -416,4 +416,4 @@ std::optional<int> HttpsGetCommand(const Args& args) {
   return 0;
 }
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe

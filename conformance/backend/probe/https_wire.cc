@@ -8,7 +8,7 @@
 #include <cstring>
 #include <optional>
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 namespace {
 
 // Longest chunk-size line accepted (chunk extensions included); trailers share the head's bound.
@@ -229,4 +229,4 @@ std::string FirstLine(std::string_view head) {
   return std::string(head.substr(0, head.find('\r')));
 }
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe

@@ -17,7 +17,7 @@
 #include "conformance/backend/probe/net_io.h"
 #include "conformance/backend/probe/probe.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 
 inline constexpr size_t kMaxHeadBytes = 64 * 1024;
 inline constexpr size_t kMaxBodyBytes = 16 * 1024 * 1024;
@@ -81,6 +81,6 @@ HttpResponse ReadResponse(TlsStream& stream, bool head_request);
 int StatusOf(std::string_view head);
 std::string FirstLine(std::string_view head);
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe
 
 #endif  // CONFORMANCE_BACKEND_PROBE_HTTPS_WIRE_H_

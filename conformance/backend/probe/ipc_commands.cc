@@ -23,7 +23,7 @@
 
 #include "conformance/backend/probe/probe.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 namespace {
 
 struct IpcNames {
@@ -110,4 +110,4 @@ std::optional<int> IpcLookCommand(const Args& args) {
   return 0;
 }
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe

@@ -12,10 +12,10 @@
 
 namespace {
 
-using azure_pricing::probe::Args;
-using azure_pricing::probe::Command;
-using azure_pricing::probe::kUsageExit;
-namespace probe = azure_pricing::probe;
+using azure_pricing::conformance::backend::probe::Args;
+using azure_pricing::conformance::backend::probe::Command;
+using azure_pricing::conformance::backend::probe::kUsageExit;
+namespace probe = azure_pricing::conformance::backend::probe;
 
 constexpr int kAnyNumber = -1;
 

@@ -13,7 +13,7 @@
 #include "conformance/backend/probe/net_io.h"
 #include "conformance/backend/probe/probe.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 namespace {
 
 // The first address of `info` that accepts a connection before the deadline.
@@ -82,4 +82,4 @@ std::optional<int> ConnectCommand(const Args& args) {
   return 0;
 }
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe

@@ -7,7 +7,7 @@
 
 #include "conformance/backend/probe/probe.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 
 struct Dialed {
   int fd = -1;        // a connected non-blocking socket, or -1
@@ -20,6 +20,6 @@ Dialed Dial(const std::string& host, int port, const Deadline& deadline);
 // True when `fd` is ready for `events` (POLLIN/POLLOUT) before the deadline.
 bool WaitFor(int fd, short events, const Deadline& deadline);
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe
 
 #endif  // CONFORMANCE_BACKEND_PROBE_NET_IO_H_

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 
 // ordered_json: keys come out in the order this file documents them (and `stat` in argv order).
 using Json = nlohmann::ordered_json;
@@ -77,6 +77,6 @@ std::optional<int> IpcLookCommand(const Args& args);
 std::optional<int> ConnectCommand(const Args& args);
 std::optional<int> HttpsGetCommand(const Args& args);
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe
 
 #endif  // CONFORMANCE_BACKEND_PROBE_PROBE_H_

@@ -44,7 +44,7 @@
 #include "ref/base/openssl.h"
 #include "ref/egress/proxy.h"
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 namespace {
 
 using Json = nlohmann::json;
@@ -1162,4 +1162,4 @@ TEST(HttpsGetScriptedTest, RequestsAreSentExactlyAsAsked) {
 }
 
 }  // namespace
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe

@@ -29,7 +29,7 @@
 
 extern char** environ;
 
-namespace azure_pricing::probe {
+namespace azure_pricing::conformance::backend::probe {
 namespace {
 
 // Replaces this process with `sandbox_probe linger MARKER SECONDS`. /proc/self/exe rather than
@@ -357,4 +357,4 @@ std::optional<int> SignalCommand(const Args& args) {
   return 0;
 }
 
-}  // namespace azure_pricing::probe
+}  // namespace azure_pricing::conformance::backend::probe
