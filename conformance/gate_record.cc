@@ -28,7 +28,7 @@ std::string XmlEscaped(std::string_view text) {
 
 Status Write(const std::string& path, const std::string& text) {
   if (!base::WriteFileAtomically(path, text).ok()) {
-    return Status(Outcome::kFailed, kReportWriteFailed, "the report file cannot be written");
+    return ProgramError(kReportWriteFailed, "the report file cannot be written");
   }
   return OkStatus();
 }

@@ -68,7 +68,7 @@ struct BackendVerdict {
 // nullopt when no backend probe is among the records.
 std::optional<BackendVerdict> JudgeBackend(const std::vector<GateRecord>& records);
 
-// Reason (Outcome::kFailed) a report file cannot be written.
+// A program error (ProgramError()): a report file cannot be written.
 inline constexpr Reason kReportWriteFailed = "report_write_failed";
 
 // {"implementation": ..., "records": [{suite, id, file, requirements, level, result,

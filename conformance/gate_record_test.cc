@@ -107,7 +107,7 @@ TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
 
 TEST(GateRecordTest, AnUnwritableReportIsAnError) {
   EXPECT_THAT(WriteJsonReport("/proc/nonexistent/dir/r.json", "i", Sample()),
-              StatusIs(Outcome::kFailed, kReportWriteFailed));
+              ProgramErrorIs(kReportWriteFailed));
 }
 
 TEST(KnownFailuresTest, AListMustStayTrue) {
@@ -139,9 +139,9 @@ TEST(KnownFailuresTest, WrittenListsReadBackAndBadFilesAreRefused) {
   EXPECT_EQ((*back)[0].id, "b");
   ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), "{\"known_failures\": [1]}"), IsOk());
   EXPECT_THAT(LoadKnownFailures(TmpFile("bad.json")).status(),
-              StatusIs(Outcome::kFailed, kKnownFailuresUnreadable));
+              ProgramErrorIs(kKnownFailuresUnreadable));
   EXPECT_THAT(LoadKnownFailures("/proc/nonexistent").status(),
-              StatusIs(Outcome::kFailed, kKnownFailuresUnreadable));
+              ProgramErrorIs(kKnownFailuresUnreadable));
 }
 
 }  // namespace

@@ -9,8 +9,7 @@ namespace azure_pricing::conformance {
 namespace {
 
 Status Unreadable() {
-  return Status(Outcome::kFailed, kKnownFailuresUnreadable,
-                "the known-failures file is not {\"implementation\", \"known_failures\": "
+  return ProgramError(kKnownFailuresUnreadable, "the known-failures file is not {\"implementation\", \"known_failures\": "
                 "[{\"id\", \"detail\"}]}");
 }
 
@@ -75,7 +74,7 @@ Status WriteKnownFailures(const std::string& path, const std::string& implementa
   if (!base::WriteFileAtomically(
            path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")
            .ok()) {
-    return Status(Outcome::kFailed, kReportWriteFailed, "the known-failures file cannot be written");
+    return ProgramError(kReportWriteFailed, "the known-failures file cannot be written");
   }
   return OkStatus();
 }

@@ -19,6 +19,7 @@
 
 namespace azure_pricing::conformance {
 
+// A program error (ProgramError()): the known-failures file cannot be read.
 inline constexpr Reason kKnownFailuresUnreadable = "known_failures_unreadable";
 
 struct KnownFailure {

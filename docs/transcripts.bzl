@@ -19,7 +19,7 @@ DOC_TRANSCRIPTS = {
         size = "small",
         tags = [],
     ),
-        "certify_sandbox_test": struct(
+    "certify_sandbox_test": struct(
         doc = "//docs:certify-sandbox.md",
         bins = ["//conformance:gate"],
         data = ["//conformance/backend/protocol:example_adapter.py"],

@@ -153,7 +153,7 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
   WorkDir work{MakeWorkDir()};
   StatusOr<std::unique_ptr<PriceApiProcess>> api =
       work.path.empty() ? StatusOr<std::unique_ptr<PriceApiProcess>>(
-                              Status(Outcome::kFailed, kPriceApiFailed, "no work directory"))
+                              ProgramError(kPriceApiFailed, "no work directory"))
                         : PriceApiProcess::Start(Runfile("fakes/prices_server/prices_server"),
                                                  kSuiteCatalog, work.path);
   BackendUnderTest under = !api.ok() ? BackendUnderTest{.problem = api.status().message()}

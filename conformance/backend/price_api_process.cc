@@ -13,7 +13,7 @@
 namespace azure_pricing::conformance::backend {
 namespace {
 
-Status Failed(const char* what) { return Status(Outcome::kFailed, kPriceApiFailed, what); }
+Status Failed(const char* what) { return ProgramError(kPriceApiFailed, what); }
 
 std::unique_ptr<httplib::SSLClient> AdminClient(const PriceApi& api) {
   auto client = std::make_unique<httplib::SSLClient>("127.0.0.1", api.port);

@@ -14,6 +14,7 @@
 
 namespace azure_pricing::conformance::backend {
 
+// A program error (ProgramError()): the fake price API did not start.
 inline constexpr Reason kPriceApiFailed = "price_api_failed";
 
 // The fake price API a backend's egress is pointed at.

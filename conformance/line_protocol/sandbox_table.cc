@@ -3,15 +3,15 @@
 #include <utility>
 
 #include "conformance/line_protocol/core.h"
+#include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::line_protocol {
 
 StatusOr<std::string> SandboxTable::Acquire(const sandbox::Spec& spec,
                                             const sandbox::SandboxKey& key) {
-  StatusOr<std::unique_ptr<sandbox::Sandbox>> sandbox = backend_.Acquire(spec, key);
-  if (!sandbox.ok()) return sandbox.status();
+  ASSIGN_OR_RETURN(std::unique_ptr<sandbox::Sandbox> sandbox, backend_.Acquire(spec, key));
   std::string id = "sandbox-" + std::to_string(next_id_++);
-  live_[id] = std::move(sandbox).value();
+  live_[id] = std::move(sandbox);
   return id;
 }
 

@@ -16,8 +16,7 @@ using Json = nlohmann::ordered_json;
 
 Status Malformed(const std::string& where) {
   // Where, never the text: a path into the document the operator wrote.
-  return Status(Outcome::kRefused, kMalformedChecks,
-                "the live check list does not follow checks.schema.json at " + where);
+  return ProgramError(kMalformedChecks, "the live check list does not follow checks.schema.json at " + where);
 }
 
 Expectation ReadExpectation(const Json& e) {
@@ -44,7 +43,7 @@ Expectation ReadExpectation(const Json& e) {
 StatusOr<std::string> BundledChecksJson() {
   StatusOr<std::string> text = base::ReadFile(base::Runfile("conformance/live/checks.json"));
   if (!text.ok()) {
-    return Status(Outcome::kRefused, kChecksMissing, "checks.json is not in the runfiles");
+    return ProgramError(kChecksMissing, "checks.json is not in the runfiles");
   }
   return text;
 }
@@ -53,7 +52,7 @@ StatusOr<std::vector<LiveCheck>> LoadChecks(const std::string& checks_json) {
   const StatusOr<std::string> schema_text =
       base::ReadFile(base::Runfile("conformance/live/checks.schema.json"));
   if (!schema_text.ok()) {
-    return Status(Outcome::kRefused, kChecksMissing, "checks.schema.json is not in the runfiles");
+    return ProgramError(kChecksMissing, "checks.schema.json is not in the runfiles");
   }
   const Json doc = Json::parse(checks_json, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Malformed("/ (not JSON)");

@@ -11,7 +11,7 @@
 
 namespace azure_pricing::conformance::live {
 
-// Reasons (Outcome::kRefused), each with a fixed message.
+// Program errors (ProgramError()), each with a fixed message.
 inline constexpr Reason kMalformedChecks = "malformed_checks";
 inline constexpr Reason kChecksMissing = "checks_missing";
 

@@ -44,12 +44,12 @@ TEST(ChecksTest, AListOutsideTheSchemaOrWithARepeatedIdIsRefused) {
       R"({"id":"a","what":"w","arguments":{},"requirements":["HOST-004"],"expect":{"outcome":"completed"}})";
   EXPECT_TRUE(LoadChecks(R"({"description":"d","checks":[)" + one + "]}").ok());
   EXPECT_THAT(LoadChecks(R"({"description":"d","checks":[)" + one + "," + one + "]}").status(),
-              StatusIs(Outcome::kRefused, kMalformedChecks));
+              ProgramErrorIs(kMalformedChecks));
   EXPECT_THAT(LoadChecks(R"({"description":"d","checks":[{"id":"a","what":"w","arguments":{},)"
                          R"("requirements":["HOST-004"],"expect":{"outcome":"completed","expct":1}}]})")
                   .status(),
-              StatusIs(Outcome::kRefused, kMalformedChecks));
-  EXPECT_THAT(LoadChecks("[").status(), StatusIs(Outcome::kRefused, kMalformedChecks));
+              ProgramErrorIs(kMalformedChecks));
+  EXPECT_THAT(LoadChecks("[").status(), ProgramErrorIs(kMalformedChecks));
 }
 
 }  // namespace

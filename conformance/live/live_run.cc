@@ -85,8 +85,7 @@ StatusOr<stack::LocalStackOptions> StackOptions(const LiveRunOptions& options, E
   s.egress_observe = [log](const egress::ForwardedExchange& e) { log->Add(e); };
   if (options.mode == LiveMode::kLive) {
     if (!options.cli.real) {
-      return Status(Outcome::kRefused, kLiveNeedsRealCli,
-                    "the live check runs the real azmcp only; set AZURE_PRICING_AZMCP "
+      return ProgramError(kLiveNeedsRealCli, "the live check runs the real azmcp only; set AZURE_PRICING_AZMCP "
                     "(tools/bazel does)");
     }
     s.real_upstream = true;
@@ -95,8 +94,7 @@ StatusOr<stack::LocalStackOptions> StackOptions(const LiveRunOptions& options, E
   StatusOr<std::string> catalog =
       base::ReadFile(base::Runfile("fixtures/live-check/catalog.jsonl"));
   if (!catalog.ok()) {
-    return Status(Outcome::kRefused, kDryRunCatalogMissing,
-                  "the dry run's catalog (fixtures/live-check/catalog.jsonl) is not in the "
+    return ProgramError(kDryRunCatalogMissing, "the dry run's catalog (fixtures/live-check/catalog.jsonl) is not in the "
                   "runfiles");
   }
   s.catalog_jsonl = std::move(*catalog);
@@ -134,17 +132,16 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
                                    const LiveRunOptions& options) {
   for (const std::string& id : options.only) {
     if (std::none_of(checks.begin(), checks.end(), [&id](const LiveCheck& c) { return c.id == id; })) {
-      return Status(Outcome::kRefused, kUnknownCheck, "--only names a check the list lacks");
+      return ProgramError(kUnknownCheck, "--only names a check the list lacks");
     }
   }
   ExchangeLog log;
   ASSIGN_OR_RETURN(stack::LocalStackOptions stack_options, StackOptions(options, &log));
   LiveReport report{.mode = options.mode == LiveMode::kLive ? "live" : "dry-run",
                     .cli = options.cli.description, .started_at = UtcNow()};
-  StatusOr<std::unique_ptr<stack::LocalStack>> stack =
-      stack::LocalStack::Start(std::move(stack_options));
-  if (!stack.ok()) return stack.status();
-  report.upstream = (*stack)->upstream_description();
+  ASSIGN_OR_RETURN(std::unique_ptr<stack::LocalStack> stack,
+                   stack::LocalStack::Start(std::move(stack_options)));
+  report.upstream = stack->upstream_description();
   bool first = true;
   for (const LiveCheck& check : checks) {
     if (!options.only.empty() &&
@@ -158,7 +155,7 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
     }
     if (!first) std::this_thread::sleep_for(std::chrono::milliseconds(options.pause_ms));
     first = false;
-    CheckResult r = RunOne(**stack, check, log);
+    CheckResult r = RunOne(*stack, check, log);
     (r.passed ? report.passed : report.failed)++;
     if (options.progress) {
       options.progress(CheckLine(

@@ -24,7 +24,7 @@
 
 namespace azure_pricing::conformance::live {
 
-// Reasons (Outcome::kRefused) a run does not start.
+// Program errors (ProgramError()): a run does not start.
 inline constexpr Reason kLiveNeedsRealCli = "live_needs_real_cli";
 inline constexpr Reason kDryRunCatalogMissing = "dry_run_catalog_missing";
 inline constexpr Reason kUnknownCheck = "unknown_check";

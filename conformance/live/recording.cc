@@ -15,18 +15,17 @@ using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 Status WriteFailed() {
-  return Status(Outcome::kFailed, kRecordingWriteFailed, "a file of the recording could not be written");
+  return ProgramError(kRecordingWriteFailed, "a file of the recording could not be written");
 }
 
 Status Unreadable(const std::string& what) {
-  return Status(Outcome::kFailed, kRecordingUnreadable, "the recording's " + what + " cannot be read");
+  return ProgramError(kRecordingUnreadable, "the recording's " + what + " cannot be read");
 }
 
 StatusOr<RecordedQuery> RecordQuery(const CheckResult& r) {
   RecordedQuery q{.id = r.check.id, .arguments = r.check.arguments, .passed = r.passed};
   if (r.seen.execs.size() != 1 || !r.seen.execs.front().result.ok()) {
-    return Status(Outcome::kRefused, kNothingToRecord,
-                  "a query that did not run the CLI exactly once has nothing to record");
+    return ProgramError(kNothingToRecord, "a query that did not run the CLI exactly once has nothing to record");
   }
   const stack::StackExec& cli = r.seen.execs.front();
   q.argv = cli.argv;
@@ -36,8 +35,7 @@ StatusOr<RecordedQuery> RecordQuery(const CheckResult& r) {
   q.cli_stderr = cli.result->stderr_bytes;
   for (const UpstreamExchange& u : r.seen.upstream) {
     if (!u.body_error.empty()) {
-      return Status(Outcome::kFailed, kRecordingUnreadable,
-                    "an upstream response of the run could not be read, so it is not recorded");
+      return ProgramError(kRecordingUnreadable, "an upstream response of the run could not be read, so it is not recorded");
     }
     q.upstream.push_back({.target = u.target, .status = u.status, .body = u.body});
   }
@@ -82,8 +80,7 @@ StatusOr<std::string> RemoveDuration(const std::string& cli_stdout) {
   static const std::regex kLast(",\n  \"duration\": [0-9]+\n\\}\n?$");
   std::smatch m;
   if (!std::regex_search(cli_stdout, m, kLast)) {
-    return Status(Outcome::kFailed, kTransformerDidNotApply,
-                  "the CLI's output does not end with its duration member where the transformer "
+    return ProgramError(kTransformerDidNotApply, "the CLI's output does not end with its duration member where the transformer "
                   "expects it");
   }
   return cli_stdout.substr(0, static_cast<size_t>(m.position(0))) + "\n}\n";
@@ -99,7 +96,7 @@ StatusOr<Recording> RecordingFromReport(const LiveReport& report, const std::str
     rec.queries.push_back(std::move(q));
   }
   if (rec.queries.empty()) {
-    return Status(Outcome::kRefused, kNothingToRecord, "no query of the run ran");
+    return ProgramError(kNothingToRecord, "no query of the run ran");
   }
   return rec;
 }
@@ -107,8 +104,7 @@ StatusOr<Recording> RecordingFromReport(const LiveReport& report, const std::str
 Status WriteRecording(const Recording& r, const std::string& dir) {
   std::error_code ec;
   if (fs::exists(dir, ec)) {
-    return Status(Outcome::kRefused, kRecordingExists,
-                  "the recording's directory exists already; a recording is written whole");
+    return ProgramError(kRecordingExists, "the recording's directory exists already; a recording is written whole");
   }
   if (!fs::create_directories(dir + "/cli", ec) || !fs::create_directories(dir + "/upstream", ec)) {
     return WriteFailed();

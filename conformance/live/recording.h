@@ -23,12 +23,12 @@
 
 namespace azure_pricing::conformance::live {
 
-// Reasons (Outcome::kFailed unless noted), each with a fixed message.
-inline constexpr Reason kRecordingExists = "recording_exists";  // kRefused
+// Program errors (ProgramError()), each with a fixed message.
+inline constexpr Reason kRecordingExists = "recording_exists";
 inline constexpr Reason kTransformerDidNotApply = "transformer_did_not_apply";
 inline constexpr Reason kRecordingWriteFailed = "recording_write_failed";
 inline constexpr Reason kRecordingUnreadable = "recording_unreadable";
-inline constexpr Reason kNothingToRecord = "nothing_to_record";  // kRefused
+inline constexpr Reason kNothingToRecord = "nothing_to_record";
 
 // The one transformer: the envelope's last member "duration" (the CLI's own timing, different on
 // every run) is removed. It applies only where the CLI's layout puts it; anywhere else the

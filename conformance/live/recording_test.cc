@@ -39,8 +39,8 @@ TEST(RemoveDurationTest, RemovesTheRealCliOutputsLastMemberOnly) {
                                  real.substr(0, real.find(",\n  \"duration\"")) + "\n}\n")));
   // A duration anywhere but last, or none at all: not guessed.
   EXPECT_THAT(RemoveDuration("{\n  \"duration\": 3,\n  \"status\": 200\n}\n").status(),
-              StatusIs(Outcome::kFailed, kTransformerDidNotApply));
-  EXPECT_THAT(RemoveDuration("not json").status(), StatusIs(Outcome::kFailed, kTransformerDidNotApply));
+              ProgramErrorIs(kTransformerDidNotApply));
+  EXPECT_THAT(RemoveDuration("not json").status(), ProgramErrorIs(kTransformerDidNotApply));
 }
 
 Recording Sample() {
@@ -67,9 +67,9 @@ TEST(RecordingTest, IsWrittenWholeAndReadBackTheSame) {
   ASSERT_EQ(back->queries[0].upstream.size(), 2u);
   EXPECT_EQ(back->queries[0].upstream[1].status, 400);
   EXPECT_EQ(back->queries[0].upstream[0].body, "{\"Items\":[]}");
-  EXPECT_THAT(WriteRecording(Sample(), dir), StatusIs(Outcome::kRefused, kRecordingExists));
+  EXPECT_THAT(WriteRecording(Sample(), dir), ProgramErrorIs(kRecordingExists));
   EXPECT_THAT(ReadRecording(dir + "/nowhere").status(),
-              StatusIs(Outcome::kFailed, kRecordingUnreadable));
+              ProgramErrorIs(kRecordingUnreadable));
 }
 
 TEST(RecordingTest, TheReplayFileHoldsEveryExchangeInOrder) {

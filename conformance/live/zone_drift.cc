@@ -331,8 +331,7 @@ int DriftExitStatus(const DriftReport& report) {
 StatusOr<std::vector<std::string>> RecordingCliFiles(const std::string& dir) {
   std::error_code error;
   if (!std::filesystem::is_directory(dir, error)) {
-    return Status(Outcome::kFailed, kRecordingNotADirectory,
-                  "The recording is not a directory.");
+    return ProgramError(kRecordingNotADirectory, "The recording is not a directory.");
   }
   std::vector<std::string> files;
   const std::filesystem::path cli = std::filesystem::path(dir) / "cli";
@@ -342,8 +341,7 @@ StatusOr<std::vector<std::string>> RecordingCliFiles(const std::string& dir) {
     }
   }
   if (files.empty()) {
-    return Status(Outcome::kFailed, kRecordingWithoutCliOutputs,
-                  "The recording has no cli/*.json files.");
+    return ProgramError(kRecordingWithoutCliOutputs, "The recording has no cli/*.json files.");
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -18,7 +18,7 @@
 
 namespace azure_pricing::conformance::live {
 
-// Reason codes (Outcome::kFailed) for a recording directory that cannot be read.
+// Program errors (ProgramError()): a recording directory that cannot be read.
 inline constexpr Reason kRecordingNotADirectory = "recording_not_a_directory";
 inline constexpr Reason kRecordingWithoutCliOutputs = "recording_without_cli_outputs";
 

@@ -364,11 +364,11 @@ TEST(RecordingCliFilesTest, ListsTheJsonFilesOfCliSorted) {
 TEST(RecordingCliFilesTest, NamesAMissingDirectoryAndOneWithoutCliOutputs) {
   const std::string dir = TempDir("empty");
   EXPECT_THAT(RecordingCliFiles(dir + "/absent"),
-              StatusIs(Outcome::kFailed, kRecordingNotADirectory));
-  EXPECT_THAT(RecordingCliFiles(dir), StatusIs(Outcome::kFailed, kRecordingWithoutCliOutputs));
+              ProgramErrorIs(kRecordingNotADirectory));
+  EXPECT_THAT(RecordingCliFiles(dir), ProgramErrorIs(kRecordingWithoutCliOutputs));
   std::filesystem::create_directories(dir + "/cli");
   std::ofstream(dir + "/cli/readme.txt") << "x";
-  EXPECT_THAT(RecordingCliFiles(dir), StatusIs(Outcome::kFailed, kRecordingWithoutCliOutputs));
+  EXPECT_THAT(RecordingCliFiles(dir), ProgramErrorIs(kRecordingWithoutCliOutputs));
 }
 
 }  // namespace

@@ -24,9 +24,9 @@ constexpr std::string_view kSuffix = ".schema.json";
 constexpr size_t kViolationsPerLine = 3;
 
 Status Unreadable(const std::string& what) {
-  return Status(Outcome::kFailed, kSchemaUnreadable, what);
+  return ProgramError(kSchemaUnreadable, what);
 }
-Status Invalid(const std::string& what) { return Status(Outcome::kFailed, kSchemaInvalid, what); }
+Status Invalid(const std::string& what) { return ProgramError(kSchemaInvalid, what); }
 
 // What the protocol calls a line of this direction: the first part of its schema's file name.
 // Empty for a line the protocol does not have (the backend's client answers no requests).

@@ -36,7 +36,7 @@ enum class Protocol { kBackend, kTestee };
 // "backend", "testee".
 std::string_view ProtocolName(Protocol protocol);
 
-// Reasons the schemas do not load (Outcome::kFailed).
+// Program errors (ProgramError()): the schemas do not load.
 inline constexpr Reason kSchemaUnreadable = "protocol_schema_unreadable";
 inline constexpr Reason kSchemaInvalid = "protocol_schema_invalid";
 

@@ -24,8 +24,9 @@ namespace {
 namespace fs = std::filesystem;
 using base::Runfile;
 
+// The stack's own errors: no call of the tool ended.
 Status Failed(Reason reason, std::string message) {
-  return Status(Outcome::kFailed, reason, std::move(message));
+  return ProgramError(reason, std::move(message));
 }
 
 // Removes the run's work directory (the image, the fake API's catalog and CA) however the run
@@ -216,11 +217,9 @@ Status LocalStack::Parts::StartApi() {
   std::error_code made;
   fs::create_directories(dir, made);
   const std::string binary = Runfile("fakes/prices_server/prices_server");
-  StatusOr<std::unique_ptr<backend::PriceApiProcess>> started =
-      replay ? backend::PriceApiProcess::StartReplay(binary, options.replay_jsonl, dir)
-             : backend::PriceApiProcess::Start(binary, options.catalog_jsonl, dir);
-  if (!started.ok()) return started.status();
-  api = std::move(*started);
+  ASSIGN_OR_RETURN(api, replay
+                            ? backend::PriceApiProcess::StartReplay(binary, options.replay_jsonl, dir)
+                            : backend::PriceApiProcess::Start(binary, options.catalog_jsonl, dir));
   Say("starting the fake price API ... ready at https://127.0.0.1:" +
       std::to_string(api->api().port));
   return OkStatus();
@@ -284,8 +283,7 @@ LocalStack::~LocalStack() {
 
 StatusOr<std::unique_ptr<LocalStack>> LocalStack::Start(LocalStackOptions options) {
   if (options.real_upstream && options.upstream.has_value()) {
-    return Status(Outcome::kRefused, kBadUpstream,
-                  "the real prices.azure.com and another upstream cannot both be the upstream");
+    return ProgramError(kBadUpstream, "the real prices.azure.com and another upstream cannot both be the upstream");
   }
   auto parts = std::make_unique<Parts>();
   parts->options = std::move(options);

@@ -37,11 +37,11 @@ class BwrapBackend;
 
 namespace azure_pricing::conformance::stack {
 
-// Reasons (Outcome::kFailed) the stack does not start.
+// Program errors (ProgramError()): the stack does not start.
 inline constexpr Reason kStackWorkDirFailed = "stack_work_dir_failed";
 inline constexpr Reason kStackImageFailed = "stack_image_failed";
 inline constexpr Reason kStackBackendFailed = "stack_backend_failed";
-// Outcome::kRefused: an --upstream URL the stack cannot use.
+// A program error (ProgramError()): an --upstream URL the stack cannot use.
 inline constexpr Reason kBadUpstream = "bad_upstream";
 
 // The environment variable tools/bazel exports: where it unpacked the real azmcp.

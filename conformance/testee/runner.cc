@@ -213,10 +213,7 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
   if (call.same_host && backend_ != nullptr) {
     for (const fakes::sandbox::CallScript& script : call.scripts) backend_->Script(script);
   } else {
-    StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> backend =
-        conformance::host::MakeScriptedBackend(call);
-    if (!backend.ok()) return backend.status();
-    backend_ = std::move(*backend);
+    ASSIGN_OR_RETURN(backend_, conformance::host::MakeScriptedBackend(call));
   }
   const conformance::host::SandboxMark mark = conformance::host::MarkOf(*backend_);
   // A testee killed by an earlier case is replaced, so one bad case does not fail the rest.
@@ -234,10 +231,7 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
     if (IsCallback(line)) {
       Observe(LineDirection::kRequestReceived, "", line);
       const std::string answer = session.Answer(line);
-      if (Status sent = Send(LineDirection::kAnswerSent, session.answered_op(), answer, deadline);
-          !sent.ok()) {
-        return sent;
-      }
+      RETURN_IF_ERROR(Send(LineDirection::kAnswerSent, session.answered_op(), answer, deadline));
       continue;
     }
     Observe(LineDirection::kAnswerReceived, kOpCase, line);

@@ -11,9 +11,8 @@ using Json = nlohmann::ordered_json;
 
 constexpr char kApiPath[] = "/api/retail/prices";
 
-Status Refused(Reason reason, const char* message) {
-  return Status(Outcome::kRefused, reason, message);
-}
+// A replay file the fake cannot serve is the fake's own error, never a tool outcome.
+Status Refused(Reason reason, const char* message) { return ProgramError(reason, message); }
 
 // Only the API's own path is served by the fake, so a target elsewhere could never match.
 bool ServableTarget(const std::string& target) {

@@ -24,7 +24,7 @@
 
 namespace azure_pricing::fakes::prices {
 
-// Reason codes of a replay file ParseReplay refuses (Outcome::kRefused).
+// Reason codes of a replay file ParseReplay refuses, as program errors (ProgramError()).
 inline constexpr Reason kReplayNotAnObject = "replay_line_not_an_object";
 inline constexpr Reason kReplayUnknownKey = "replay_unknown_key";
 inline constexpr Reason kReplayBadTarget = "replay_bad_target";

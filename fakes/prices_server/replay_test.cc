@@ -69,7 +69,7 @@ TEST(ReplayTest, OnlyTheExactTargetMatches) {
 TEST(ReplayTest, BlankLinesAreSkippedAndCountInLineNumbers) {
   ReplayLine where;
   StatusOr<Replay> replay = ParseReplay("\n" + Line(kFirst, 200, "{}") + "\r\n \n{}\n", &where);
-  EXPECT_THAT(replay, StatusIs(Outcome::kRefused, kReplayBadTarget));
+  EXPECT_THAT(replay, ProgramErrorIs(kReplayBadTarget));
   EXPECT_EQ(where.line, 5u);
 }
 
@@ -95,15 +95,15 @@ TEST(ReplayTest, ABadFileIsRefusedWithTheLineAndAReason) {
   for (const auto& c : cases) {
     ReplayLine where;
     EXPECT_THAT(ParseReplay(Line(kFirst, 200, "{}") + c.text, &where),
-                StatusIs(Outcome::kRefused, c.reason))
+                ProgramErrorIs(c.reason))
         << c.text;
     EXPECT_EQ(where.line, 2u) << c.text;
   }
 }
 
 TEST(ReplayTest, AFileWithNoExchangeIsRefused) {
-  EXPECT_THAT(ParseReplay("", nullptr), StatusIs(Outcome::kRefused, kReplayEmpty));
-  EXPECT_THAT(ParseReplay("\n \n", nullptr), StatusIs(Outcome::kRefused, kReplayEmpty));
+  EXPECT_THAT(ParseReplay("", nullptr), ProgramErrorIs(kReplayEmpty));
+  EXPECT_THAT(ParseReplay("\n \n", nullptr), ProgramErrorIs(kReplayEmpty));
 }
 
 }  // namespace

@@ -258,13 +258,13 @@ namespace {
 // Options no tunnel could work with, refused before anything is made or bound.
 Status CheckOptions(const ProxyOptions& options) {
   if (!NormalizeHost(options.allowed_host) || LooksLikeIpLiteral(options.allowed_host)) {
-    return Status(Outcome::kRefused, kStartBadOptions, "the allowed host is not a DNS host name");
+    return ProgramError( kStartBadOptions, "the allowed host is not a DNS host name");
   }
   if (options.max_tunnels < 1) {
-    return Status(Outcome::kRefused, kStartBadOptions, "at most 0 tunnels would refuse every one");
+    return ProgramError( kStartBadOptions, "at most 0 tunnels would refuse every one");
   }
   if (options.idle_timeout_ms < 1) {
-    return Status(Outcome::kRefused, kStartBadOptions, "the idle timeout must be at least 1 ms");
+    return ProgramError( kStartBadOptions, "the idle timeout must be at least 1 ms");
   }
   return OkStatus();
 }
@@ -273,11 +273,10 @@ Status CheckOptions(const ProxyOptions& options) {
 Status LoadUpstreamTrust(SSL_CTX* client, const std::string& ca_file) {
   if (ca_file.empty()) {
     if (SSL_CTX_set_default_verify_paths(client) == 1) return OkStatus();
-    return Status(Outcome::kFailed, kStartUpstreamCa, "the system CA store cannot be loaded");
+    return ProgramError( kStartUpstreamCa, "the system CA store cannot be loaded");
   }
   if (SSL_CTX_load_verify_locations(client, ca_file.c_str(), nullptr) == 1) return OkStatus();
-  return Status(Outcome::kRefused, kStartUpstreamCa,
-                "the upstream CA file holds no PEM certificate that loads");
+  return ProgramError( kStartUpstreamCa, "the upstream CA file holds no PEM certificate that loads");
 }
 
 }  // namespace
@@ -289,8 +288,8 @@ Status EgressProxy::Start() {
   RETURN_IF_ERROR(CheckOptions(options_));
   auto ca = tls::MakeCa("azure-pricing-conformance egress CA");
   auto leaf = ca ? tls::IssueLeaf(*ca, {options_.allowed_host}, {}) : std::nullopt;
-  const Status no_certificates(Outcome::kFailed, kStartCertificates,
-                               "the egress CA and its leaf cannot be made");
+  const Status no_certificates =
+      ProgramError(kStartCertificates, "the egress CA and its leaf cannot be made");
   if (!leaf) return no_certificates;
   ca_pem_ = ca->cert_pem;
   tls_ = std::make_unique<Tls>();
@@ -329,7 +328,7 @@ Status ListenFailure(int error) {
   if (error == EADDRINUSE) message = "the address is already in use";
   if (error == EACCES || error == EPERM) message = "binding the address is not permitted";
   if (error == EADDRNOTAVAIL) message = "the address is not one of this machine's";
-  return Status(Outcome::kFailed, kStartListen, message);
+  return ProgramError( kStartListen, message);
 }
 
 }  // namespace
@@ -338,7 +337,7 @@ Status EgressProxy::ListenUnix() {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (options_.listen_unix_path.size() >= sizeof addr.sun_path) {
-    return Status(Outcome::kRefused, kStartListen, "the Unix socket path is too long");
+    return ProgramError( kStartListen, "the Unix socket path is too long");
   }
   std::memcpy(addr.sun_path, options_.listen_unix_path.data(), options_.listen_unix_path.size());
   listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -360,7 +359,7 @@ Status EgressProxy::Listen() {
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(options_.listen_port));
   if (inet_pton(AF_INET, options_.listen_host.c_str(), &addr.sin_addr) != 1) {
-    return Status(Outcome::kRefused, kStartListen, "the listen host is not an IPv4 address");
+    return ProgramError( kStartListen, "the listen host is not an IPv4 address");
   }
   listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listen_fd_ < 0) return ListenFailure(errno);

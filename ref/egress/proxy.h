@@ -37,8 +37,10 @@ namespace azure_pricing::egress {
 // proves each weakening really weakens. Nothing else defines it.
 class ProxyMutator;
 
-// Why Start() failed; the message says which part (fixed text), a program adds its flags and
-// paths. kStartBadOptions: an option that cannot work (no allowed host, no tunnel, no timeout).
+// Why Start() failed, as program errors (ProgramError(): no call of the tool ended; a backend
+// that starts a proxy answers with its own failure). The message says which part (fixed text),
+// a program adds its flags and paths. kStartBadOptions: an option that cannot work (no allowed
+// host, no tunnel, no timeout).
 inline constexpr Reason kStartBadOptions = "proxy_bad_options";
 inline constexpr Reason kStartCertificates = "proxy_certificates_failed";
 inline constexpr Reason kStartUpstreamCa = "proxy_upstream_ca_unusable";

@@ -755,7 +755,7 @@ TEST(ProxyStartTest, AFailedStartNamesTheOptionsTheCaOrTheListener) {
            [](ProxyOptions& o) { o.idle_timeout_ms = 0; }}) {
     ProxyOptions options;
     bad(options);
-    EXPECT_THAT(start(options), StatusIs(Outcome::kRefused, kStartBadOptions));
+    EXPECT_THAT(start(options), ProgramErrorIs(kStartBadOptions));
   }
   const char* tmp = std::getenv("TEST_TMPDIR");
   ASSERT_NE(tmp, nullptr);
@@ -763,7 +763,7 @@ TEST(ProxyStartTest, AFailedStartNamesTheOptionsTheCaOrTheListener) {
   ASSERT_THAT(base::WriteFileAtomically(not_pem, "not a certificate\n"), IsOk());
   ProxyOptions unloadable;
   unloadable.upstream_ca_file = not_pem;
-  EXPECT_THAT(start(unloadable), StatusIs(Outcome::kRefused, kStartUpstreamCa));
+  EXPECT_THAT(start(unloadable), ProgramErrorIs(kStartUpstreamCa));
 
   ProxyOptions first_options;
   first_options.log = [](const std::string&) {};
@@ -771,7 +771,7 @@ TEST(ProxyStartTest, AFailedStartNamesTheOptionsTheCaOrTheListener) {
   ASSERT_THAT(first.Start(), IsOk());
   ProxyOptions same_port;
   same_port.listen_port = first.port();
-  EXPECT_THAT(start(same_port), StatusIs(Outcome::kFailed, kStartListen));
+  EXPECT_THAT(start(same_port), ProgramErrorIs(kStartListen));
 }
 
 // ---- Weakenings: each exists for a conformance mutant and must really weaken ----------------

@@ -192,7 +192,7 @@ Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend:
   } else if (name == "lax_protocol") {
     serve.lax = true;
   } else {
-    return Status(Outcome::kRefused, kUnknownMutant, "no mutant has that name");
+    return ProgramError(kUnknownMutant, "no mutant has that name");
   }
   return OkStatus();
 }

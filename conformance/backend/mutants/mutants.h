@@ -13,6 +13,7 @@
 
 namespace azure_pricing::conformance::backend {
 
+// A program error (ProgramError()): no mutant has the name given.
 inline constexpr Reason kUnknownMutant = "unknown_mutant";
 
 struct MutantInfo {

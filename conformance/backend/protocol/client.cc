@@ -220,11 +220,10 @@ AdapterBackend::~AdapterBackend() { channel_->Shutdown(); }
 
 StatusOr<std::unique_ptr<sandbox::Sandbox>> AdapterBackend::Acquire(
     const sandbox::Spec& spec, const sandbox::SandboxKey& key) {
-  StatusOr<Response> response =
-      channel_->Call(AcquireRequest{spec, key, std::nullopt}, channel_->deadlines().call);
-  if (!response.ok()) return response.status();
-  if (!response->error.ok()) return response->error;
-  std::string id = std::get<AcquireResponse>(response->body).sandbox;
+  ASSIGN_OR_RETURN(Response response, channel_->Call(AcquireRequest{spec, key, std::nullopt},
+                                                    channel_->deadlines().call));
+  if (!response.error.ok()) return response.error;
+  std::string id = std::get<AcquireResponse>(response.body).sandbox;
   return std::unique_ptr<sandbox::Sandbox>(
       std::make_unique<AdapterSandbox>(channel_, std::move(id), declaration_.bounded_exec));
 }
@@ -232,10 +231,9 @@ StatusOr<std::unique_ptr<sandbox::Sandbox>> AdapterBackend::Acquire(
 Status AdapterBackend::Dispose(std::unique_ptr<sandbox::Sandbox> sandbox) {
   const auto* ours = dynamic_cast<const AdapterSandbox*>(sandbox.get());
   if (ours == nullptr || ours->channel() != channel_.get()) return Refused(kUnknownSandbox);
-  StatusOr<Response> response =
-      channel_->Call(DisposeRequest{ours->id()}, channel_->deadlines().call);
-  if (!response.ok()) return response.status();
-  return response->error;
+  ASSIGN_OR_RETURN(Response response,
+                   channel_->Call(DisposeRequest{ours->id()}, channel_->deadlines().call));
+  return response.error;
 }
 
 Status AdapterBackend::RedirectEgress(const sandbox::EgressUpstream& upstream) {
