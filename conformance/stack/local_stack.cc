@@ -248,6 +248,9 @@ Status LocalStack::Parts::StartBackend() {
   sandbox::bwrap::BwrapOptions bwrap;
   bwrap.image_dir = work.path + "/image";
   bwrap.bwrap_path = options.bwrap;
+  if (options.address_space_bytes.has_value()) {
+    bwrap.limits.address_space_bytes = *options.address_space_bytes;
+  }
   bwrap.egress_log = options.egress_log ? options.egress_log : [](const std::string&) {};
   bwrap.egress_observe = options.egress_observe;
   if (options.real_upstream) {

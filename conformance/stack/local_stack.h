@@ -17,6 +17,7 @@
 #ifndef CONFORMANCE_STACK_LOCAL_STACK_H_
 #define CONFORMANCE_STACK_LOCAL_STACK_H_
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -87,6 +88,9 @@ struct LocalStackOptions {
   // check's opt-in. Excludes `upstream`; no fake API is started.
   bool real_upstream = false;
   std::string bwrap;                       // empty: `bwrap` on PATH
+  // The sandbox's address-space limit instead of the backend's default (BwrapOptions::limits):
+  // paging_stderr_probe's knob for finding where the real azmcp runs out of address space.
+  std::optional<uint64_t> address_space_bytes;
   std::function<void(const std::string&)> progress;    // one line per step; none when unset
   std::function<void(const std::string&)> egress_log;  // the proxy's decisions; dropped if unset
   // Each request the egress proxy forwarded, with its response; unset: nothing is copied.
