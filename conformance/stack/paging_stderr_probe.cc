@@ -97,6 +97,7 @@ bool ProbeOnce(LocalStack& stack, const ProbeOptions& o, int64_t run) {
             << (report->reason.empty() ? "" : " reason=" + report->reason);
   for (const StackExec& e : execs) PrintExec(e);
   if (execs.empty()) std::cout << " (no execution)\n";
+  std::cout.flush();  // runs are long; each line is a result even if the probe is stopped
   return true;
 }
 

@@ -140,7 +140,8 @@ std::optional<std::string> ReadEnv(const Json& env, Scenario& s) {
 std::optional<std::string> ReadScenario(const Json& entry, std::set<std::string>& names,
                                         std::set<std::string>& slugs, Scenario& s) {
   for (const auto& [key, value] : entry.items()) {
-    if (key != "name" && key != "args" && key != "faults" && key != "env") {
+    if (key != "name" && key != "args" && key != "faults" && key != "env" &&
+        key != "address_space_mib") {
       return "unknown key '" + key + "'";
     }
   }
@@ -160,6 +161,13 @@ std::optional<std::string> ReadScenario(const Json& entry, std::set<std::string>
   }
   if (entry.contains("env")) {
     if (std::optional<std::string> bad = ReadEnv(entry["env"], s)) return bad;
+  }
+  if (entry.contains("address_space_mib")) {
+    const Json& mib = entry["address_space_mib"];
+    if (!mib.is_number_integer() || mib.get<int64_t>() < 1) {
+      return "address_space_mib must be a positive integer";
+    }
+    s.address_space_mib = mib.get<int64_t>();
   }
   if (entry.contains("faults")) {
     if (!entry["faults"].is_array()) return "faults must be an array";
@@ -320,6 +328,11 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
     return o;
   }
   std::vector<std::string> argv = {binary, "pricing", "get"};
+  if (s.address_space_mib > 0) {
+    // prlimit execs the CLI in its own process, so the CLI's exit or signal is the run's.
+    argv.insert(argv.begin(), {"/usr/bin/prlimit",
+                               "--as=" + std::to_string(s.address_space_mib << 20), "--"});
+  }
   argv.insert(argv.end(), s.args.begin(), s.args.end());
   const std::string proxy_port = std::to_string(parts_->proxy->port());
   std::vector<std::string> env = {
@@ -338,7 +351,7 @@ Outcome DifferentialRig::Run(const std::string& binary, const Scenario& s,
     env.push_back(change);
   }
   const fakes::test_support::ProgramRun run = fakes::test_support::RunProgram(argv, env);
-  o.exit_code = run.exit_code;
+  o.exit_code = run.signal != 0 ? 128 + run.signal : run.exit_code;
   o.timed_out = run.timed_out;
   o.out = Normalize(run.out, proxy_port);
   o.raw_out = run.out;

@@ -23,6 +23,10 @@ struct Scenario {
   // Changes to the CLI's environment: "NAME=value" sets, "NAME" alone removes. The value
   // $UNRELATED_CA names a CA file that did not sign the proxy's leaf.
   std::vector<std::string> env;
+  // When positive, the CLI runs under this address-space limit (RLIMIT_AS, as the bubblewrap
+  // backend sets one): the .NET runtime reserves most of whatever it is given, and fails when
+  // the rest is too little (docs/live-check.md).
+  int64_t address_space_mib = 0;
 };
 
 // gtest prints a parameter by its name instead of its bytes.
@@ -43,7 +47,7 @@ std::optional<ScenarioFile> LoadScenarios(const std::string& path, std::string& 
 std::string Slug(const std::string& name);
 
 struct Outcome {
-  int exit_code = -1;
+  int exit_code = -1;  // 128+N for a CLI killed by signal N, as a shell and the sandbox say
   bool timed_out = false;
   std::string out;  // "duration": N and the proxy's port as PROXY_PORT
   std::string raw_out;  // stdout as printed

@@ -7,10 +7,12 @@
 // SSL_CERT_FILE and always verifies certificates. Its command line is read as System.CommandLine
 // reads it (command_line.h). --refuse-foreign-next-page (a switch of this
 // fake, not of the real CLI) selects the later behaviour of refusing a NextPageLink to another
-// host.
+// host. Under an address-space limit too small for the .NET runtime it fails as the runtime does
+// (FailLikeTheRuntimeIfTheAddressSpaceIsTooSmall).
 #include <netdb.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -21,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -52,6 +55,30 @@ constexpr char kMitigate[] =
     "https://aka.ms/azmcp/troubleshooting.";
 
 using Options = PricingGetOptions;
+
+// The .NET runtime sizes its reservations to the address-space limit it is given (the GC takes
+// half) and keeps only tens of MiB spare; under too small a limit the real CLI never reaches
+// its command. Measured on 2026-12-03 (fixtures/azmcp-3.0.0-beta.46-differential's "address
+// space too small for the .NET runtime", docs/live-check.md): at 3,440 to 3,464 MiB it prints
+// "Out of memory." and aborts (SIGABRT) before any request, every time; further down it fails
+// in other ways or, at 3,392 and 3,424 MiB, completes. The fake models the recorded failure for
+// every limit below the band's top; above it the runtime starts.
+constexpr uint64_t kDotnetStartAddressSpace = 3472ULL << 20;
+
+// What the runtime does when its start-up reservations do not fit: one line, then abort.
+void FailLikeTheRuntimeIfTheAddressSpaceIsTooSmall() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur >= kDotnetStartAddressSpace) {
+    return;
+  }
+  std::fputs("Out of memory.\n", stderr);
+  std::fflush(stderr);
+  const rlimit no_core{0, 0};  // the abort is the message; a core file would be litter
+  setrlimit(RLIMIT_CORE, &no_core);
+  std::signal(SIGABRT, SIG_DFL);
+  std::raise(SIGABRT);
+}
 
 struct Failure {
   int status;
@@ -489,6 +516,7 @@ const char* PricingGetHelp() {
 }
 
 int Main(int argc, char** argv) {
+  FailLikeTheRuntimeIfTheAddressSpaceIsTooSmall();
   const Clock::time_point start = Clock::now();
   signal(SIGPIPE, SIG_IGN);  // a server that hangs up is a network error, not a crash
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -51,6 +51,7 @@ ProgramRun RunProgram(const std::vector<std::string>& argv, const std::vector<st
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     if (!run.timed_out && WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
+    if (!run.timed_out && WIFSIGNALED(status)) run.signal = WTERMSIG(status);
   }
   posix_spawn_file_actions_destroy(&actions);
   run.out = Slurp(out);

@@ -11,6 +11,7 @@ namespace azure_pricing::fakes::test_support {
 
 struct ProgramRun {
   int exit_code = -1;  // -1 when it did not exit normally
+  int signal = 0;      // the signal that ended it (not the deadline's SIGKILL); 0 when none
   bool timed_out = false;
   std::string out, err;
 };
