@@ -58,8 +58,13 @@ struct BwrapOptions {
   std::string image_dir;   // required; see //tools:sandbox_image
   // The allowed host's traffic goes here instead of the host itself (tests, conformance runs).
   std::optional<EgressUpstream> upstream;
+  // 16 GiB of address space, not less on purpose: the real azmcp's .NET runtime sizes its
+  // reservations to whatever RLIMIT_AS allows and aborts with "Out of memory." on stderr when
+  // what it maps later (thread stacks, malloc arenas) does not fit in the rest. Under 4 GiB the
+  // rest was 36 to 42 MiB and lookups failed at random (issue 28); under 16 GiB the CLI peaks at
+  // 9.3 GiB. Reservations are not memory: its resident peak in the paging lookup is ~120 MiB.
   ResourceLimits limits = {
-      .address_space_bytes = 4ULL << 30, .file_size_bytes = 256ULL << 20, .open_files = 1024};
+      .address_space_bytes = 16ULL << 30, .file_size_bytes = 256ULL << 20, .open_files = 1024};
   // What one sandbox's /tmp and HOME may hold between execs, checked after each exec (0: no
   // limit). A host directory cannot be size-limited without privileges, so within one exec only
   // its time and the file-size limit bound what it writes (README.md).
