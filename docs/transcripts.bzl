@@ -88,7 +88,10 @@ DOC_TRANSCRIPTS = {
     "reference_doc_test": struct(
         doc = "//docs:reference.md",
         bins = ["//tools:azure_pricing", "//tools:zones"],
-        data = ["//fixtures:azmcp_recordings"],
+        data = [
+            "//fixtures:azmcp_recordings",
+            "//fixtures:azmcp_out_of_memory_recording",
+        ],
         size = "medium",
         tags = ["requires-user-namespaces"],
     ),

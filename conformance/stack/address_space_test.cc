@@ -1,9 +1,9 @@
 // The CLI's address space inside the bubblewrap sandbox (issue 28). The .NET runtime of the real
 // azmcp sizes its reservations to whatever RLIMIT_AS allows and keeps only the rest for what it
 // maps later in the run (thread stacks, malloc arenas); when that does not fit it prints
-// "Out of memory." and aborts. Under the backend's former 4 GiB limit 36 to 42 MiB were left:
+// "Out of memory." and aborts. Under the backend's former 4 GiB limit 18 to 44 MiB were left:
 // stack.paging_ceiling failed with stderr_not_empty on a busy machine, and the paging lookup
-// aborted so in 1 of about 45 runs here. Here: the tool fails such a lookup closed, and the
+// aborted so in 1 of 58 runs here. Here: the tool fails such a lookup closed, and the
 // backend's default limit leaves the real CLI room to spare.
 #include <dirent.h>
 #include <unistd.h>
@@ -52,7 +52,7 @@ constexpr char kPaging[] = R"({"price_type":"Consumption"})";
 // .NET runtime"), and below the fake's 3,472 MiB.
 constexpr uint64_t kTooSmall = 3456ULL << 20;
 // What the real CLI must have spare under the default limit: ample for the threads (8 MiB of
-// stack each) and malloc arenas (64 MiB each) a run adds; 4 GiB left about 40 MiB.
+// stack each) and malloc arenas (64 MiB each) a run adds; 4 GiB left 18 to 44 MiB.
 constexpr uint64_t kSpareAtLeast = 1ULL << 30;
 
 // The stack suite's catalog: more than 5,000 Consumption rows, so the CLI pages to its ceiling.
