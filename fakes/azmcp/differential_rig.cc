@@ -105,6 +105,20 @@ std::string Normalize(const std::string& out, const std::string& proxy_port) {
 
 }  // namespace
 
+bool AddressSpaceLimitsApply() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return false;
+#else
+  return true;
+#endif
+#else
+  return true;
+#endif
+}
+
 std::string Slug(const std::string& name) {
   std::string slug;
   for (unsigned char c : name) {

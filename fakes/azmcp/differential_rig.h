@@ -63,6 +63,11 @@ struct Outcome {
 bool WriteRecording(const std::string& dir, const Scenario& s, const Outcome& o, std::string& error);
 std::optional<Outcome> ReadRecording(const std::string& dir, const Scenario& s, std::string& error);
 
+// False in an AddressSanitizer build, whose programs (the fake among them) reserve terabytes of
+// shadow memory at start: no address-space limit lets them run, so a scenario with
+// address_space_mib says nothing there and is skipped.
+bool AddressSpaceLimitsApply();
+
 // Paths inside the test's runfiles.
 std::string RunfilesPath(const std::string& workspace_relative);
 

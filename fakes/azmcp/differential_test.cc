@@ -46,6 +46,9 @@ TEST_P(DifferentialTest, FakeMatchesTheRealCli) {
          "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@3.0.0-beta.46, checked by sha256).";
   ASSERT_TRUE(rig_->ok()) << "the fake API or the egress proxy did not start";
   const Scenario& s = GetParam();
+  if (s.address_space_mib > 0 && !AddressSpaceLimitsApply()) {
+    GTEST_SKIP() << "an AddressSanitizer build cannot run under an address-space limit";
+  }
   const Outcome want = rig_->Run(real, s);
   ASSERT_EQ(want.rig_error, "");
   ASSERT_FALSE(want.timed_out) << "the real azmcp did not finish within 60 s";

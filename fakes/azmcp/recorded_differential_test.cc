@@ -45,6 +45,9 @@ DifferentialRig* RecordedDifferentialTest::rig_ = nullptr;
 TEST_P(RecordedDifferentialTest, FakeMatchesTheRecording) {
   ASSERT_TRUE(rig_->ok()) << "the fake API or the egress proxy did not start";
   const Scenario& s = GetParam();
+  if (s.address_space_mib > 0 && !AddressSpaceLimitsApply()) {
+    GTEST_SKIP() << "an AddressSanitizer build cannot run under an address-space limit";
+  }
   std::string error;
   const std::optional<Outcome> recorded = ReadRecording(RunfilesPath(kRecordings), s, error);
   ASSERT_TRUE(recorded.has_value()) << error << "; run tools/fixtures/record_differential.sh";
