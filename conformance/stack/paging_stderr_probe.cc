@@ -3,16 +3,17 @@
 // this testonly program runs the stack suite's paging lookup (price_type Consumption over the
 // suite's 7,000-row catalog: 5 pages, 5,000 rows) through the whole stack, with every page of
 // the fake API held back --delay-ms, and prints per run the outcome, the CLI's exit code, the
-// wall time and the CLI's stderr verbatim. It exists to measure when the real azmcp writes there
-// (issue 28; docs/live-check.md has the finding).
+// wall time and the CLI's stderr verbatim; --address-space-mib replaces the sandbox's RLIMIT_AS.
+// It exists to measure when the real azmcp writes there (issue 28; docs/reference.md, "When the
+// CLI writes to its error stream", has the finding).
 //
 //   tools/bazel run --config=cache //conformance/stack:paging_stderr_probe --
 //       --delay-ms 2000 --runs 3 [--exec-timeout-seconds 60] [--address-space-mib 4096]
 #include <charconv>
 #include <chrono>
 #include <cstdint>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>

@@ -56,13 +56,14 @@ constexpr char kMitigate[] =
 
 using Options = PricingGetOptions;
 
-// The .NET runtime sizes its reservations to the address-space limit it is given (the GC takes
-// half) and keeps only tens of MiB spare; under too small a limit the real CLI never reaches
-// its command. Measured on 2026-12-03 (fixtures/azmcp-3.0.0-beta.46-differential's "address
-// space too small for the .NET runtime", docs/live-check.md): at 3,440 to 3,464 MiB it prints
-// "Out of memory." and aborts (SIGABRT) before any request, every time; further down it fails
-// in other ways or, at 3,392 and 3,424 MiB, completes. The fake models the recorded failure for
-// every limit below the band's top; above it the runtime starts.
+// The .NET runtime sizes its reservations to the address-space limit it is given (under 4 GiB
+// the GC took 2 GiB) and keeps only tens of MiB spare; under too small a limit the real CLI
+// never reaches its command. Measured on 2026-12-03 (fixtures/azmcp-3.0.0-beta.46-differential's
+// "address space too small for the .NET runtime", docs/reference.md): at 3,440 to 3,464 MiB it
+// prints "Out of memory." and aborts (SIGABRT) before any request, every time; elsewhere below
+// about 3.5 GiB it fails in other ways (another message, exit 1 with an error envelope, SIGSEGV)
+// or completes. The fake models the recorded failure for every limit below the band's top and
+// runs normally above it.
 constexpr uint64_t kDotnetStartAddressSpace = 3472ULL << 20;
 
 // What the runtime does when its start-up reservations do not fit: one line, then abort.
