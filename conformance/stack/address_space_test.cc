@@ -26,25 +26,12 @@
 #include "conformance/stack/local_stack.h"
 #include "fakes/prices_server/catalog_generator.h"
 #include "gtest/gtest.h"
+#include "ref/base/sanitizers.h"
 #include "ref/pricing/reasons.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 
 namespace azure_pricing::conformance::stack {
 namespace {
-
-// The backend sets no address-space limit in an AddressSanitizer build (its shadow memory needs
-// terabytes), so there is nothing to test there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizerBuild = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizerBuild = true;
-#else
-constexpr bool kAddressSanitizerBuild = false;
-#endif
-#else
-constexpr bool kAddressSanitizerBuild = false;
-#endif
 
 constexpr char kPaging[] = R"({"price_type":"Consumption"})";
 // Inside the band where the real CLI aborts at start, every time (3,440 to 3,464 MiB, measured
@@ -80,7 +67,7 @@ std::unique_ptr<LocalStack> Start(const CliChoice& cli, std::optional<uint64_t> 
 
 CITES("BOUND-013", "INTRO-007");
 TEST(AddressSpaceTest, TheRuntimesOutOfMemoryAbortFailsTheLookupClosed) {
-  if (kAddressSanitizerBuild) GTEST_SKIP() << "no address-space limit in this build";
+  if (base::kAddressSanitizerBuild) GTEST_SKIP() << "no address-space limit in this build";
   for (const CliChoice& cli : Clis()) {
     SCOPED_TRACE(cli.description);
     std::unique_ptr<LocalStack> stack = Start(cli, kTooSmall);
@@ -156,7 +143,7 @@ TEST(AddressSpaceTest, TheDefaultLimitLeavesTheRealCliRoom) {
   const CliChoice real = DefaultCli();
   if (!real.real) GTEST_SKIP() << "no real azmcp (AZURE_PRICING_AZMCP)";
   const uint64_t limit = sandbox::bwrap::BwrapOptions().limits.address_space_bytes;
-  if (kAddressSanitizerBuild) GTEST_SKIP() << "no address-space limit in this build";
+  if (base::kAddressSanitizerBuild) GTEST_SKIP() << "no address-space limit in this build";
   std::unique_ptr<LocalStack> stack = Start(real, std::nullopt);
   ASSERT_NE(stack, nullptr);
   std::atomic<bool> stop{false};

@@ -18,6 +18,7 @@
 #include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "ref/base/files.h"
+#include "ref/base/sanitizers.h"
 #include "ref/egress/proxy.h"
 
 namespace azure_pricing::fakes::azmcp {
@@ -105,19 +106,7 @@ std::string Normalize(const std::string& out, const std::string& proxy_port) {
 
 }  // namespace
 
-bool AddressSpaceLimitsApply() {
-#if defined(__SANITIZE_ADDRESS__)
-  return false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return false;
-#else
-  return true;
-#endif
-#else
-  return true;
-#endif
-}
+bool AddressSpaceLimitsApply() { return !base::kAddressSanitizerBuild; }
 
 std::string Slug(const std::string& name) {
   std::string slug;

@@ -9,6 +9,7 @@
 
 #include "ref/base/files.h"
 #include "ref/base/paths.h"
+#include "ref/base/sanitizers.h"
 #include "ref/egress/proxy.h"
 #include "ref/sandbox/bwrap/state_tree.h"
 #include "ref/sandbox/serves.h"
@@ -22,20 +23,6 @@ constexpr size_t kMaxSocketPath = 107;
 
 // Past this the tool's own budget has long expired; a bwrap that still runs is killed.
 constexpr int64_t kMaxTimeoutSeconds = 3600;
-
-// An AddressSanitizer build's sandbox_init reserves terabytes of shadow memory at start, which
-// no address-space limit allows; such a build (tests only) runs without that one limit.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizerBuild = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizerBuild = true;
-#else
-constexpr bool kAddressSanitizerBuild = false;
-#endif
-#else
-constexpr bool kAddressSanitizerBuild = false;
-#endif
 
 Status CheckImage(const std::string& image) {
   for (const char* inside : {"/usr/local/bin/azmcp", kInitPath}) {
@@ -111,7 +98,9 @@ StatusOr<std::unique_ptr<BwrapBackend>> BwrapBackend::Create(BwrapOptions option
                   "bubblewrap (bwrap) is not installed or not executable (Debian: bubblewrap)");
   }
   RETURN_IF_ERROR(CheckImage(options.image_dir));
-  if (kAddressSanitizerBuild) options.limits.address_space_bytes = 0;
+  // An AddressSanitizer build's sandbox_init cannot start under any address-space limit; such a
+  // build (tests only) runs without that one limit.
+  if (base::kAddressSanitizerBuild) options.limits.address_space_bytes = 0;
   std::unique_ptr<BwrapBackend> backend(new BwrapBackend(std::move(options)));
   ASSIGN_OR_RETURN(std::string dir, MakeStateDir());
   backend->state_dir_ = dir;
