@@ -225,7 +225,7 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
   GateMessage message{.seq = ++seq_, .op = GateOp::kCase, .call = call};
   message.call.scripts.clear();  // the CLI's behaviour stays with the gate
   RETURN_IF_ERROR(Send(LineDirection::kRequestSent, kOpCase,
-                       EncodeGateMessage(message, version_.value_or(Version::kV3)), deadline));
+                       EncodeGateMessage(message, version()), deadline));
   for (;;) {
     ASSIGN_OR_RETURN(std::string line, ReadLine(deadline));
     if (IsCallback(line)) {
