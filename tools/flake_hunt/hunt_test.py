@@ -1,12 +1,19 @@
 """tools/flake_hunt/hunt: its reading of Bazel's build events, the table and the exit status,
 on events of the form Bazel 4 writes, and its hogs stopping with it."""
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 loader = importlib.machinery.SourceFileLoader("hunt", os.path.join(HERE, "hunt"))
@@ -32,6 +39,11 @@ OTHER_EVENTS = [
 ]
 
 
+def target(label, runs, passed, commit="c" * 40, **extra):
+    return {"label": label, "runs": runs, "passed": passed, "failed": runs - passed,
+            "commit": commit, "dirty_files": [], **extra}
+
+
 class ReadResultsTest(unittest.TestCase):
     def test_a_run_passes_only_when_every_shard_passed(self):
         lines = OTHER_EVENTS + [
@@ -43,38 +55,262 @@ class ReadResultsTest(unittest.TestCase):
             result("//b:sharded_test", 2, "PASSED", shard=1),
             result("//b:sharded_test", 2, "TIMEOUT", shard=2, log="/logs/s2/test.log"),
         ]
-        runs, logs = hunt.read_results(lines)
-        rows = hunt.tally(["//a:one_test", "//b:sharded_test", "//c:never_ran_test"], runs, 3)
-        self.assertEqual(rows, [("//a:one_test", 2, 3), ("//b:sharded_test", 1, 3),
-                                ("//c:never_ran_test", 0, 3)])
+        runs, logs, shards = hunt.read_results(lines)
+        counted = hunt.count_runs(["//a:one_test", "//b:sharded_test", "//c:never_ran_test"],
+                                  runs, shards)
+        self.assertEqual(counted, {
+            "//a:one_test": {"runs": 3, "passed": 2, "failed": 1},
+            "//b:sharded_test": {"runs": 2, "passed": 1, "failed": 1},
+            "//c:never_ran_test": {"runs": 0, "passed": 0, "failed": 0}})
         self.assertEqual(logs["//a:one_test"], {2: "/logs/run_2/test.log"})
         self.assertEqual(logs["//b:sharded_test"], {2: "/logs/s2/test.log"})
 
     def test_the_last_attempt_of_a_run_is_its_result(self):
-        runs, _ = hunt.read_results([result("//a:t", 1, "PASSED", attempt=2),
-                                     result("//a:t", 1, "FAILED", attempt=1)])
-        self.assertEqual(hunt.tally(["//a:t"], runs, 1), [("//a:t", 1, 1)])
+        runs, _, shards = hunt.read_results([result("//a:t", 1, "PASSED", attempt=2),
+                                             result("//a:t", 1, "FAILED", attempt=1)])
+        self.assertEqual(hunt.count_runs(["//a:t"], runs, shards)["//a:t"]["passed"], 1)
+
+    def test_a_run_missing_a_shard_has_not_finished(self):
+        summary = json.dumps({"id": {"testSummary": {"label": "//b:s_test"}},
+                              "testSummary": {"shardCount": 2, "totalRunCount": 2}})
+        runs, _, shards = hunt.read_results([result("//b:s_test", 1, "PASSED", shard=1),
+                                             result("//b:s_test", 1, "PASSED", shard=2),
+                                             result("//b:s_test", 2, "PASSED", shard=2),
+                                             summary])
+        self.assertEqual(shards, {"//b:s_test": 2})
+        self.assertEqual(hunt.count_runs(["//b:s_test"], runs, shards)["//b:s_test"],
+                         {"runs": 1, "passed": 1, "failed": 0})
+
+    def test_a_line_bazel_is_still_writing_is_left_for_later(self):
+        whole = result("//a:t", 1, "PASSED")
+        runs, _, shards = hunt.read_results([whole, result("//a:t", 2, "FAILED")[:40]])
+        self.assertEqual(hunt.count_runs(["//a:t"], runs, shards)["//a:t"],
+                         {"runs": 1, "passed": 1, "failed": 0})
 
 
 class TableTest(unittest.TestCase):
-    def test_failures_come_first_and_name_their_logs(self):
-        rows = hunt.tally(["//a:good_test", "//a:bad_test"],
-                          {"//a:good_test": {1: {1: (1, "PASSED")}, 2: {1: (1, "PASSED")}},
-                           "//a:bad_test": {1: {1: (1, "PASSED")}, 2: {1: (1, "FAILED")}}}, 2)
-        table = hunt.format_table(rows, {"//a:bad_test": {2: "/l/test.log"}}, 2, 2)
+    def test_targets_short_of_their_runs_come_first_and_name_their_logs(self):
+        targets = {t["label"]: t for t in [
+            target("//a:good_test", 2, 2), target("//a:bad_test", 2, 1),
+            target("//a:broken_test", 2, 0), target("//a:stopped_test", 1, 1),
+            target("//a:old_test", 2, 2, commit="0123456789abcdef", carried=True)]}
+        table = hunt.format_table(targets, {"//a:bad_test": {2: "/l/test.log"}}, 2, 2)
         self.assertEqual(table.splitlines(), [
-            "flake hunt: 2 test targets, 2 runs each, 2 CPU hogs",
-            "target         passed",
-            "//a:bad_test   1/2   <- FLAKY",
+            "flake hunt: 5 test targets, 2 runs each, 2 CPU hogs",
+            "target            passed",
+            "//a:bad_test      1/2   <- FLAKY",
             "    run 2: /l/test.log",
-            "//a:good_test  2/2",
-            "1 of 2 targets did not pass every run",
+            "//a:broken_test   0/2   <- FAILED",
+            "//a:stopped_test  1/2   <- 1 run did not finish",
+            "//a:good_test     2/2",
+            "//a:old_test      2/2   carried over (0123456789)",
+            "3 of 5 targets did not pass every run",
         ])
 
     def test_all_passing_says_so(self):
-        rows = hunt.tally(["//a:t"], {"//a:t": {1: {1: (1, "PASSED")}}}, 1)
-        self.assertEqual(hunt.format_table(rows, {}, 1, 0).splitlines()[-1],
-                         "every target passed 1 of 1")
+        table = hunt.format_table({"//a:t": target("//a:t", 1, 1)}, {}, 1, 0)
+        self.assertEqual(table.splitlines()[-1], "every target passed 1 of 1")
+
+
+class ResumeTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        root = self.tmp.name
+        for package in ("", "ref/base", "docs"):
+            os.makedirs(os.path.join(root, package), exist_ok=True)
+            open(os.path.join(root, package, "BUILD"), "w", encoding="utf-8").close()
+        os.makedirs(os.path.join(root, "ref/base/data"))
+        for path in ("ref/base/x.cc", "ref/base/data/y.json", "docs/a.md", "README.md"):
+            open(os.path.join(root, path), "w", encoding="utf-8").close()
+        patcher = mock.patch.object(hunt, "ROOT", root)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_a_changed_file_is_its_own_label_and_a_gone_one_its_package(self):
+        self.assertEqual(hunt.labels_for(["ref/base/x.cc", "ref/base/data/y.json", "README.md",
+                                          "docs/gone.md", "docs/BUILD"]),
+                         ["//:README.md", "//docs:*", "//ref/base:data/y.json",
+                          "//ref/base:x.cc"])
+
+    def test_a_global_file_makes_every_target_stale_without_asking_bazel(self):
+        with mock.patch.object(subprocess, "run", side_effect=AssertionError("no query")):
+            for path in ("WORKSPACE", ".bazelrc", "tools/bazel", "third_party/system/BUILD",
+                         "conformance/gate_suites.bzl"):
+                self.assertEqual(hunt.affected_tests([path], ["//a:t", "//b:t"]),
+                                 {"//a:t", "//b:t"}, path)
+            self.assertEqual(hunt.affected_tests([], ["//a:t"]), set())
+
+    def test_only_finished_unchanged_targets_carry_over(self):
+        previous = {t["label"]: t for t in [
+            target("//a:same_test", 3, 3), target("//a:flaky_test", 3, 2),
+            target("//a:changed_test", 3, 3), target("//a:short_test", 2, 2),
+            target("//a:gone_test", 3, 3),
+            target("//a:dirty_test", 3, 3, commit="d" * 40, dirty_files=["x.cc"])]}
+        queried = []
+
+        def affected(paths, labels):
+            queried.append((paths, sorted(labels)))
+            return {"//a:changed_test"} if "x.cc" not in paths else set(labels)
+
+        with mock.patch.object(hunt, "changed_since", lambda commit: {"changed.cc"}), \
+                mock.patch.object(hunt, "affected_tests", affected):
+            carried = hunt.carried_targets(previous, ["//a:same_test", "//a:flaky_test",
+                                                      "//a:changed_test", "//a:short_test",
+                                                      "//a:dirty_test", "//a:new_test"], 3)
+        self.assertEqual(sorted(carried), ["//a:flaky_test", "//a:same_test"])
+        self.assertEqual(queried, [
+            (["changed.cc"], ["//a:changed_test", "//a:flaky_test", "//a:same_test"]),
+            (["changed.cc", "x.cc"], ["//a:dirty_test"])])
+
+    def test_a_report_is_written_whole_and_read_back(self):
+        path = os.path.join(self.tmp.name, "report.json")
+        args = hunt.parse_args(["--runs", "3", "--hogs", "1"])
+        hunt.write_report(path, args, {"//a:t": target("//a:t", 3, 3, carried=True)}, 0.0)
+        self.assertFalse(os.path.exists(path + ".partial"))
+        self.assertEqual(hunt.load_report(path), {"//a:t": target("//a:t", 3, 3)})
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["format"], "flake-hunt/2")
+
+    def test_an_older_or_foreign_report_is_refused(self):
+        path = os.path.join(self.tmp.name, "old.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"runs": 20, "targets": [{"label": "//a:t", "passed": 20}]}, f)
+        with self.assertRaisesRegex(hunt.HuntError, "not a flake-hunt/2 report"):
+            hunt.load_report(path)
+        with self.assertRaisesRegex(hunt.HuntError, "cannot read the report"):
+            hunt.load_report(os.path.join(self.tmp.name, "missing.json"))
+
+    def test_a_report_keeps_the_targets_another_part_ran_while_they_exist(self):
+        path = os.path.join(self.tmp.name, "report.json")
+        args = hunt.parse_args(["--runs", "2", "--resume", path, "--report", path, "//a:all"])
+        hunt.write_report(path, args, {t["label"]: t for t in [
+            target("//a:t", 2, 2), target("//b:other_test", 2, 1),
+            target("//b:deleted_test", 2, 2)]}, 0.0)
+
+        def query(patterns):
+            return ["//a:t", "//b:other_test"] if patterns == ["//..."] else ["//a:t"]
+
+        with mock.patch.object(hunt, "query_tests", query), \
+                mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "changed_since", lambda commit: set()), \
+                contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(hunt.hunt(args), 0)
+        self.assertEqual(hunt.load_report(path), {
+            "//a:t": target("//a:t", 2, 2), "//b:other_test": target("//b:other_test", 2, 1)})
+
+    def test_a_plan_shows_what_carries_over_and_what_would_run_without_bazel(self):
+        path = os.path.join(self.tmp.name, "report.json")
+        args = hunt.parse_args(["--runs", "2", "--resume", path, "--plan", "//a:all"])
+        hunt.write_report(path, args, {"//a:t": target("//a:t", 2, 2)}, 0.0)
+        out = io.StringIO()
+        with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t", "//a:new_test"]), \
+                mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "changed_since", lambda commit: set()), \
+                mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
+                contextlib.redirect_stdout(out):
+            self.assertEqual(hunt.hunt(args), 1)
+        self.assertEqual(out.getvalue().splitlines()[-4:], [
+            "target        passed",
+            "//a:new_test  0/2   <- to run",
+            "//a:t         2/2   carried over (cccccccccc)",
+            "1 of 2 targets did not pass every run"])
+
+    def test_nothing_left_to_run_prints_the_table_without_bazel(self):
+        path = os.path.join(self.tmp.name, "report.json")
+        args = hunt.parse_args(["--runs", "2", "--resume", path, "//a:all"])
+        hunt.write_report(path, args, {"//a:t": target("//a:t", 2, 2)}, 0.0)
+        out = io.StringIO()
+        with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t"]), \
+                mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "changed_since", lambda commit: set()), \
+                mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
+                contextlib.redirect_stdout(out):
+            self.assertEqual(hunt.hunt(args), 0)
+        self.assertIn("//a:t   2/2   carried over (cccccccccc)", out.getvalue())
+        self.assertIn("every target passed 2 of 2", out.getvalue())
+
+
+# A stand-in for tools/bazel test: it writes build events for the labels after "--", then waits
+# for the SIGINT a stop sends (unless told to ignore it), and reports one more run as it ends.
+# It says it is ready in a file beside it, so the test stops it only once it handles SIGINT.
+FAKE_BAZEL = """#!/usr/bin/python3
+import json, signal, sys, time
+bep = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--build_event_json_file="))
+labels = sys.argv[sys.argv.index("--") + 1:]
+def result(label, run, status):
+    return json.dumps({"id": {"testResult": {"label": label, "run": run, "shard": 1,
+                                             "attempt": 1}},
+                       "testResult": {"status": status}})
+stopped = []
+signal.signal(signal.SIGINT, signal.SIG_IGN if "{ignore}" == "yes" else
+              lambda *_: stopped.append(1))
+with open(bep, "w") as f:
+    f.write(result(labels[0], 1, "PASSED") + "\\n")
+    f.write(result(labels[0], 2, "FAILED") + "\\n")
+    f.flush()
+    open(sys.argv[0] + ".ready", "w").close()
+    deadline = time.monotonic() + 30
+    while not stopped and time.monotonic() < deadline:
+        time.sleep(0.05)
+    f.write(result(labels[1], 1, "PASSED") + "\\n")
+sys.exit(8 if stopped else 0)
+"""
+
+
+class StopTest(unittest.TestCase):
+    """A stop (here SIGTERM to this process) ends Bazel and keeps what finished."""
+
+    def run_stopped(self, ignore_sigint):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        fake = os.path.join(tmp.name, "bazel")
+        with open(fake, "w", encoding="utf-8") as f:
+            f.write(FAKE_BAZEL.replace("{ignore}", "yes" if ignore_sigint else "no"))
+        os.chmod(fake, 0o755)
+        report = os.path.join(tmp.name, "report.json")
+        args = hunt.parse_args(["--runs", "3", "--hogs", "0", "--report", report])
+        saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+        for signum, handler in saved.items():
+            self.addCleanup(signal.signal, signum, handler)
+
+        def stop_when_ready():  # after two runs were written and a progress line or two
+            deadline = time.monotonic() + 30
+            while not os.path.exists(fake + ".ready") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.5)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        stop = threading.Thread(target=stop_when_ready, daemon=True)
+        with mock.patch.object(hunt, "BAZEL", fake), \
+                mock.patch.object(hunt, "PROGRESS_SECONDS", 0.2), \
+                mock.patch.object(hunt, "STOP_GRACE_SECONDS", 0.5), \
+                contextlib.redirect_stdout(io.StringIO()) as out:
+            stop.start()
+            started = time.monotonic()
+            fresh, _, rc, stopped = hunt.run_targets(args, ["//a:one_test", "//a:two_test"],
+                                                     ("c" * 40, []), {}, started)
+        stop.join()
+        self.assertLess(time.monotonic() - started, 40)
+        self.assertTrue(stopped)
+        self.assertIn("stopping Bazel; the runs that finished are kept", out.getvalue())
+        self.assertIn("runs finished", out.getvalue())  # a progress line
+        self.assertIn("//a:one_test", hunt.load_report(report))  # written while it ran
+        return fresh, rc
+
+    def test_bazel_stops_on_its_sigint_and_the_finished_runs_are_kept(self):
+        fresh, rc = self.run_stopped(ignore_sigint=False)
+        self.assertEqual(rc, 8)
+        self.assertEqual((fresh["//a:one_test"]["passed"], fresh["//a:one_test"]["failed"]),
+                         (1, 1))
+        self.assertEqual(fresh["//a:two_test"]["runs"], 1)
+        self.assertEqual(fresh["//a:two_test"]["commit"], "c" * 40)
+
+    def test_a_bazel_that_ignores_sigint_is_killed_after_the_grace(self):
+        fresh, rc = self.run_stopped(ignore_sigint=True)
+        self.assertEqual(rc, -signal.SIGKILL)
+        self.assertEqual(fresh["//a:one_test"]["runs"], 2)
+        self.assertEqual(fresh["//a:two_test"]["runs"], 0)
 
 
 class ArgumentsTest(unittest.TestCase):
@@ -83,6 +319,21 @@ class ArgumentsTest(unittest.TestCase):
                               capture_output=True, text=True, check=False)
         self.assertEqual(done.returncode, 2)
         self.assertIn("--runs must be at least 1", done.stderr)
+
+    def test_a_pattern_with_a_minus_subtracts_and_an_unknown_flag_is_refused(self):
+        self.assertEqual(sorted(hunt.parse_args(["//a/...", "-//a:slow_test", "//b:t"]).patterns),
+                         ["-//a:slow_test", "//a/...", "//b:t"])
+        self.assertEqual(hunt.parse_args(["-//a:slow_test"]).patterns, ["//...", "-//a:slow_test"])
+        done = subprocess.run([sys.executable, os.path.join(HERE, "hunt"), "//a:t", "--bogus"],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("unrecognized arguments: --bogus", done.stderr)
+
+    def test_plan_needs_a_report_to_resume(self):
+        done = subprocess.run([sys.executable, os.path.join(HERE, "hunt"), "--plan"],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--plan needs --resume REPORT", done.stderr)
 
     def test_defaults(self):
         args = hunt.parse_args([])
