@@ -41,7 +41,7 @@ OTHER_EVENTS = [
 
 def target(label, runs, passed, commit="c" * 40, **extra):
     return {"label": label, "runs": runs, "passed": passed, "failed": runs - passed,
-            "commit": commit, "dirty_files": [], **extra}
+            "hogs": 2, "commit": commit, "dirty_files": [], "host": "h", **extra}
 
 
 class ReadResultsTest(unittest.TestCase):
@@ -55,9 +55,9 @@ class ReadResultsTest(unittest.TestCase):
             result("//b:sharded_test", 2, "PASSED", shard=1),
             result("//b:sharded_test", 2, "TIMEOUT", shard=2, log="/logs/s2/test.log"),
         ]
-        runs, logs, shards = hunt.read_results(lines)
+        runs, logs = hunt.read_results(lines)
         counted = hunt.count_runs(["//a:one_test", "//b:sharded_test", "//c:never_ran_test"],
-                                  runs, shards)
+                                  runs, {"//b:sharded_test": 2})
         self.assertEqual(counted, {
             "//a:one_test": {"runs": 3, "passed": 2, "failed": 1},
             "//b:sharded_test": {"runs": 2, "passed": 1, "failed": 1},
@@ -66,26 +66,34 @@ class ReadResultsTest(unittest.TestCase):
         self.assertEqual(logs["//b:sharded_test"], {2: "/logs/s2/test.log"})
 
     def test_the_last_attempt_of_a_run_is_its_result(self):
-        runs, _, shards = hunt.read_results([result("//a:t", 1, "PASSED", attempt=2),
-                                             result("//a:t", 1, "FAILED", attempt=1)])
-        self.assertEqual(hunt.count_runs(["//a:t"], runs, shards)["//a:t"]["passed"], 1)
+        runs, _ = hunt.read_results([result("//a:t", 1, "PASSED", attempt=2),
+                                     result("//a:t", 1, "FAILED", attempt=1)])
+        self.assertEqual(hunt.count_runs(["//a:t"], runs, {})["//a:t"]["passed"], 1)
 
     def test_a_run_missing_a_shard_has_not_finished(self):
-        summary = json.dumps({"id": {"testSummary": {"label": "//b:s_test"}},
-                              "testSummary": {"shardCount": 2, "totalRunCount": 2}})
-        runs, _, shards = hunt.read_results([result("//b:s_test", 1, "PASSED", shard=1),
-                                             result("//b:s_test", 1, "PASSED", shard=2),
-                                             result("//b:s_test", 2, "PASSED", shard=2),
-                                             summary])
-        self.assertEqual(shards, {"//b:s_test": 2})
-        self.assertEqual(hunt.count_runs(["//b:s_test"], runs, shards)["//b:s_test"],
-                         {"runs": 1, "passed": 1, "failed": 0})
+        runs, _ = hunt.read_results([result("//b:s_test", 1, "PASSED", shard=1),
+                                     result("//b:s_test", 1, "PASSED", shard=2),
+                                     result("//b:s_test", 2, "PASSED", shard=2),
+                                     result("//b:s_test", 3, "PASSED", shard=1),
+                                     result("//b:s_test", 3, "PASSED", shard=2)])
+        # Every run short of its third shard: none finished, though each has all it reported.
+        self.assertEqual(hunt.count_runs(["//b:s_test"], runs, {"//b:s_test": 3})["//b:s_test"],
+                         {"runs": 0, "passed": 0, "failed": 0})
+        self.assertEqual(hunt.count_runs(["//b:s_test"], runs, {"//b:s_test": 2})["//b:s_test"],
+                         {"runs": 2, "passed": 2, "failed": 0})
 
     def test_a_line_bazel_is_still_writing_is_left_for_later(self):
-        whole = result("//a:t", 1, "PASSED")
-        runs, _, shards = hunt.read_results([whole, result("//a:t", 2, "FAILED")[:40]])
-        self.assertEqual(hunt.count_runs(["//a:t"], runs, shards)["//a:t"],
+        whole = result("//a:t", 1, "PASSED").encode() + b"\n"
+        cut = (result("//a:t", 2, "FAILED") + "\u00e9").encode()[:-1]  # half a character
+        runs, _ = hunt.read_results([whole, cut])
+        self.assertEqual(hunt.count_runs(["//a:t"], runs, {})["//a:t"],
                          {"runs": 1, "passed": 1, "failed": 0})
+
+    def test_a_result_from_a_cache_is_no_run(self):
+        cached = json.loads(result("//a:t", 2, "PASSED"))
+        cached["testResult"]["cachedLocally"] = True
+        runs, _ = hunt.read_results([result("//a:t", 1, "PASSED"), json.dumps(cached)])
+        self.assertEqual(hunt.count_runs(["//a:t"], runs, {})["//a:t"]["runs"], 1)
 
 
 class TableTest(unittest.TestCase):
@@ -129,23 +137,51 @@ class ResumeTest(unittest.TestCase):
 
     def test_a_changed_file_is_its_own_label_and_a_gone_one_its_package(self):
         self.assertEqual(hunt.labels_for(["ref/base/x.cc", "ref/base/data/y.json", "README.md",
-                                          "docs/gone.md", "docs/BUILD"]),
+                                          "docs/gone.md"]),
                          ["//:README.md", "//docs:*", "//ref/base:data/y.json",
                           "//ref/base:x.cc"])
+
+    def test_a_build_file_stands_for_its_package_and_the_one_above(self):
+        # A new ref/base/BUILD takes ref/base's files out of the root package's globs.
+        self.assertEqual(hunt.labels_for(["ref/base/BUILD"]), ["//:*", "//ref/base:*"])
+        self.assertEqual(hunt.labels_for(["BUILD"]), ["//:*"])
 
     def test_a_global_file_makes_every_target_stale_without_asking_bazel(self):
         with mock.patch.object(subprocess, "run", side_effect=AssertionError("no query")):
             for path in ("WORKSPACE", ".bazelrc", "tools/bazel", "third_party/system/BUILD",
-                         "conformance/gate_suites.bzl"):
+                         "conformance/gate_suites.bzl", "tools/image/azmcp-pins.tsv"):
                 self.assertEqual(hunt.affected_tests([path], ["//a:t", "//b:t"]),
                                  {"//a:t", "//b:t"}, path)
             self.assertEqual(hunt.affected_tests([], ["//a:t"]), set())
 
-    def test_only_finished_unchanged_targets_carry_over(self):
+    def test_the_graph_is_asked_only_for_words_that_name_targets(self):
+        asked = []
+
+        def query(expression, keep_going=False):
+            asked.append((expression, keep_going))
+            return ["//ref/base:x.cc"] if keep_going else ["//a:t", "//other:t"]
+
+        with mock.patch.object(hunt, "bazel_query", query):
+            self.assertEqual(hunt.affected_tests(["ref/base/x.cc", "README.md"],
+                                                 ["//a:t", "//b:t"]), {"//a:t"})
+        self.assertEqual(asked, [('set("//:README.md" "//ref/base:x.cc")', True),
+                                 ('tests(rdeps(//..., set("//ref/base:x.cc")))', False)])
+
+    def test_a_graph_bazel_cannot_read_makes_every_target_stale(self):
+        def query(expression, keep_going=False):
+            return ["//ref/base:x.cc"] if keep_going else None  # a broken BUILD file
+
+        with mock.patch.object(hunt, "bazel_query", query):
+            self.assertEqual(hunt.affected_tests(["ref/base/x.cc"], ["//a:t", "//b:t"]),
+                             {"//a:t", "//b:t"})
+
+    def test_only_finished_unchanged_targets_of_the_same_host_and_load_carry_over(self):
         previous = {t["label"]: t for t in [
             target("//a:same_test", 3, 3), target("//a:flaky_test", 3, 2),
             target("//a:changed_test", 3, 3), target("//a:short_test", 2, 2),
-            target("//a:gone_test", 3, 3),
+            target("//a:gone_test", 3, 3), target("//a:idle_test", 3, 3, hogs=0),
+            target("//a:other_host_test", 3, 3, host="other"),
+            target("//a:lost_commit_test", 3, 3, commit="f" * 40),
             target("//a:dirty_test", 3, 3, commit="d" * 40, dirty_files=["x.cc"])]}
         queried = []
 
@@ -153,15 +189,27 @@ class ResumeTest(unittest.TestCase):
             queried.append((paths, sorted(labels)))
             return {"//a:changed_test"} if "x.cc" not in paths else set(labels)
 
-        with mock.patch.object(hunt, "changed_since", lambda commit: {"changed.cc"}), \
-                mock.patch.object(hunt, "affected_tests", affected):
-            carried = hunt.carried_targets(previous, ["//a:same_test", "//a:flaky_test",
-                                                      "//a:changed_test", "//a:short_test",
-                                                      "//a:dirty_test", "//a:new_test"], 3)
+        def changed(commit):
+            return None if commit == "f" * 40 else {"changed.cc"}
+
+        with mock.patch.object(hunt, "changed_since", changed), \
+                mock.patch.object(hunt, "affected_tests", affected), \
+                contextlib.redirect_stdout(io.StringIO()) as out:
+            carried = hunt.carried_targets(previous, [label for label in previous
+                                                      if label != "//a:gone_test"]
+                                           + ["//a:new_test"], 3, 2, "h")
         self.assertEqual(sorted(carried), ["//a:flaky_test", "//a:same_test"])
         self.assertEqual(queried, [
             (["changed.cc"], ["//a:changed_test", "//a:flaky_test", "//a:same_test"]),
             (["changed.cc", "x.cc"], ["//a:dirty_test"])])
+        self.assertIn("commit ffffffffff is not in this repository; its 1 targets run again",
+                      out.getvalue())
+
+    def test_a_carried_failure_never_counts_as_passing_fewer_runs(self):
+        # 28 of 30 from an earlier --runs 30 part, resumed with --runs 20.
+        table = hunt.format_table({"//a:t": target("//a:t", 30, 28, carried=True)}, {}, 20, 2)
+        self.assertEqual(table.splitlines()[2:], ["//a:t   28/30   <- FLAKY",
+                                                  "1 of 1 targets did not pass every run"])
 
     def test_a_report_is_written_whole_and_read_back(self):
         path = os.path.join(self.tmp.name, "report.json")
@@ -193,6 +241,7 @@ class ResumeTest(unittest.TestCase):
 
         with mock.patch.object(hunt, "query_tests", query), \
                 mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
                 contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(hunt.hunt(args), 0)
@@ -206,6 +255,7 @@ class ResumeTest(unittest.TestCase):
         out = io.StringIO()
         with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t", "//a:new_test"]), \
                 mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
                 mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
                 contextlib.redirect_stdout(out):
@@ -223,6 +273,7 @@ class ResumeTest(unittest.TestCase):
         out = io.StringIO()
         with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t"]), \
                 mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
                 mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
                 contextlib.redirect_stdout(out):
@@ -288,8 +339,10 @@ class StopTest(unittest.TestCase):
                 contextlib.redirect_stdout(io.StringIO()) as out:
             stop.start()
             started = time.monotonic()
-            fresh, _, rc, stopped = hunt.run_targets(args, ["//a:one_test", "//a:two_test"],
-                                                     ("c" * 40, []), {}, started)
+            recorder = hunt.Recorder(args, ["//a:one_test", "//a:two_test"], {},
+                                     ("c" * 40, [], "h"), {}, started)
+            with mock.patch.object(hunt, "changed_since", lambda commit: {"edited.cc"}):
+                fresh, _, rc, stopped = hunt.run_targets(recorder)
         stop.join()
         self.assertLess(time.monotonic() - started, 40)
         self.assertTrue(stopped)
@@ -305,6 +358,8 @@ class StopTest(unittest.TestCase):
                          (1, 1))
         self.assertEqual(fresh["//a:two_test"]["runs"], 1)
         self.assertEqual(fresh["//a:two_test"]["commit"], "c" * 40)
+        # A file edited while the tests ran is recorded as uncommitted for them.
+        self.assertEqual(fresh["//a:two_test"]["dirty_files"], ["edited.cc"])
 
     def test_a_bazel_that_ignores_sigint_is_killed_after_the_grace(self):
         fresh, rc = self.run_stopped(ignore_sigint=True)
