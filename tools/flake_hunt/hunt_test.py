@@ -175,6 +175,52 @@ class ResumeTest(unittest.TestCase):
             self.assertEqual(hunt.affected_tests(["ref/base/x.cc"], ["//a:t", "//b:t"]),
                              {"//a:t", "//b:t"})
 
+    def test_a_package_that_does_not_load_makes_every_target_stale(self):
+        for answer in (None, [], ["//ref/base:x.cc"]):  # failed; nothing; not docs' BUILD
+            with mock.patch.object(hunt, "bazel_query", lambda e, keep_going=False: answer):
+                self.assertEqual(hunt.affected_tests(["docs/BUILD"], ["//a:t", "//b:t"]),
+                                 {"//a:t", "//b:t"}, answer)
+
+    def test_shard_counts_come_from_the_rules(self):
+        xml_out = ('<?xml version="1.1" encoding="UTF-8"?><query version="2">'
+                   '<rule class="cc_test" name="//a:sharded_test">'
+                   '<string name="name" value="sharded_test"/>'
+                   '<int name="shard_count" value="3"/></rule></query>')
+        done = subprocess.CompletedProcess([], 0, stdout=xml_out, stderr="")
+        with mock.patch.object(subprocess, "run", return_value=done) as run:
+            self.assertEqual(hunt.shard_counts(["//a:sharded_test", "//a:t"]),
+                             {"//a:sharded_test": 3})
+        self.assertIn('attr(shard_count, "^([2-9]|[1-9][0-9]+)$", set("//a:sharded_test" '
+                      '"//a:t"))', run.call_args[0][0])
+        garbled = subprocess.CompletedProcess([], 0, stdout="<query", stderr="")
+        with mock.patch.object(subprocess, "run", return_value=garbled), \
+                self.assertRaisesRegex(hunt.HuntError, "shard counts"):
+            hunt.shard_counts(["//a:t"])
+
+    def test_a_target_keeps_its_previous_entry_until_it_has_a_run_of_its_own(self):
+        args = hunt.parse_args(["--runs", "3"])
+        old = target("//a:stale_test", 3, 2)
+        recorder = hunt.Recorder(args, ["//a:stale_test", "//a:new_test"], ("e" * 40, [], "h"),
+                                 {"//k:kept_test": target("//k:kept_test", 3, 3)},
+                                 {"//a:stale_test": old})
+        none_yet = {"//a:stale_test": target("//a:stale_test", 0, 0),
+                    "//a:new_test": target("//a:new_test", 0, 0)}
+        self.assertEqual(recorder.report_targets(none_yet)["//a:stale_test"], old)
+        self.assertEqual(sorted(recorder.report_targets(none_yet)),
+                         ["//a:new_test", "//a:stale_test", "//k:kept_test"])
+        one_run = {**none_yet, "//a:stale_test": target("//a:stale_test", 1, 1)}
+        self.assertEqual(recorder.report_targets(one_run)["//a:stale_test"]["runs"], 1)
+
+    def test_when_git_cannot_say_what_was_edited_every_count_is_stale(self):
+        recorder = hunt.Recorder(hunt.parse_args([]), [], ("e" * 40, ["a.cc"], "h"), {}, {})
+
+        def fail(commit):
+            raise hunt.HuntError("git diff failed")
+
+        with mock.patch.object(hunt, "changed_since", fail):
+            self.assertEqual(recorder.edited(), ["WORKSPACE", "a.cc"])
+        self.assertTrue(hunt.affected_tests(recorder.edited(), ["//a:t"]))
+
     def test_only_finished_unchanged_targets_of_the_same_host_and_load_carry_over(self):
         previous = {t["label"]: t for t in [
             target("//a:same_test", 3, 3), target("//a:flaky_test", 3, 2),
@@ -236,10 +282,12 @@ class ResumeTest(unittest.TestCase):
             target("//a:t", 2, 2), target("//b:other_test", 2, 1),
             target("//b:deleted_test", 2, 2)]}, 0.0)
 
-        def query(patterns):
-            return ["//a:t", "//b:other_test"] if patterns == ["//..."] else ["//a:t"]
+        def query(expression, keep_going=False):
+            self.assertEqual((expression, keep_going), ("tests(//...)", True))
+            return ["//a:t", "//b:other_test"]
 
-        with mock.patch.object(hunt, "query_tests", query), \
+        with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t"]), \
+                mock.patch.object(hunt, "bazel_query", query), \
                 mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
                 mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
@@ -265,6 +313,12 @@ class ResumeTest(unittest.TestCase):
             "//a:new_test  0/2   <- to run",
             "//a:t         2/2   carried over (cccccccccc)",
             "1 of 2 targets did not pass every run"])
+
+    def test_a_plan_with_a_carried_failure_does_not_exit_0(self):
+        args = hunt.parse_args(["--runs", "2", "--resume", "r.json", "--plan"])
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(hunt.plan(args, {"//a:t": target("//a:t", 2, 1)}, []), 1)
+            self.assertEqual(hunt.plan(args, {"//a:t": target("//a:t", 2, 2)}, []), 0)
 
     def test_nothing_left_to_run_prints_the_table_without_bazel(self):
         path = os.path.join(self.tmp.name, "report.json")
@@ -339,8 +393,8 @@ class StopTest(unittest.TestCase):
                 contextlib.redirect_stdout(io.StringIO()) as out:
             stop.start()
             started = time.monotonic()
-            recorder = hunt.Recorder(args, ["//a:one_test", "//a:two_test"], {},
-                                     ("c" * 40, [], "h"), {}, started)
+            recorder = hunt.Recorder(args, ["//a:one_test", "//a:two_test"],
+                                     ("c" * 40, [], "h"), {}, {})
             with mock.patch.object(hunt, "changed_since", lambda commit: {"edited.cc"}):
                 fresh, _, rc, stopped = hunt.run_targets(recorder)
         stop.join()
@@ -360,6 +414,13 @@ class StopTest(unittest.TestCase):
         self.assertEqual(fresh["//a:two_test"]["commit"], "c" * 40)
         # A file edited while the tests ran is recorded as uncommitted for them.
         self.assertEqual(fresh["//a:two_test"]["dirty_files"], ["edited.cc"])
+
+    def test_the_stop_gives_ctrl_c_back_when_done(self):
+        before = signal.getsignal(signal.SIGINT)
+        stopper = hunt.Stopper()
+        self.assertEqual(signal.getsignal(signal.SIGINT), stopper.request)
+        stopper.close()
+        self.assertEqual(signal.getsignal(signal.SIGINT), before)
 
     def test_a_bazel_that_ignores_sigint_is_killed_after_the_grace(self):
         fresh, rc = self.run_stopped(ignore_sigint=True)
