@@ -211,6 +211,27 @@ class ResumeTest(unittest.TestCase):
         one_run = {**none_yet, "//a:stale_test": target("//a:stale_test", 1, 1)}
         self.assertEqual(recorder.report_targets(one_run)["//a:stale_test"]["runs"], 1)
 
+    def test_the_report_itself_is_no_edit_of_the_tree(self):
+        report = os.path.join(hunt.ROOT, "tools/flake_hunt/record.json")
+        args = hunt.parse_args(["--report", report])
+        self.assertEqual(hunt.own_files(args), {"tools/flake_hunt/record.json",
+                                                "tools/flake_hunt/record.json.partial"})
+        self.assertEqual(hunt.own_files(hunt.parse_args(["--report", "/elsewhere/r.json"])),
+                         set())
+        recorder = hunt.Recorder(args, [], ("e" * 40, [], "h"), {}, {})
+        with mock.patch.object(hunt, "changed_since",
+                               lambda commit: {"tools/flake_hunt/record.json", "a.cc"}), \
+                mock.patch.object(hunt, "git", lambda *args: "e" * 40 + "\n"):
+            self.assertEqual(recorder.edited(), ["a.cc"])
+            self.assertEqual(hunt.tree_state(hunt.own_files(args))[1], ["a.cc"])
+
+    def test_a_tree_git_cannot_describe_never_carries_over(self):
+        def fail(*args):
+            raise hunt.HuntError("not a git repository")
+
+        with mock.patch.object(hunt, "git", fail), contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(hunt.tree_state(set()), ("", ["WORKSPACE"]))
+
     def test_when_git_cannot_say_what_was_edited_every_count_is_stale(self):
         recorder = hunt.Recorder(hunt.parse_args([]), [], ("e" * 40, ["a.cc"], "h"), {}, {})
 
@@ -288,7 +309,7 @@ class ResumeTest(unittest.TestCase):
 
         with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t"]), \
                 mock.patch.object(hunt, "bazel_query", query), \
-                mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
                 mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
                 contextlib.redirect_stdout(io.StringIO()):
@@ -302,7 +323,7 @@ class ResumeTest(unittest.TestCase):
         hunt.write_report(path, args, {"//a:t": target("//a:t", 2, 2)}, 0.0)
         out = io.StringIO()
         with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t", "//a:new_test"]), \
-                mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
                 mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
                 mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
@@ -326,7 +347,7 @@ class ResumeTest(unittest.TestCase):
         hunt.write_report(path, args, {"//a:t": target("//a:t", 2, 2)}, 0.0)
         out = io.StringIO()
         with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t"]), \
-                mock.patch.object(hunt, "tree_state", lambda: ("e" * 40, [])), \
+                mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
                 mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
                 mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
