@@ -296,6 +296,18 @@ class ResumeTest(unittest.TestCase):
         with self.assertRaisesRegex(hunt.HuntError, "cannot read the report"):
             hunt.load_report(os.path.join(self.tmp.name, "missing.json"))
 
+    def hunt_offline(self, args, labels):
+        """hunt.hunt(args) on a tree at one commit, with nothing changed since, where the
+        patterns name labels: its exit status and what it printed. Starting a hog fails."""
+        out = io.StringIO()
+        with mock.patch.object(hunt, "query_tests", lambda patterns: labels), \
+                mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
+                mock.patch.object(hunt, "host_state", lambda: "h"), \
+                mock.patch.object(hunt, "changed_since", lambda commit: set()), \
+                mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
+                contextlib.redirect_stdout(out):
+            return hunt.hunt(args), out.getvalue()
+
     def test_a_report_keeps_the_targets_another_part_ran_while_they_exist(self):
         path = os.path.join(self.tmp.name, "report.json")
         args = hunt.parse_args(["--runs", "2", "--resume", path, "--report", path, "//a:all"])
@@ -307,13 +319,8 @@ class ResumeTest(unittest.TestCase):
             self.assertEqual((expression, keep_going), ("tests(//...)", True))
             return ["//a:t", "//b:other_test"]
 
-        with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t"]), \
-                mock.patch.object(hunt, "bazel_query", query), \
-                mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
-                mock.patch.object(hunt, "host_state", lambda: "h"), \
-                mock.patch.object(hunt, "changed_since", lambda commit: set()), \
-                contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(hunt.hunt(args), 0)
+        with mock.patch.object(hunt, "bazel_query", query):
+            self.assertEqual(self.hunt_offline(args, ["//a:t"])[0], 0)
         self.assertEqual(hunt.load_report(path), {
             "//a:t": target("//a:t", 2, 2), "//b:other_test": target("//b:other_test", 2, 1)})
 
@@ -321,15 +328,9 @@ class ResumeTest(unittest.TestCase):
         path = os.path.join(self.tmp.name, "report.json")
         args = hunt.parse_args(["--runs", "2", "--resume", path, "--plan", "//a:all"])
         hunt.write_report(path, args, {"//a:t": target("//a:t", 2, 2)}, 0.0)
-        out = io.StringIO()
-        with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t", "//a:new_test"]), \
-                mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
-                mock.patch.object(hunt, "host_state", lambda: "h"), \
-                mock.patch.object(hunt, "changed_since", lambda commit: set()), \
-                mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
-                contextlib.redirect_stdout(out):
-            self.assertEqual(hunt.hunt(args), 1)
-        self.assertEqual(out.getvalue().splitlines()[-4:], [
+        status, out = self.hunt_offline(args, ["//a:t", "//a:new_test"])
+        self.assertEqual(status, 1)
+        self.assertEqual(out.splitlines()[-4:], [
             "target        passed",
             "//a:new_test  0/2   <- to run",
             "//a:t         2/2   carried over (cccccccccc)",
@@ -345,16 +346,10 @@ class ResumeTest(unittest.TestCase):
         path = os.path.join(self.tmp.name, "report.json")
         args = hunt.parse_args(["--runs", "2", "--resume", path, "//a:all"])
         hunt.write_report(path, args, {"//a:t": target("//a:t", 2, 2)}, 0.0)
-        out = io.StringIO()
-        with mock.patch.object(hunt, "query_tests", lambda patterns: ["//a:t"]), \
-                mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
-                mock.patch.object(hunt, "host_state", lambda: "h"), \
-                mock.patch.object(hunt, "changed_since", lambda commit: set()), \
-                mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
-                contextlib.redirect_stdout(out):
-            self.assertEqual(hunt.hunt(args), 0)
-        self.assertIn("//a:t   2/2   carried over (cccccccccc)", out.getvalue())
-        self.assertIn("every target passed 2 of 2", out.getvalue())
+        status, out = self.hunt_offline(args, ["//a:t"])
+        self.assertEqual(status, 0)
+        self.assertIn("//a:t   2/2   carried over (cccccccccc)", out)
+        self.assertIn("every target passed 2 of 2", out)
 
 
 # A stand-in for tools/bazel test: it writes build events for the labels after "--", then waits
