@@ -300,11 +300,17 @@ class ResumeTest(unittest.TestCase):
         """hunt.hunt(args) on a tree at one commit, with nothing changed since, where the
         patterns name labels: its exit status and what it printed. Starting a hog fails."""
         out = io.StringIO()
+
+        def no_hogs(count, max_hours):
+            if count:
+                raise AssertionError("no hogs")
+            return []
+
         with mock.patch.object(hunt, "query_tests", lambda patterns: labels), \
                 mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
                 mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
-                mock.patch.object(hunt, "start_hogs", side_effect=AssertionError("no hogs")), \
+                mock.patch.object(hunt, "start_hogs", no_hogs), \
                 contextlib.redirect_stdout(out):
             return hunt.hunt(args), out.getvalue()
 
@@ -336,11 +342,90 @@ class ResumeTest(unittest.TestCase):
             "//a:t         2/2   carried over (cccccccccc)",
             "1 of 2 targets did not pass every run"])
 
+    def test_a_partly_run_unchanged_target_is_continued_not_carried(self):
+        previous = {t["label"]: t for t in [
+            target("//a:done_test", 3, 3), target("//a:part_test", 2, 2),
+            target("//a:part_flaky_test", 2, 1), target("//a:none_test", 0, 0),
+            target("//a:part_changed_test", 1, 1), target("//a:part_idle_test", 1, 1, hogs=0),
+            target("//a:part_other_host_test", 1, 1, host="other")]}
+        with mock.patch.object(hunt, "changed_since", lambda commit: {"x.cc"}), \
+                mock.patch.object(hunt, "affected_tests",
+                                  lambda paths, labels: {"//a:part_changed_test"}):
+            continued = hunt.continued_targets(previous, list(previous), 3, 2, "h")
+            carried = hunt.carried_targets(previous, list(previous), 3, 2, "h")
+        self.assertEqual(sorted(continued), ["//a:part_flaky_test", "//a:part_test"])
+        self.assertEqual(sorted(carried), ["//a:done_test"])
+
+    def test_a_continued_target_adds_its_new_runs_and_keeps_its_failures(self):
+        args = hunt.parse_args(["--runs", "5"])
+        base = target("//a:part_test", 3, 2, commit="b" * 40, parts=1)
+        recorder = hunt.Recorder(args, ["//a:part_test", "//a:new_test"], ("e" * 40, [], "h"),
+                                 {}, {"//a:part_test": base}, {"//a:part_test": base})
+        self.assertEqual((recorder.runs_to_do("//a:part_test"),
+                          recorder.runs_to_do("//a:new_test")), (2, 5))
+        bep = os.path.join(self.tmp.name, "events.json")
+        with open(bep, "w", encoding="utf-8") as f:
+            f.write("\n".join([result("//a:part_test", 1, "PASSED"),
+                               result("//a:part_test", 2, "PASSED"),
+                               result("//a:new_test", 1, "PASSED")]) + "\n")
+        with mock.patch.object(hunt, "changed_since", lambda commit: set()), \
+                contextlib.redirect_stdout(io.StringIO()) as out:
+            fresh, _ = recorder.collect(bep)
+            recorder.progress(bep)
+        self.assertEqual({k: fresh["//a:part_test"][k] for k in
+                          ("runs", "passed", "failed", "parts", "commit")},
+                         {"runs": 5, "passed": 4, "failed": 1, "parts": 2, "commit": "e" * 40})
+        self.assertEqual(fresh["//a:new_test"]["runs"], 1)
+        self.assertNotIn("parts", fresh["//a:new_test"])
+        self.assertIn("3 of 7 runs finished, 0 failed", out.getvalue())
+
+    def test_each_target_runs_only_the_runs_it_lacks(self):
+        flags = hunt.runs_per_test_flags({"//a:b-c_test": 20, "//a:d_test": 8, "//e:f": 20})
+        self.assertEqual(flags, ["--runs_per_test=^//a:d_test$@8",
+                                 "--runs_per_test=^//a:b\\-c_test$,^//e:f$@20"])
+
+    def test_a_hunt_continues_a_partly_run_target_and_a_plan_says_how_many_runs_are_left(self):
+        path = os.path.join(self.tmp.name, "report.json")
+        args = hunt.parse_args(["--runs", "3", "--hogs", "0", "--resume", path, "--plan"])
+        hunt.write_report(path, args, {"//a:t": target("//a:t", 1, 1)}, 0.0)
+        status, out = self.hunt_offline(args, ["//a:t"])
+        self.assertEqual(status, 1)
+        self.assertIn("//a:t   1/3   <- 2 more to run", out)
+        self.assertIn("0 targets carried over from " + path + ", 1 to run (1 of them continued)",
+                      out)
+        commands = []
+
+        def bazel(runs, bep, stopper, on_progress):
+            commands.append(runs)
+            with open(bep, "w", encoding="utf-8") as f:
+                f.write(result("//a:t", 1, "PASSED") + "\n" + result("//a:t", 2, "PASSED") + "\n")
+            return 0
+
+        args = hunt.parse_args(["--runs", "3", "--hogs", "0", "--resume", path, "--report", path])
+        with mock.patch.object(hunt, "run_bazel", bazel), \
+                mock.patch.object(hunt, "shard_counts", lambda labels: {}), \
+                mock.patch.object(hunt, "bazel_query", lambda *a, **k: ["//a:t"]):
+            status, out = self.hunt_offline(args, ["//a:t"])
+        self.assertEqual((status, commands), (0, [{"//a:t": 2}]))
+        self.assertEqual({k: hunt.load_report(path)["//a:t"][k] for k in ("runs", "passed")},
+                         {"runs": 3, "passed": 3})
+
+    def test_a_build_that_fails_is_told_even_for_a_continued_target(self):
+        path = os.path.join(self.tmp.name, "report.json")
+        args = hunt.parse_args(["--runs", "3", "--hogs", "0", "--resume", path, "--report", path])
+        hunt.write_report(path, args, {"//a:t": target("//a:t", 1, 1)}, 0.0)
+        with mock.patch.object(hunt, "run_bazel", lambda runs, bep, stopper, progress: 1), \
+                mock.patch.object(hunt, "shard_counts", lambda labels: {}), \
+                mock.patch.object(hunt, "bazel_query", lambda *a, **k: ["//a:t"]), \
+                self.assertRaisesRegex(hunt.HuntError, "Bazel ran no test"):
+            self.hunt_offline(args, ["//a:t"])
+        self.assertEqual(hunt.load_report(path)["//a:t"]["runs"], 1)
+
     def test_a_plan_with_a_carried_failure_does_not_exit_0(self):
         args = hunt.parse_args(["--runs", "2", "--resume", "r.json", "--plan"])
         with contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(hunt.plan(args, {"//a:t": target("//a:t", 2, 1)}, []), 1)
-            self.assertEqual(hunt.plan(args, {"//a:t": target("//a:t", 2, 2)}, []), 0)
+            self.assertEqual(hunt.plan(args, {"//a:t": target("//a:t", 2, 1)}, {}, []), 1)
+            self.assertEqual(hunt.plan(args, {"//a:t": target("//a:t", 2, 2)}, {}, []), 0)
 
     def test_nothing_left_to_run_prints_the_table_without_bazel(self):
         path = os.path.join(self.tmp.name, "report.json")
