@@ -146,6 +146,87 @@ class ResumeTest(unittest.TestCase):
         self.assertEqual(hunt.labels_for(["ref/base/BUILD"]), ["//:*", "//ref/base:*"])
         self.assertEqual(hunt.labels_for(["BUILD"]), ["//:*"])
 
+    def test_an_edited_build_file_stands_for_the_rules_whose_calls_changed(self):
+        old = 'load(":m.bzl", "m")\n\ncc_test(name = "a_test", srcs = ["a.cc"])\n' \
+              'cc_library(name = "lib", srcs = ["l.cc"])\nm(name = "gone")\n'
+        new = '# layout and comments are no change\nload(":m.bzl", "m")\n' \
+              'cc_library(\n    name = "lib",\n    srcs = ["l.cc"],\n)\n' \
+              'cc_test(name = "a_test", srcs = ["a.cc"], data = ["d.json"])\n' \
+              'm(name = "new-one")\n'
+        self.assertEqual(hunt.rule_changes(old, new), {"a_test", "gone", "new-one"})
+        self.assertEqual(hunt.rule_changes(old, old.replace("\n", "  # x\n")), set())
+        with open(os.path.join(hunt.ROOT, "ref/base/BUILD"), "w", encoding="utf-8") as f:
+            f.write(new)
+        self.assertEqual(hunt.labels_for(["ref/base/BUILD"], lambda path: old), [
+            "//ref/base:BUILD",
+            'attr(generator_name, "^(a_test|gone|new\\-one)$", //ref/base:*)',
+            'attr(name, "^(a_test|gone|new\\-one)$", //ref/base:*)'])
+
+    def test_a_build_file_whose_other_statements_changed_stands_for_its_package(self):
+        rule = 'cc_test(name = "a_test", srcs = SRCS)\n'
+        for old, new in [('SRCS = ["a.cc"]\n' + rule, 'SRCS = ["b.cc"]\n' + rule),
+                         ('load(":m.bzl", "m")\n', 'load(":m.bzl", "m", "n")\n'),
+                         ('m()\n', 'm(x = 1)\n'), ('m(name = NAME)\n', 'm(name = NAME2)\n'),
+                         ('package(default_visibility = ["//x:__pkg__"])\n', ''),
+                         (rule, rule + 'cc_test(name = "a_test")\n'), (rule, 'if x:\n'),
+                         (rule, None), (None, rule)]:
+            self.assertIsNone(hunt.rule_changes(old, new), (old, new))
+        with open(os.path.join(hunt.ROOT, "ref/base/BUILD"), "w", encoding="utf-8") as f:
+            f.write('SRCS = ["b.cc"]\n' + rule)
+        coarse = ["//:*", "//ref/base:*"]
+        self.assertEqual(hunt.labels_for(["ref/base/BUILD"],
+                                         lambda path: 'SRCS = ["a.cc"]\n' + rule), coarse)
+        # New at the commit (or uncommitted while the target ran, so its text then is unknown).
+        self.assertEqual(hunt.labels_for(["ref/base/BUILD"], lambda path: None), coarse)
+
+    def test_a_changed_rule_is_asked_with_its_macro_rules_and_the_graph_loaded_whole(self):
+        asked = []
+
+        def query(expression, keep_going=False):
+            asked.append((expression, keep_going))
+            return ["//docs:BUILD", "//docs:a_test"] if keep_going else ["//docs:a_test"]
+
+        with open(os.path.join(hunt.ROOT, "docs/BUILD"), "w", encoding="utf-8") as f:
+            f.write('sh_test(name = "a_test", srcs = ["a.sh"], data = ["a.md"])\n')
+        with mock.patch.object(hunt, "bazel_query", query):
+            self.assertEqual(hunt.affected_tests(
+                ["docs/BUILD"], ["//docs:a_test", "//docs:b_test"],
+                lambda path: 'sh_test(name = "a_test", srcs = ["a.sh"])\n'), {"//docs:a_test"})
+        self.assertEqual(asked, [
+            ('set("//docs:BUILD") + attr(generator_name, "^(a_test)$", //docs:*) + '
+             'attr(name, "^(a_test)$", //docs:*)', True),
+            ('tests(rdeps(//..., set("//docs:BUILD" "//docs:a_test")))', False)])
+
+    def test_a_build_file_edited_since_a_commit_is_read_from_git(self):
+        def run_git(*args):
+            subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                           cwd=hunt.ROOT, check=True, capture_output=True)
+
+        path = os.path.join(hunt.ROOT, "docs/BUILD")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('sh_test(name = "a_test", srcs = ["a.sh"])\n')
+        run_git("init", "-q")
+        run_git("add", "-A")
+        run_git("commit", "-q", "-m", "one")
+        commit = hunt.git("rev-parse", "HEAD").strip()
+        with open(path, "a", encoding="utf-8") as f:
+            f.write('sh_test(name = "b_test", srcs = ["b.sh"])\n')
+        previous = {t["label"]: t for t in [
+            target("//docs:a_test", 2, 2, commit=commit),
+            target("//docs:c_test", 2, 2, commit=commit, dirty_files=["docs/BUILD"])]}
+        asked = []
+
+        def affected(paths, labels, before):
+            asked.append((paths, labels, [before(p) for p in paths]))
+            return set()
+
+        with mock.patch.object(hunt, "affected_tests", affected):
+            hunt.holding_targets(previous, list(previous), 2, 2, "h")
+        self.assertEqual(asked, [
+            (["docs/BUILD"], ["//docs:a_test"], ['sh_test(name = "a_test", srcs = ["a.sh"])\n']),
+            (["docs/BUILD"], ["//docs:c_test"], [None])])
+        self.assertIsNone(hunt.text_at(commit, "docs/new/BUILD"))
+
     def test_a_global_file_makes_every_target_stale_without_asking_bazel(self):
         with mock.patch.object(subprocess, "run", side_effect=AssertionError("no query")):
             for path in ("WORKSPACE", ".bazelrc", "tools/bazel", "third_party/system/BUILD",
@@ -252,7 +333,7 @@ class ResumeTest(unittest.TestCase):
             target("//a:dirty_test", 3, 3, commit="d" * 40, dirty_files=["x.cc"])]}
         queried = []
 
-        def affected(paths, labels):
+        def affected(paths, labels, before):
             queried.append((paths, sorted(labels)))
             return {"//a:changed_test"} if "x.cc" not in paths else set(labels)
 
@@ -262,12 +343,15 @@ class ResumeTest(unittest.TestCase):
         with mock.patch.object(hunt, "changed_since", changed), \
                 mock.patch.object(hunt, "affected_tests", affected), \
                 contextlib.redirect_stdout(io.StringIO()) as out:
-            carried = hunt.carried_targets(previous, [label for label in previous
-                                                      if label != "//a:gone_test"]
-                                           + ["//a:new_test"], 3, 2, "h")
+            carried, continued = hunt.holding_targets(
+                previous, [label for label in previous if label != "//a:gone_test"]
+                + ["//a:new_test"], 3, 2, "h")
         self.assertEqual(sorted(carried), ["//a:flaky_test", "//a:same_test"])
+        self.assertEqual(sorted(continued), ["//a:short_test"])
+        # One question per commit and dirty state, for the finished and the partly run alike.
         self.assertEqual(queried, [
-            (["changed.cc"], ["//a:changed_test", "//a:flaky_test", "//a:same_test"]),
+            (["changed.cc"], ["//a:changed_test", "//a:flaky_test", "//a:same_test",
+                              "//a:short_test"]),
             (["changed.cc", "x.cc"], ["//a:dirty_test"])])
         self.assertIn("commit ffffffffff is not in this repository; its 1 targets run again",
                       out.getvalue())
@@ -350,9 +434,8 @@ class ResumeTest(unittest.TestCase):
             target("//a:part_other_host_test", 1, 1, host="other")]}
         with mock.patch.object(hunt, "changed_since", lambda commit: {"x.cc"}), \
                 mock.patch.object(hunt, "affected_tests",
-                                  lambda paths, labels: {"//a:part_changed_test"}):
-            continued = hunt.continued_targets(previous, list(previous), 3, 2, "h")
-            carried = hunt.carried_targets(previous, list(previous), 3, 2, "h")
+                                  lambda paths, labels, before: {"//a:part_changed_test"}):
+            carried, continued = hunt.holding_targets(previous, list(previous), 3, 2, "h")
         self.assertEqual(sorted(continued), ["//a:part_flaky_test", "//a:part_test"])
         self.assertEqual(sorted(carried), ["//a:done_test"])
 
