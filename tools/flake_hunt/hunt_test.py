@@ -76,11 +76,25 @@ class ReadResultsTest(unittest.TestCase):
                                      result("//b:s_test", 2, "PASSED", shard=2),
                                      result("//b:s_test", 3, "PASSED", shard=1),
                                      result("//b:s_test", 3, "PASSED", shard=2)])
-        # Every run short of its third shard: none finished, though each has all it reported.
+        # No result of a third shard: no run finished, though each has all it reported.
         self.assertEqual(hunt.count_runs(["//b:s_test"], runs, {"//b:s_test": 3})["//b:s_test"],
                          {"runs": 0, "passed": 0, "failed": 0})
         self.assertEqual(hunt.count_runs(["//b:s_test"], runs, {"//b:s_test": 2})["//b:s_test"],
                          {"runs": 2, "passed": 2, "failed": 0})
+
+    def test_shard_results_count_as_whole_runs_whatever_their_run_numbers(self):
+        # Bazel ran shard 1 of runs 1 and 7, shard 2 of runs 4 and 9, shard 3 of run 2: one
+        # whole run, though no run number has all three shards.
+        lines = [result("//b:s_test", run, "PASSED", shard=shard)
+                 for run, shard in [(1, 1), (7, 1), (4, 2), (9, 2), (2, 3)]]
+        runs, _ = hunt.read_results(lines)
+        self.assertEqual(hunt.count_runs(["//b:s_test"], runs, {"//b:s_test": 3})["//b:s_test"],
+                         {"runs": 1, "passed": 1, "failed": 0})
+        # A failed shard is a failed run even before the other shards have a result.
+        runs, _ = hunt.read_results(lines + [result("//b:s_test", 5, "FAILED", shard=1),
+                                             result("//b:s_test", 6, "TIMEOUT", shard=2)])
+        self.assertEqual(hunt.count_runs(["//b:s_test"], runs, {"//b:s_test": 3})["//b:s_test"],
+                         {"runs": 3, "passed": 1, "failed": 2})
 
     def test_a_line_bazel_is_still_writing_is_left_for_later(self):
         whole = result("//a:t", 1, "PASSED").encode() + b"\n"
