@@ -418,16 +418,42 @@ std::string CheckBackend(const ordered_json& expect, const Observed& got) {
   return Joined(problems);
 }
 
-// The string members of a schema property's enum (null marks the argument optional), sorted.
-std::vector<std::string> EnumStrings(const ordered_json& property) {
+// The string values a schema allows: its `enum`'s strings and `const`, and those of every
+// `anyOf` / `oneOf` / `allOf` branch and local `$ref` ("#/$defs/X", "#/definitions/X"), since
+// generators write Optional[Literal[...]] or an Enum class in those layouts and the layout is
+// the implementation's choice. depth bounds a $ref cycle.
+void CollectEnumStrings(const ordered_json& schema, const ordered_json& root, int depth,
+                        std::vector<std::string>& out) {
+  if (!schema.is_object() || depth > 8) return;
+  if (schema.contains("enum") && schema["enum"].is_array()) {
+    for (const auto& v : schema["enum"]) {
+      if (v.is_string()) out.push_back(v.get<std::string>());
+    }
+  }
+  if (schema.contains("const") && schema["const"].is_string()) {
+    out.push_back(schema["const"].get<std::string>());
+  }
+  for (const char* key : {"anyOf", "oneOf", "allOf"}) {
+    if (!schema.contains(key) || !schema[key].is_array()) continue;
+    for (const auto& branch : schema[key]) CollectEnumStrings(branch, root, depth + 1, out);
+  }
+  if (schema.contains("$ref") && schema["$ref"].is_string() && root.is_object()) {
+    const std::string ref = schema["$ref"].get<std::string>();
+    for (const char* defs : {"$defs", "definitions"}) {
+      const std::string prefix = std::string("#/") + defs + "/";
+      if (!ref.starts_with(prefix) || !root.contains(defs) || !root[defs].is_object()) continue;
+      const std::string name = ref.substr(prefix.size());
+      if (root[defs].contains(name)) CollectEnumStrings(root[defs][name], root, depth + 1, out);
+    }
+  }
+}
+
+// A property's allowed strings, sorted, each once (null, which marks it optional, is no string).
+std::vector<std::string> EnumStrings(const ordered_json& property, const ordered_json& root) {
   std::vector<std::string> out;
-  if (!property.is_object() || !property.contains("enum") || !property["enum"].is_array()) {
-    return out;
-  }
-  for (const auto& v : property["enum"]) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
+  CollectEnumStrings(property, root, 0, out);
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -474,7 +500,8 @@ std::string CheckTool(const ordered_json& expect, const Observed& got) {
     std::vector<std::string> wanted = item.value();
     std::sort(wanted.begin(), wanted.end());
     const std::vector<std::string> have =
-        EnumStrings(props.is_object() ? props.value(item.key(), ordered_json()) : ordered_json());
+        EnumStrings(props.is_object() ? props.value(item.key(), ordered_json()) : ordered_json(),
+                    schema);
     if (have != wanted) problems += item.key() + " enum " + Mismatch(have, wanted) + "; ";
   }
   if (want.contains("text_facts")) {

@@ -27,8 +27,10 @@ std::string NormalizeForFacts(std::string_view text, bool keep_case) {
   std::string out;
   bool space = false;
   for (size_t i = 0; i < text.size(); ++i) {
+    // A quote is a word boundary, not a letter: "reservation's" states "reservation".
     if (const size_t quote = QuoteAt(text, i); quote != 0) {
       i += quote - 1;
+      space = !out.empty();
       continue;
     }
     char c = text[i];

@@ -16,8 +16,8 @@ struct Fact {
   bool case_sensitive = false;   // for a value whose spelling is the fact ("Global")
 };
 
-// The text facts are looked for in: the quote characters ' " ` ‘ ’ “ ” removed, '-' read as a
-// space, a ',' between two digits removed ("5,000" is "5000"), whitespace runs collapsed to
+// The text facts are looked for in: the quote characters ' " ` ‘ ’ “ ” and '-' read as a
+// space (so an apostrophe ends a word: "reservation's" states "reservation"), a ',' between two digits removed ("5,000" is "5000"), whitespace runs collapsed to
 // one space, and ASCII letters lower-cased unless `keep_case`.
 std::string NormalizeForFacts(std::string_view text, bool keep_case);
 

@@ -17,6 +17,12 @@ TEST(MessageFacts, QuotesCaseHyphensDigitGroupingAndSpacingCarryNoMeaning) {
   EXPECT_TRUE(States("the \xE2\x80\x9C" "filter\xE2\x80\x9D argument", {.any = {"'filter' argument"}}));
 }
 
+TEST(MessageFacts, AnApostropheEndsAWord) {
+  EXPECT_TRUE(States("A reservation's price covers its term.", {.any = {"reservation"}}));
+  EXPECT_TRUE(States("the CLI\xE2\x80\x99s output", {.any = {"CLI"}}));
+  EXPECT_FALSE(States("A reservation's price", {.any = {"reservations"}}));
+}
+
 TEST(MessageFacts, AFactIsAWholeWordOrNumber) {
   EXPECT_FALSE(States("at most 2560 characters", {.any = {"256"}}));
   EXPECT_FALSE(States("the regional rows", {.any = {"region"}}));

@@ -30,7 +30,9 @@ RC_GTEST_PROP(ArgumentProperties, BadValuesAreRefusedWithoutEcho, ()) {
   std::string bad;
   std::vector<std::string> allowed_reasons;
   if (kind == 0) {
-    bad = prefix + *GenForbiddenCharacter() + suffix;
+    // The reference refuses the separators too (PROFILE-008, RECOMMENDED).
+    bad = prefix +
+          *rc::gen::oneOf(GenForbiddenCharacter(), GenLineOrParagraphSeparator()) + suffix;
     allowed_reasons = {reasons::kForbiddenCharacter};
   } else if (kind == 1) {
     bad = prefix + *GenInvalidUtf8() + suffix;

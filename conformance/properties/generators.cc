@@ -112,12 +112,15 @@ rc::Gen<std::string> GenForbiddenCharacter() {
                    [](int c) {  // C1 controls, U+0080..U+009F, as two UTF-8 bytes
                      return std::string{static_cast<char>(0xC2), static_cast<char>(c)};
                    }),
-      rc::gen::element(std::string("\xe2\x80\xa8"), std::string("\xe2\x80\xa9"),  // U+2028/9
-                       std::string("\xd8\x9c"),                                   // U+061C
+      rc::gen::element(std::string("\xd8\x9c"),                                   // U+061C
                        std::string("\xe2\x80\x8e"), std::string("\xe2\x80\x8f"),  // U+200E/F
                        std::string("\xe2\x80\xaa"), std::string("\xe2\x80\xae"),  // U+202A, U+202E
                        std::string("\xe2\x81\xa6"),
                        std::string("\xe2\x81\xa9")));  // U+2066, U+2069
+}
+
+rc::Gen<std::string> GenLineOrParagraphSeparator() {
+  return rc::gen::element(std::string("\xe2\x80\xa8"), std::string("\xe2\x80\xa9"));
 }
 
 rc::Gen<std::string> GenInvalidUtf8() {

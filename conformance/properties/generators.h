@@ -21,9 +21,13 @@ rc::Gen<std::string> GenSafeValue();
 // A valid arguments object (at least one filter; service only with sku).
 rc::Gen<Json> GenValidArguments();
 
-// Text that breaks the character rules: one C0/C1 control, DEL, U+2028, U+2029 or a
-// bidirectional control, as UTF-8.
+// Text that breaks the spec's character rule (ARG-008): one C0/C1 control, DEL or a
+// bidirectional control, as UTF-8. Not U+2028/U+2029: refusing those is only RECOMMENDED
+// (PROFILE-008), so a property an outside implementation must pass cannot draw them.
 rc::Gen<std::string> GenForbiddenCharacter();
+
+// U+2028 or U+2029 as UTF-8: what the reference also refuses (PROFILE-008).
+rc::Gen<std::string> GenLineOrParagraphSeparator();
 
 // A byte sequence that is not UTF-8.
 rc::Gen<std::string> GenInvalidUtf8();

@@ -10,7 +10,9 @@ every line the child writes is rewritten before the gate sees it:
 
 1. JSON layout: members in reverse order at every depth, extra whitespace; inside
    report.output and report.tool.parameters_schema (JSON text) too, pretty-printed over several
-   lines. Arrays keep their order, numbers keep their exact text.
+   lines. Arrays keep their order, numbers keep their exact text. In the parameter schema, an
+   argument's enum that holds null becomes pydantic's Optional[Literal[...]] layout: anyOf of
+   the enum without null and {"type": "null"}.
 2. exec_bounded argv: argv[0..2] kept, the options (each with its value) in reverse order,
    and --currency written as --currency=VALUE.
 3. The --filter value: top-level ` and ` operands in reverse order, and the region expansion's
@@ -146,6 +148,32 @@ def rewrite_json_text(text):
     except ValueError:
         return text
     return dump_pretty(reverse_members(value))
+
+
+def optional_enums_as_any_of(schema):
+    """Each top-level property whose enum holds null gets pydantic's layout for an
+    Optional[Literal[...]]: `anyOf` of the enum without null and `{"type": "null"}`, in place of
+    its enum. The values allowed stay the same."""
+    properties = schema.get("properties") if isinstance(schema, Obj) else None
+    if not isinstance(properties, Obj):
+        return schema
+    for _, prop in properties.pairs:
+        values = prop.get("enum") if isinstance(prop, Obj) else None
+        if not isinstance(values, list) or None not in values:
+            continue
+        strings = Obj([("enum", [v for v in values if v is not None])])
+        prop.pairs = [("anyOf", [strings, Obj([("type", "null")])]) if k == "enum" else (k, v)
+                      for k, v in prop.pairs]
+    return schema
+
+
+def rewrite_schema_text(text):
+    """The parameter schema as rewrite_json_text writes it, its optional enums as anyOf."""
+    try:
+        value = parse(text)
+    except ValueError:
+        return text
+    return dump_pretty(reverse_members(optional_enums_as_any_of(value)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,7 +414,7 @@ def rewrite_report(report):
             tool.set("description", reword(description))
         schema = tool.get("parameters_schema")
         if isinstance(schema, str):
-            tool.set("parameters_schema", rewrite_json_text(schema))
+            tool.set("parameters_schema", rewrite_schema_text(schema))
 
 
 def rewrite_line(line, raw_filter=None):

@@ -52,6 +52,18 @@ def facts(message):
     return sorted(re.findall(r"\d+", plain)), set(re.findall(r"[A-Za-z_]+", plain))
 
 
+
+def optional_enums_as_any_of(schema):
+    """What the variant does to a parameter schema, on plain JSON: an enum holding null becomes
+    anyOf of the enum without null and {"type": "null"}."""
+    schema = json.loads(json.dumps(schema))
+    for prop in schema.get("properties", {}).values():
+        if isinstance(prop, dict) and None in prop.get("enum", []):
+            prop["anyOf"] = [{"enum": [x for x in prop.pop("enum") if x is not None]},
+                             {"type": "null"}]
+    return schema
+
+
 class ArgvTest(unittest.TestCase):
     ARGV = AZMCP + ["--sku", "Standard_D4s_v5", "--service", "Virtual Machines",
                     "--price-type", "Consumption", "--currency", "USD",
@@ -184,6 +196,21 @@ class JsonTest(unittest.TestCase):
 
     def test_not_json_is_kept(self):
         self.assertEqual(v.rewrite_json_text("{not json"), "{not json")
+        self.assertEqual(v.rewrite_schema_text("{not json"), "{not json")
+
+    def test_an_optional_enum_takes_the_any_of_layout_and_allows_the_same_values(self):
+        schema = {"type": "object", "properties": {
+            "price_type": {"type": ["string", "null"], "enum": ["Consumption", "Reservation", None],
+                           "description": "d"},
+            "currency": {"type": ["string", "null"], "pattern": "^[A-Z]{3}$"},
+            "closed": {"enum": ["a", "b"]}}}
+        out = json.loads(v.rewrite_schema_text(json.dumps(schema)))
+        self.assertEqual(out["properties"]["price_type"], {
+            "type": ["string", "null"], "description": "d",
+            "anyOf": [{"enum": ["Consumption", "Reservation"]}, {"type": "null"}]})
+        self.assertEqual(out["properties"]["currency"], schema["properties"]["currency"])
+        self.assertEqual(out["properties"]["closed"], {"enum": ["a", "b"]})
+        self.assertEqual(out, optional_enums_as_any_of(schema))
 
     def test_line_stays_one_line_with_seq(self):
         line = ('{"seq":7,"ok":true,"report":{"outcome":"completed","reason":null,'
@@ -308,7 +335,7 @@ class ConversationTest(unittest.TestCase):
             self.assertEqual(a[key], b[key], key)
         if a["output"] is not None:
             self.assertEqual(json.loads(a["output"]), json.loads(b["output"]))
-        self.assertEqual(json.loads(a["tool"]["parameters_schema"]),
+        self.assertEqual(optional_enums_as_any_of(json.loads(a["tool"]["parameters_schema"])),
                          json.loads(b["tool"]["parameters_schema"]))
         self.assertEqual(a["tool"]["name"], b["tool"]["name"])
         pairs = list(zip(a["trusted_messages"], b["trusted_messages"])) + \
