@@ -1,8 +1,10 @@
 // Egress: GET to prices.azure.com through the backend's proxy, verified against the injected
 // SSL_CERT_FILE; everything else refused; and one real lookup through the whole path.
+#include <memory>
 #include <string>
 
 #include "conformance/backend/suite_internal.h"
+#include "conformance/backend/wrong_name_upstream.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
 #include "ref/sandbox/router.h"
@@ -88,6 +90,17 @@ Observation RefusedUnseen(Context& ctx, const std::vector<std::string>& args,
                 "): is egress working at all?");
   }
   return Pass(what + " refused (" + Summary(*out) + "), nothing reached the upstream");
+}
+
+// Squid's `http_access allow ... method GET HEAD` and nginx's `limit_except GET` (which lets HEAD
+// through as well) refuse a POST; every method but GET must be refused, not only POST.
+Observation OtherMethodsRefused(Context& ctx) {
+  for (const char* method : {"HEAD", "OPTIONS", "TRACE", "PUT", "PATCH", "DELETE"}) {
+    Observation seen = RefusedUnseen(ctx, {"https-get", kPricesUrl, "--method", method},
+                                     std::string("a ") + method);
+    if (!seen.passed) return seen;
+  }
+  return Pass("HEAD, OPTIONS, TRACE, PUT, PATCH and DELETE refused; none reached the upstream");
 }
 
 Observation BodyRefused(Context& ctx) {
@@ -234,30 +247,71 @@ Observation EmptyTrustStoreFails(Context& ctx) {
   return Pass("an empty trust store fails the handshake: verification is on");
 }
 
-Observation UpstreamVerified(Context& ctx) {
-  const std::optional<tls::KeyAndCert> stranger = tls::MakeCa("backend-suite unrelated CA");
+// Points the backend's egress at `upstream` for one GET of the price API, then back at the
+// suite's price API; the GET's result, or nullopt with `why`.
+std::optional<Json> GetVia(Context& ctx, const sandbox::EgressUpstream& upstream, std::string* why) {
   const sandbox::EgressUpstream real{"127.0.0.1", ctx.options.price_api.port,
                                      ctx.options.price_api.ca_pem};
-  if (!stranger) return Fail("the suite could not make a CA");
-  if (Status s = ctx.backend.RedirectEgress({real.host, real.port, stranger->cert_pem}); !s.ok()) {
-    return Fail("the backend cannot point its egress at the suite's fake API: " + Describe(s));
+  if (Status s = ctx.backend.RedirectEgress(upstream); !s.ok()) {
+    *why = "the backend cannot point its egress at the suite's upstream: " + Describe(s);
+    return std::nullopt;
   }
-  std::string why;
-  const std::optional<Json> refused = ProbeJson(ctx, {"https-get", kPricesUrl}, &why);
+  std::optional<Json> out = ProbeJson(ctx, {"https-get", kPricesUrl}, why);
   if (Status s = ctx.backend.RedirectEgress(real); !s.ok()) {
-    return Fail("the backend did not take the suite's upstream back: " + Describe(s));
+    *why = "the backend did not take the suite's price API back: " + Describe(s);
+    return std::nullopt;
   }
+  return out;
+}
+
+// With the suite's price API back, a GET succeeds again: the refusal before it was the bad
+// upstream's doing, not a broken egress.
+Observation RestoredGet(Context& ctx, const std::string& passed) {
+  std::string why;
+  const std::optional<Json> restored = ProbeJson(ctx, {"https-get", kPricesUrl}, &why);
+  if (!restored) return Fail(why);
+  if (!Succeeded(*restored)) {
+    return Fail("with the suite's price API back, GET failed (" + Summary(*restored) + ")");
+  }
+  return Pass(passed);
+}
+
+Observation UpstreamVerified(Context& ctx) {
+  const std::optional<tls::KeyAndCert> stranger = tls::MakeCa("backend-suite unrelated CA");
+  if (!stranger) return Fail("the suite could not make a CA");
+  std::string why;
+  const std::optional<Json> refused =
+      GetVia(ctx, {"127.0.0.1", ctx.options.price_api.port, stranger->cert_pem}, &why);
   if (!refused) return Fail(why);
   // The proxy's answer when the upstream's certificate does not verify is a 502.
   if (Succeeded(*refused) || refused->value("status", 0) != 502) {
     return Fail("an unverifiable upstream was not answered 502 (" + Summary(*refused) + ")");
   }
-  const std::optional<Json> restored = ProbeJson(ctx, {"https-get", kPricesUrl}, &why);
-  if (!restored) return Fail(why);
-  if (!Succeeded(*restored)) {
-    return Fail("with the right CA back, GET failed (" + Summary(*restored) + ")");
+  return RestoredGet(ctx, "an unverifiable upstream got 502; the verifiable one, 200");
+}
+
+// A chain that verifies is not enough: the certificate must name prices.azure.com. A proxy that
+// loads the CA but never sets the host to check (OpenSSL's SSL_set1_host, Go's ServerName,
+// Python's check_hostname) takes any certificate the CA signed.
+Observation UpstreamNameVerified(Context& ctx) {
+  const StatusOr<std::unique_ptr<WrongNameUpstream>> wrong = WrongNameUpstream::Start();
+  if (!wrong.ok()) return Fail(wrong.status().message());
+  std::string why;
+  const std::optional<Json> refused =
+      GetVia(ctx, {"127.0.0.1", (*wrong)->port(), (*wrong)->ca_pem()}, &why);
+  if (!refused) return Fail(why);
+  if (const int reached = (*wrong)->requests(); reached > 0) {
+    return Fail(std::string("a certificate for ") + kWrongUpstreamName +
+                " was taken for prices.azure.com: " + std::to_string(reached) +
+                " request(s) reached it (" + Summary(*refused) + ")");
   }
-  return Pass("an unverifiable upstream got 502; the verifiable one, 200");
+  if (Succeeded(*refused) || refused->value("status", 0) != 502) {
+    return Fail(std::string("an upstream whose certificate names only ") + kWrongUpstreamName +
+                " was not answered 502 (" + Summary(*refused) + ")");
+  }
+  return RestoredGet(ctx, std::string("an upstream whose certificate names only ") +
+                              kWrongUpstreamName +
+                              " got 502 and no request; the suite's price API, 200");
 }
 
 // The experimental warning belongs to hosts; the suite's report is the probe lines.
@@ -292,6 +346,9 @@ std::vector<ProbeDef> EgressProbes() {
        GetAllowed},
       {{"egress.post_refused", {"HOST-008"}, "a POST is refused and never reaches the upstream"},
        PostRefused},
+      {{"egress.other_methods_refused", {"HOST-008"},
+        "HEAD, OPTIONS, TRACE, PUT, PATCH and DELETE are refused and never reach the upstream"},
+       OtherMethodsRefused},
       {{"egress.other_host_refused", {"HOST-008"}, "a CONNECT to another host is refused"},
        OtherHostRefused},
       {{"egress.ip_literal_refused", {"HOST-008"}, "a CONNECT to an IP literal is refused"},
@@ -304,6 +361,10 @@ std::vector<ProbeDef> EgressProbes() {
       {{"egress.upstream_verified", {"HOST-014"},
         "the proxy answers 502 when the upstream's certificate does not verify"},
        UpstreamVerified},
+      {{"egress.upstream_name_verified", {"HOST-014"},
+        "the proxy answers 502, sending nothing, when the upstream's certificate verifies but "
+        "names another host"},
+       UpstreamNameVerified},
       {{"egress.same_tunnel_requests", {"HOST-008"},
         "every request on a tunnel is checked: a POST after a GET, kept alive or pipelined, is "
         "refused and never reaches the upstream"},

@@ -89,21 +89,42 @@ std::string Acquire(int seq, const std::string& run_id) {
   return line;
 }
 
+// A member's text, or `absent` when it is missing or not a string: a peer's wrong type must not
+// throw here.
+std::string TextOf(const Json& object, const char* key, const std::string& absent = "?") {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : absent;
+}
+
+bool AnsweredOk(const Json& answer) {
+  const auto it = answer.find("ok");
+  return it != answer.end() && it->is_boolean() && it->get<bool>();
+}
+
 // "seq 3, refused/not_started" for what an answer says; the raw line never goes in a report.
 std::string Summarize(const Json& answer) {
   std::string out = "seq " + (answer.contains("seq") ? answer["seq"].dump() : "absent");
-  if (answer.value("ok", false)) return out + ", ok";
-  const Json error = answer.value("error", Json::object());
-  return out + ", " + error.value("outcome", "?") + "/" + error.value("reason", "?");
+  if (AnsweredOk(answer)) return out + ", ok";
+  const auto error = answer.find("error");
+  const Json none = Json::object();
+  const Json& e = error != answer.end() && error->is_object() ? *error : none;
+  return out + ", " + TextOf(e, "outcome") + "/" + TextOf(e, "reason");
 }
 
-// Judges one error answer: its seq (null for Json()) and its refused/<reason>.
+// Judges one error answer: its shape (PROTOCOL.md, Answers), then its seq (null for Json()) and
+// its refused/<reason>. The reason is compared as sent, not as the suite's client maps it.
 Observation ExpectRefusal(const std::optional<std::string>& line, const std::string& why,
                           const Json& seq, const std::string& reason) {
   const std::string wanted = "seq " + seq.dump() + ", refused/" + reason;
   if (!line) return Fail(why);
   const Json answer = Json::parse(*line, nullptr, false);
   if (!answer.is_object()) return Fail("an answer that is not a JSON object");
+  if (AnsweredOk(answer)) return Fail(Summarize(answer) + " (wanted " + wanted + ")");
+  // Any op: an error answer's shape is the same for every one.
+  if (!bp::DecodeResponse(*line, bp::Op::kDispose).ok()) {
+    return Fail(Summarize(answer) + " in an answer without the error shape (\"ok\": false, "
+                "\"error\" with outcome, reason and message; wanted " + wanted + ")");
+  }
   const std::string got = Summarize(answer);
   if (got != wanted) return Fail(got + " (wanted " + wanted + ")");
   return Pass(got);
@@ -121,7 +142,7 @@ void Opening(RawAdapter& a, Session& out) {
   const std::optional<std::string> hello = a.Exchange(Hello(3), &why);
   const Json hello_answer = hello ? Json::parse(*hello, nullptr, false) : Json();
   out["protocol.second_hello"] =
-      !hello_answer.is_object() || !hello_answer.value("ok", false)
+      !hello_answer.is_object() || !AnsweredOk(hello_answer)
           ? Fail("hello (after a refused request and a refused version) was not answered ok")
           : ExpectRefusal(a.Exchange(Hello(4), &why), why, 4, bp::kAlreadyStarted);
   out["protocol.malformed_line"] =
@@ -170,7 +191,8 @@ void Closing(Context& ctx, RawAdapter& a, Session& out) {
       ExpectRefusal(a.Exchange(Dispose(5, "x"), &why), why, 5, bp::kOutOfOrder);
   const std::optional<std::string> acquired = a.Exchange(Acquire(10, ctx.run_id), &why);
   const Json acquire = acquired ? Json::parse(*acquired, nullptr, false) : Json();
-  const std::string id = acquire.is_object() ? acquire.value("sandbox", "") : "";
+  const std::string id =
+      acquire.is_object() && AnsweredOk(acquire) ? TextOf(acquire, "sandbox", "") : "";
   if (id.empty()) {
     const std::string got = acquire.is_object() ? Summarize(acquire) : why;
     for (const char* probe : {"protocol.seq_replayed", "protocol.after_dispose"}) {

@@ -52,7 +52,21 @@ TEST(BackendSuiteTest, EveryMutantNamesAProbeThatExists) {
   std::set<std::string> ids;
   for (const ProbeInfo& p : BackendProbes()) ids.insert(p.id);
   EXPECT_GE(Mutants().size(), 10u);
-  for (const MutantInfo& m : Mutants()) EXPECT_EQ(ids.count(m.caught_by), 1u) << m.name;
+  std::set<std::string> names;
+  for (const MutantInfo& m : Mutants()) {
+    EXPECT_EQ(ids.count(m.caught_by), 1u) << m.name;
+    EXPECT_TRUE(names.insert(m.name).second) << "duplicate mutant " << m.name;
+  }
+  // A secondary catch is an existing mutant aimed at another existing probe than its own.
+  for (const MutantInfo& m : SecondaryCatches()) {
+    EXPECT_EQ(ids.count(m.caught_by), 1u) << m.name << " -> " << m.caught_by;
+    EXPECT_EQ(names.count(m.name), 1u) << m.name;
+    for (const MutantInfo& own : Mutants()) {
+      if (own.name == m.name) {
+        EXPECT_NE(own.caught_by, m.caught_by) << m.name;
+      }
+    }
+  }
 }
 
 }  // namespace

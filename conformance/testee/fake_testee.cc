@@ -7,6 +7,8 @@
 //   no_dispose       acquires a sandbox, never disposes it, answers "completed"
 //   bad_callback     sends a callback for a sandbox that does not exist, then answers
 //   wrong_seq        answers the case with another seq
+//   seq_per_case     in every case acquires and disposes a sandbox with callback seq 1 and 2,
+//                    then answers "completed" (PROTOCOL.md: callbacks count per case)
 //   ok               answers every case "completed" with a fixed report (a trivial testee)
 // With --speaks 2 it speaks only version 2 of the protocol, as a testee written before version 3
 // does: it refuses the hello offering version 3 with protocol_mismatch. --speaks 2-anyway
@@ -19,13 +21,16 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 
+#include "conformance/backend/protocol/protocol.h"
 #include "conformance/line_protocol/line_io.h"
 #include "conformance/testee/protocol.h"
 
 namespace azure_pricing::conformance::testee {
 namespace {
 
+namespace bp = ::azure_pricing::conformance::backend::protocol;
 namespace lp = ::azure_pricing::conformance::line_protocol;
 
 bool Write(const std::string& line) { return lp::WriteAll(1, line, std::nullopt); }
@@ -50,6 +55,17 @@ conformance::host::CallReport Completed() {
   return report;
 }
 
+// Acquires a sandbox and disposes it, with callback seq 1 and 2 whatever case this is.
+bool AcquireAndDispose(lp::LineReader& reader) {
+  Write(kAcquire);
+  const StatusOr<bp::Response> acquired = bp::DecodeResponse(Read(reader), bp::Op::kAcquire);
+  if (!acquired.ok() || !acquired->error.ok()) return false;
+  const std::string& id = std::get<bp::AcquireResponse>(acquired->body).sandbox;
+  Write(bp::EncodeRequest({.seq = 2, .body = bp::DisposeRequest{id}}));
+  const StatusOr<bp::Response> disposed = bp::DecodeResponse(Read(reader), bp::Op::kDispose);
+  return disposed.ok() && disposed->error.ok();
+}
+
 // What the mode does with one case; false ends the testee.
 bool Misbehave(const std::string& mode, lp::LineReader& reader, int64_t seq) {
   if (mode == "hang") {
@@ -62,6 +78,8 @@ bool Misbehave(const std::string& mode, lp::LineReader& reader, int64_t seq) {
   }
   if (mode == "garbage") return Write("this is not JSON\n");
   if (mode == "wrong_seq") return Write(EncodeCaseAnswer(seq + 7, Completed()));
+  // A refused callback ends the testee: the case fails as the gate sees it, never as "completed".
+  if (mode == "seq_per_case" && !AcquireAndDispose(reader)) return false;
   if (mode == "no_dispose") {
     Write(kAcquire);
     (void)Read(reader);

@@ -169,6 +169,20 @@ TEST(RunnerTest, ASandboxNeverDisposedFailsTheCaseThroughTheGatesOwnCount) {
   EXPECT_GT(flagged, 0);
 }
 
+// PROTOCOL.md: a testee's callbacks count per case. One that starts again at seq 1 in every case
+// is served in every case; a gate that checked callback order over the whole session would answer
+// the second case's first callback out_of_order and fail it.
+TEST(RunnerTest, CallbackSeqMayStartAgainInEveryCase) {
+  std::unique_ptr<TesteeProcess> testee = StartOrDie({kFake, "--mode", "seq_per_case"});
+  ASSERT_NE(testee, nullptr);
+  for (int i = 0; i < 3; ++i) {
+    const StatusOr<CallReport> report = testee->RunCall(TrivialCall());
+    ASSERT_THAT(report.status(), IsOk()) << "case " << i;
+    EXPECT_EQ(report->sandbox_acquisitions, 1) << "case " << i;
+    EXPECT_EQ(report->sandbox_disposals, 1) << "case " << i;
+  }
+}
+
 TEST(RunnerTest, ATesteeKilledByOneCaseIsReplacedForTheNext) {
   std::unique_ptr<TesteeProcess> testee = StartOrDie({kFake, "--mode", "exit"});
   ASSERT_NE(testee, nullptr);

@@ -171,8 +171,20 @@ const std::vector<MutantInfo>& Mutants() {
        "a program killed by a signal exits -1 (255), not 128+N"},
       {"lax_protocol", "protocol.unknown_member",
        "the adapter drops unknown members and ignores seq order"},
+      {"loose_error_answers", "protocol.before_hello",
+       "error answers lack \"ok\": they carry an error without saying the request failed"},
   };
   return kMutants;
+}
+
+const std::vector<MutantInfo>& SecondaryCatches() {
+  static const std::vector<MutantInfo> kCatches = {
+      {"post_allowed", "egress.other_methods_refused",
+       "the proxy forwards any method: HEAD reaches the upstream"},
+      {"upstream_unverified", "egress.upstream_name_verified",
+       "the proxy accepts any upstream certificate: one for another name too"},
+  };
+  return kCatches;
 }
 
 Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend::protocol::ServeOptions& serve) {
@@ -191,6 +203,8 @@ Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend:
     w.isolation.extra_env = HostCredentials();
   } else if (name == "lax_protocol") {
     serve.lax = true;
+  } else if (name == "loose_error_answers") {
+    serve.loose_error_answers = true;
   } else {
     return ProgramError(kUnknownMutant, "no mutant has that name");
   }

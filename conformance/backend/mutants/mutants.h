@@ -24,6 +24,11 @@ struct MutantInfo {
 
 const std::vector<MutantInfo>& Mutants();
 
+// Probes besides its own that a mutant must fail, for weakenings more than one probe is there to
+// catch (a proxy that forwards any method sends HEAD as readily as POST). Same fields as
+// Mutants(); `caught_by` is the other probe.
+const std::vector<MutantInfo>& SecondaryCatches();
+
 // Applies the named weakening to a freshly created backend (before any sandbox); a weakening of
 // the protocol itself goes into `serve`, the options the adapter then serves the backend with.
 Status ApplyMutant(sandbox::bwrap::BwrapBackend& backend, std::string_view name,

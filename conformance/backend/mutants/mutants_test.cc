@@ -5,6 +5,8 @@
 
 #include <iostream>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "conformance/backend/protocol/client.h"
 #include "conformance/backend/suite.h"
@@ -19,6 +21,21 @@ namespace azure_pricing::conformance::backend {
 namespace {
 
 class MutantTest : public ::testing::TestWithParam<MutantInfo> {};
+
+// Every mutant against its own probe, then the secondary catches against theirs.
+std::vector<MutantInfo> EveryCatch() {
+  std::vector<MutantInfo> all = Mutants();
+  all.insert(all.end(), SecondaryCatches().begin(), SecondaryCatches().end());
+  return all;
+}
+
+// A test name: the mutant's for its own probe, "<mutant>_also_<probe>" for a secondary catch.
+std::string CatchName(const ::testing::TestParamInfo<MutantInfo>& info) {
+  if (info.index < Mutants().size()) return info.param.name;
+  std::string probe = info.param.caught_by;
+  for (char& c : probe) c = c == '.' ? '_' : c;
+  return info.param.name + "_also_" + probe;
+}
 
 TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
   CITES("HOST-008", "HOST-014", "BOUND-004", "INTRO-007", "INTRO-009");
@@ -43,10 +60,7 @@ TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
                                   << ": " << results[0].detail;
 }
 
-INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(Mutants()),
-                         [](const ::testing::TestParamInfo<MutantInfo>& info) {
-                           return info.param.name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(EveryCatch()), CatchName);
 
 // The control: the same adapter path and image without a weakening passes every probe the
 // mutants are aimed at, so each rejection above is the weakening's doing.
@@ -61,7 +75,7 @@ TEST(MutantAdapterTest, TheUnweakenedAdapterPassesEveryProbeTheMutantsFail) {
       conformance::backend::protocol::AdapterBackend::Start(command.argv, command.env);
   ASSERT_THAT(adapter.status(), IsOk());
   std::set<std::string> aimed;
-  for (const MutantInfo& m : Mutants()) aimed.insert(m.caught_by);
+  for (const MutantInfo& m : EveryCatch()) aimed.insert(m.caught_by);
   const std::vector<ProbeResult> results = RunBackendSuite(
       **adapter, {.price_api = setup->api,
                   .adapter = command,

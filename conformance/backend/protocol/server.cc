@@ -73,6 +73,14 @@ StatusOr<Request> DecodeLax(std::string_view line, std::optional<int64_t>* seq) 
   return DecodeRequest(line, seq);
 }
 
+// The loose_error_answers mutant's answer line: the same, without its "ok" member.
+std::string WithoutOk(const std::string& line) {
+  std::optional<Json> doc = ParseStrict(std::string_view(line).substr(0, line.size() - 1));
+  if (!doc || !doc->is_object()) return line;
+  doc->erase("ok");
+  return Line(*doc);
+}
+
 class Server {
  public:
   static constexpr std::chrono::seconds kAnswerWriteDeadline{60};
@@ -92,6 +100,7 @@ class Server {
       line = EncodeResponse(Response{
           response.seq, StatusForReason(Outcome::kFailed, sandbox::kExecOutputLimitReason), {}});
     }
+    if (options_.loose_error_answers && !response.error.ok()) line = WithoutOk(line);
     // A client that stops reading for this long is gone; the loop ends and disposes what is live.
     return line_protocol::WriteAll(out_fd_, line, Clock::now() + kAnswerWriteDeadline);
   }

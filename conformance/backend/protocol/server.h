@@ -18,6 +18,9 @@ struct ServeOptions {
   // dropped instead of refused, and seq order is not checked (a request whose seq is out of
   // order or replayed is served, a replayed stop included).
   bool lax = false;
+  // Wrong on purpose, for the loose_error_answers mutant only: error answers lack "ok", so they
+  // say what went wrong without saying that anything did.
+  bool loose_error_answers = false;
 };
 
 // Returns 0 after answering stop, 1 when `in_fd` ended (EOF or a read error) without one, or when

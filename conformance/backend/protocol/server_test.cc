@@ -299,6 +299,27 @@ TEST(Server, TheLaxModeServesWhatTheStrictModeRefuses) {
   EXPECT_EQ(lax_backend.acquires()[0].spec.image, "i");
 }
 
+// The loose_error_answers mutant's answers: error answers without "ok", everything else as the
+// strict server writes it, so the probe aimed at it judges the shape and nothing else.
+TEST(Server, LooseErrorAnswersLackOkAndNothingElse) {
+  const std::string input = R"({"seq":1,"op":"dispose","sandbox":"x"})"
+                            "\n"
+                            R"({"seq":2,"op":"hello","protocol":"azure-pricing-backend/1"})"
+                            "\n";
+  FakeBackend strict_backend(PricingCapableDeclaration());
+  const Served strict = Serve(strict_backend, input);
+  FakeBackend loose_backend(PricingCapableDeclaration());
+  const Served loose = Serve(loose_backend, input, {.loose_error_answers = true});
+  ASSERT_EQ(strict.answers.size(), 2u);
+  ASSERT_EQ(loose.answers.size(), 2u);
+  Json expected = strict.answers[0];
+  ASSERT_EQ(expected.erase("ok"), 1u);
+  EXPECT_EQ(loose.answers[0], expected);
+  EXPECT_EQ(Reason(loose.answers[0]), kNotStarted);
+  EXPECT_EQ(loose.answers[1], strict.answers[1]);  // an ok answer keeps "ok": true
+  EXPECT_EQ(loose.answers[1]["ok"], true);
+}
+
 TEST(Server, ABrokenOutputEndsTheLoopWithoutASignal) {
   FakeBackend backend(PricingCapableDeclaration());
   int in[2], out[2];
