@@ -243,6 +243,18 @@ constexpr Group kGroups[] = {internal::ProtocolProbes, internal::ExecProbes,
                              internal::SandboxProbes, internal::IsolationProbes,
                              internal::EgressProbes};
 
+// The probe program's output crosses the backend under test: a member of another type than the
+// probe writes is that backend's doing, so it fails the probe and the run goes on to the next.
+internal::Observation RunProbe(const internal::ProbeDef& p, internal::Context& ctx) {
+  try {
+    return p.run(ctx);
+  } catch (const nlohmann::json::exception&) {
+    return internal::Fail(
+        "the probe's output has a member of another type than the probe writes; is the image's "
+        "probe the suite's, and does the backend pass its output through unchanged?");
+  }
+}
+
 std::string ProgressLine(const internal::Observation& seen, const internal::ProbeDef& p) {
   if (!seen.applicable) return "  n/a  " + p.info.id + ": " + seen.detail;
   return CheckLine(seen.passed, p.info.id,
@@ -276,7 +288,7 @@ std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteO
     for (const internal::ProbeDef& p : group()) {
       if (!options.only.empty() && options.only.count(p.info.id) == 0) continue;
       ctx.baseline = internal::CurrentDescendants(ctx);
-      const internal::Observation seen = p.run(ctx);
+      const internal::Observation seen = RunProbe(p, ctx);
       internal::KillLeftovers(ctx);
       results.push_back({.id = p.info.id,
                          .requirements = p.info.requirements,

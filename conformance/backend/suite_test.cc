@@ -1,5 +1,6 @@
 // The bubblewrap backend, in process, on an image with the real azmcp, passes every probe; and
-// the suite's own catalogue is well formed.
+// the suite's own catalogue is well formed; and a backend that mangles the probe's output fails
+// probes rather than ending the run.
 #include "conformance/backend/suite.h"
 
 #include <set>
@@ -7,6 +8,7 @@
 #include "conformance/backend/mutants/mutants.h"
 #include "conformance/backend/suite_testing.h"
 #include "conformance/citations/cites.h"
+#include "fakes/sandbox/fake_backend.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
@@ -15,6 +17,7 @@
 namespace azure_pricing::conformance::backend {
 namespace {
 
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
 
@@ -37,6 +40,24 @@ TEST(BackendSuiteTest, TheBubblewrapBackendPassesEveryProbeWithTheRealCli) {
     EXPECT_EQ(r.applicable, r.id.rfind("protocol.", 0) != 0) << r.id << ": " << r.detail;
   }
   EXPECT_EQ((*backend)->live_sandboxes(), 0);
+}
+
+// A backend that hands back the probe's output with its members' types changed (here a fake
+// whose every exec prints such an object) fails the probes that read them; the run goes on.
+TEST(BackendSuiteTest, ProbeOutputWithMistypedMembersFailsTheProbeAndTheRunGoesOn) {
+  const StatusOr<PriceApi> api = testing::TestPriceApi();
+  ASSERT_THAT(api.status(), IsOk());
+  fakes::sandbox::FakeBackend backend(fakes::sandbox::PricingCapableDeclaration());
+  backend.SetFallback(
+      {.exec = {.stdout_bytes = R"({"ok": "yes", "status": "200", "stage": 7, "error": []})"}});
+  const std::vector<ProbeResult> results = RunBackendSuite(
+      backend, {.price_api = *api, .only = {"egress.get_allowed", "egress.verification_on"}});
+  ASSERT_THAT(results, SizeIs(2));
+  for (const ProbeResult& r : results) {
+    EXPECT_FALSE(r.passed) << r.id;
+    EXPECT_THAT(r.detail, HasSubstr("a member of another type than the probe writes")) << r.id;
+  }
+  EXPECT_EQ(backend.live(), 0);
 }
 
 TEST(BackendSuiteTest, EveryProbeHasAUniqueIdRequirementsAndADiagnosis) {
