@@ -280,16 +280,31 @@ void FindOnHost(const std::string& dir, const std::string& token, int depth, int
   closedir(d);
 }
 
-// Where a backend keeps a sandbox's files on this machine, if anywhere: the temporary
-// directories. (A backend keeping them elsewhere is not seen here.)
+}  // namespace
+
+// Where a backend may keep a sandbox's files on this machine: the temporary directories, then
+// where container engines and services keep state (/var/lib/docker, /var/lib/containers,
+// ~/.local/share/containers, /run, ...). Each group has its own budget, so a large engine store
+// cannot crowd out the temporary directories. A backend keeping them elsewhere is not seen.
 std::vector<std::string> LeftOnHost(const std::string& token) {
-  std::set<std::string> roots = {"/tmp", "/var/tmp", "/dev/shm"};
-  if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && tmp[0] == '/') roots.insert(tmp);
+  std::set<std::string> temporary = {"/tmp", "/var/tmp", "/dev/shm"};
+  if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && tmp[0] == '/') {
+    temporary.insert(tmp);
+  }
+  std::set<std::string> state = {"/var/lib", "/var/cache", "/var/spool", "/run",
+                                 "/srv",     "/opt",       "/home"};
+  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
+    state.insert(std::string(home) + "/.local/share");
+  }
   std::vector<std::string> found;
-  int budget = 500'000;
-  for (const std::string& root : roots) FindOnHost(root, token, 8, budget, found);
+  for (const std::set<std::string>* roots : {&temporary, &state}) {
+    int budget = 500'000;
+    for (const std::string& root : *roots) FindOnHost(root, token, 8, budget, found);
+  }
   return found;
 }
+
+namespace {
 
 Observation FilesRemovedAtDispose(Context& ctx) {
   const std::string token = ctx.Marker() + "-left";
@@ -305,7 +320,9 @@ Observation FilesRemovedAtDispose(Context& ctx) {
   if (!disposed.ok()) return Fail("dispose: " + Describe(disposed));
   const std::vector<std::string> left = LeftOnHost(token);
   if (!left.empty()) return Fail("after dispose the sandbox's file is on the host at " + left.front());
-  return Pass("after dispose no file the sandbox wrote is in the host's temporary directories");
+  return Pass(
+      "after dispose no file the sandbox wrote is in the host's temporary, service or container "
+      "engine directories");
 }
 
 Observation DisposeLeavesNothing(Context& ctx) {

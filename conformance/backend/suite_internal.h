@@ -114,6 +114,10 @@ void KillLeftovers(const Context& ctx);
 
 std::string Describe(const Status& status);
 
+// Paths on this machine whose name contains `token`, in the temporary directories and where
+// container engines and services keep state (disposal.files_removed looks there after dispose).
+std::vector<std::string> LeftOnHost(const std::string& token);
+
 }  // namespace azure_pricing::conformance::backend::internal
 
 #endif  // CONFORMANCE_BACKEND_SUITE_INTERNAL_H_

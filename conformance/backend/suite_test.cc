@@ -3,9 +3,14 @@
 // probes rather than ending the run.
 #include "conformance/backend/suite.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
 #include <set>
 
 #include "conformance/backend/mutants/mutants.h"
+#include "conformance/backend/suite_internal.h"
 #include "conformance/backend/suite_testing.h"
 #include "conformance/citations/cites.h"
 #include "fakes/sandbox/fake_backend.h"
@@ -17,6 +22,7 @@
 namespace azure_pricing::conformance::backend {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
@@ -58,6 +64,24 @@ TEST(BackendSuiteTest, ProbeOutputWithMistypedMembersFailsTheProbeAndTheRunGoesO
     EXPECT_THAT(r.detail, HasSubstr("a member of another type than the probe writes")) << r.id;
   }
   EXPECT_EQ(backend.live(), 0);
+}
+
+// A container engine keeps a sandbox's /tmp deep in its store (rootless podman:
+// ~/.local/share/containers/storage/overlay/ID/diff/tmp): a file left there is found.
+TEST(BackendSuiteTest, FilesLeftAreLookedForWhereContainerEnginesKeepThem) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(tmp, nullptr);
+  const std::string home = std::string(tmp) + "/engine-home";
+  const std::string deep = home + "/.local/share/containers/storage/overlay/abc/diff/tmp";
+  ASSERT_EQ(std::system(("mkdir -p '" + deep + "'").c_str()), 0);
+  const std::string token = "azpc-left-" + std::to_string(getpid());
+  std::ofstream(deep + "/" + token + "-x") << "x";
+  const std::string saved = std::getenv("HOME") == nullptr ? "" : std::getenv("HOME");
+  setenv("HOME", home.c_str(), 1);
+  const std::vector<std::string> found = internal::LeftOnHost(token);
+  setenv("HOME", saved.c_str(), 1);
+  EXPECT_THAT(found, ElementsAre(deep + "/" + token + "-x"));
+  EXPECT_THAT(internal::LeftOnHost(token + "-never-written"), IsEmpty());
 }
 
 TEST(BackendSuiteTest, EveryProbeHasAUniqueIdRequirementsAndADiagnosis) {
