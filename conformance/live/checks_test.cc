@@ -1,5 +1,5 @@
-// The bundled check list loads, follows its schema, and covers what issue 13 lists; a list that
-// breaks the schema or repeats an id is refused.
+// The bundled check list loads, follows its schema, and covers what the live check must
+// (docs/live-check.md); a list that breaks the schema or repeats an id is refused.
 #include "conformance/live/checks.h"
 
 #include <gmock/gmock.h>

@@ -1,10 +1,10 @@
-// The zone-drift report (issue 13, section 4): what the price list of a live or recorded run says
-// against the bundled billing-zone mapping (ref/zones). It reads the rows of CLI outputs and
-// answers four questions: which ARM regions the price list bills that the mapping lacks, which
-// mapped regions the price list no longer has, which zone names the mapping assigns that the price
-// list never uses, and whether the published Global VNet peering rows still support each
-// nearest_region estimate. The mapping is never changed here: a person reads the report and
-// updates the reference data (ref/zones/PROVENANCE.md).
+// The zone-drift report (docs/live-check.md, "Zone drift"): what the price list of a live or
+// recorded run says against the bundled billing-zone mapping (ref/zones). It reads the rows of
+// CLI outputs and answers four questions: which ARM regions the price list bills that the
+// mapping lacks, which mapped regions the price list no longer has, which zone names the mapping
+// assigns that the price list never uses, and whether the published Global VNet peering rows
+// still support each nearest_region estimate. The mapping is never changed here: a person reads
+// the report and updates the reference data (ref/zones/PROVENANCE.md).
 #ifndef CONFORMANCE_LIVE_ZONE_DRIFT_H_
 #define CONFORMANCE_LIVE_ZONE_DRIFT_H_
 

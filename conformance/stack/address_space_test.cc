@@ -1,4 +1,4 @@
-// The CLI's address space inside the bubblewrap sandbox (issue 28). The .NET runtime of the real
+// The CLI's address space inside the bubblewrap sandbox. The .NET runtime of the real
 // azmcp sizes its reservations to whatever RLIMIT_AS allows and keeps only the rest for what it
 // maps later in the run (thread stacks, malloc arenas); when that does not fit it prints
 // "Out of memory." and aborts. Under the backend's former 4 GiB limit 18 to 44 MiB were left:

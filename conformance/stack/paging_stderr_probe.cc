@@ -4,8 +4,8 @@
 // suite's 7,000-row catalog: 5 pages, 5,000 rows) through the whole stack, with every page of
 // the fake API held back --delay-ms, and prints per run the outcome, the CLI's exit code, the
 // wall time and the CLI's stderr verbatim; --address-space-mib replaces the sandbox's RLIMIT_AS.
-// It exists to measure when the real azmcp writes there (issue 28; docs/reference.md, "When the
-// CLI writes to its error stream", has the finding).
+// It exists to measure when the real azmcp writes there (docs/reference.md, "When the CLI
+// writes to its error stream", has the finding).
 //
 //   tools/bazel run --config=cache //conformance/stack:paging_stderr_probe --
 //       --delay-ms 2000 --runs 3 [--exec-timeout-seconds 60] [--address-space-mib 4096]

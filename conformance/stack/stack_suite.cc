@@ -262,7 +262,7 @@ StackCaseResult UpstreamReset(Context& ctx) {
 // says the result is incomplete. Load must not decide it: the fake API answers every page at
 // once (2.5 s for the lookup idle, about 6 s beside two busy loops, against the 60 s exec
 // timeout), and what load did change, the real CLI's spare address space, the backend's 16 GiB
-// limit now leaves ample (issue 28; //conformance/stack:address_space_test).
+// limit now leaves ample (//conformance/stack:address_space_test).
 StackCaseResult PagingCeiling(Context& ctx) {
   Verdict v = Begin("stack.paging_ceiling", {"BOUND-003", "BOUND-017", "BOUND-018", "BOUND-021"},
                     "completed; received_rows 5000 after 5 pages, truncated and "

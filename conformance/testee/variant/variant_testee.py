@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The variant testee: reference_testee behind a rewriter that changes only what the profile
-leaves free (issue 23, item 6: specificity, tested like sensitivity).
+leaves free (specificity, tested like sensitivity: the gate must pass it on every REQUIRED
+check).
 
 usage: variant_testee.py PATH/reference_testee [ARGS...]
 

@@ -61,7 +61,7 @@ struct BwrapOptions {
   // 16 GiB of address space, not less on purpose: the real azmcp's .NET runtime sizes its
   // reservations to whatever RLIMIT_AS allows and aborts with "Out of memory." on stderr when
   // what it maps later (thread stacks, malloc arenas) does not fit in the rest. Under 4 GiB the
-  // rest was 18 to 44 MiB and lookups failed at random (issue 28); under 16 GiB the CLI peaks at
+  // rest was 18 to 44 MiB and lookups failed at random under load; under 16 GiB the CLI peaks at
   // 9.3 GiB. Reservations are not memory: its resident peak in the paging lookup is ~120 MiB.
   ResourceLimits limits = {
       .address_space_bytes = 16ULL << 30, .file_size_bytes = 256ULL << 20, .open_files = 1024};
