@@ -476,6 +476,22 @@ class ResumeTest(unittest.TestCase):
         self.assertNotIn("parts", fresh["//a:new_test"])
         self.assertIn("3 of 7 runs finished, 0 failed", out.getvalue())
 
+    def test_a_sharded_target_shows_its_shard_runs_and_an_estimate_before_a_whole_run(self):
+        # Bazel may run one shard's every run before the next shard's: three results of shard
+        # 1 are no whole run, yet 3 of the 20 shard runs, and the estimate counts them.
+        args = hunt.parse_args(["--runs", "5"])
+        recorder = hunt.Recorder(args, ["//a:sharded_test"], ("e" * 40, [], "h"), {}, {})
+        recorder.shards = {"//a:sharded_test": 4}
+        bep = os.path.join(self.tmp.name, "events.json")
+        with open(bep, "w", encoding="utf-8") as f:
+            f.write("\n".join(result("//a:sharded_test", run, "PASSED", shard=1)
+                              for run in (1, 2, 3)) + "\n")
+        with mock.patch.object(hunt, "changed_since", lambda commit: set()), \
+                contextlib.redirect_stdout(io.StringIO()) as out:
+            recorder.progress(bep)
+        self.assertIn("0 of 5 runs finished (3 of 20 shard runs), 0 failed", out.getvalue())
+        self.assertIn("min left", out.getvalue())
+
     def test_each_target_runs_only_the_runs_it_lacks(self):
         flags = hunt.runs_per_test_flags({"//a:b-c_test": 20, "//a:d_test": 8, "//e:f": 20})
         self.assertEqual(flags, ["--runs_per_test=^//a:d_test$@8",
