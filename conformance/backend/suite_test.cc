@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -73,7 +74,7 @@ TEST(BackendSuiteTest, FilesLeftAreLookedForWhereContainerEnginesKeepThem) {
   ASSERT_NE(tmp, nullptr);
   const std::string home = std::string(tmp) + "/engine-home";
   const std::string deep = home + "/.local/share/containers/storage/overlay/abc/diff/tmp";
-  ASSERT_EQ(std::system(("mkdir -p '" + deep + "'").c_str()), 0);
+  ASSERT_TRUE(std::filesystem::create_directories(deep));
   const std::string token = "azpc-left-" + std::to_string(getpid());
   std::ofstream(deep + "/" + token + "-x") << "x";
   const std::string saved = std::getenv("HOME") == nullptr ? "" : std::getenv("HOME");

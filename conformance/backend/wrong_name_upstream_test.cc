@@ -3,14 +3,11 @@
 // and it counts what reaches it.
 #include "conformance/backend/wrong_name_upstream.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <string>
 
+#include "fakes/testing/loopback_socket.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ref/base/openssl.h"
@@ -18,23 +15,6 @@
 
 namespace azure_pricing::conformance::backend {
 namespace {
-
-// A socket connected to 127.0.0.1:`port` whose reads give up after 5 s, or -1.
-int DialLoopback(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  const timeval timeout{.tv_sec = 5, .tv_usec = 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
 
 // One TLS connection to 127.0.0.1:`port`, verifying the chain against `ca_pem` and the name
 // against `name`. On a verified handshake it sends one GET and returns the response's first line.
@@ -50,7 +30,7 @@ Attempt Connect(int port, const std::string& ca_pem, const std::string& name) {
   if (ctx == nullptr || ca == nullptr) return out;
   X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx.get()), ca.get());
   SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
-  const int fd = DialLoopback(port);
+  const int fd = fakes::test_support::DialLoopback(port, /*recv_timeout_seconds=*/5);
   if (fd < 0) return out;
   base::SslPtr ssl(SSL_new(ctx.get()));
   SSL_set_fd(ssl.get(), fd);
