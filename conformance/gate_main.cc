@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <regex>
@@ -19,6 +20,7 @@
 #include "conformance/backend/backend_gate.h"
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
+#include "conformance/forked_suite.h"
 #include "conformance/gate_record.h"
 #include "conformance/gate_report.h"
 #include "conformance/gate_run.h"
@@ -80,6 +82,8 @@ constexpr char kUsageFlags[] =
 constexpr char kUsageEnd[] =
     ". Any violation fails the run\n"
     "  --verbose      one line per check, and the catalog per requirement\n"
+    "  --sequential   run the suites one after another in the gate's process; by default the\n"
+    "                 backend, stack and live suites run beside the others (same output)\n"
     "  --list-suites  print each suite, NAME<TAB>DESCRIPTION, one a line, and exit\n";
 
 std::string Usage() {
@@ -209,6 +213,7 @@ std::optional<GateOptions> ParseOptions(int argc, char** argv) {
   std::vector<base::FlagSpec> specs = {{"--verbose", base::FlagKind::kSwitch},
                                        {"--help", base::FlagKind::kSwitch},
                                        {"--list-suites", base::FlagKind::kSwitch},
+                                       {"--sequential", base::FlagKind::kSwitch},
                                        {"--validate-protocol", base::FlagKind::kSwitch}};
   for (const char* name : {"--suite", "--filter", "--shard", "--seed", "--properties-count",
                            "--backend-adapter", "--testee", "--azmcp", "--bwrap", "--json",
@@ -221,6 +226,7 @@ std::optional<GateOptions> ParseOptions(int argc, char** argv) {
     o.verbose = o.backend_options.verbose = flags->Has("--verbose");
     o.help = flags->Has("--help");
     o.list_suites = flags->Has("--list-suites");
+    o.parallel = !flags->Has("--sequential");
     ParseSelection(*flags, o, problem);
     ParseProcessesAndFiles(*flags, o, problem);
     ParseProtocolValidation(*flags, o, problem);
@@ -382,7 +388,8 @@ void PrintFailures(const std::vector<GateRecord>& records) {
 
 // The summary table, coverage, one line per failure, the verdict and the closing tally.
 int PrintVerdict(const GateRun& run, const Catalog* catalog) {
-  std::printf("\nsummary\n%s", SummaryTable(Summarize(run.records, run.suite_seconds)).c_str());
+  std::printf("\nsummary\n%s",
+              SummaryTable(Summarize(run.records, run.suite_seconds), run.wall_seconds).c_str());
   if (catalog != nullptr) {
     std::vector<std::string> implemented;
     for (const Requirement& r : catalog->requirements) {
@@ -428,19 +435,47 @@ int PrintVerdict(const GateRun& run, const Catalog* catalog) {
   return failures == 0 ? 0 : 1;
 }
 
-// Every selected suite, in the registry's order, each timed. The implementation's calls go to the
+// Whether `suite` runs in a child process beside the others: it starts its own stack and never
+// calls the implementation, and the run has more than one suite to overlap it with.
+bool RunsForked(const GateRun& run, const Suite& suite) {
+  if (suite.judges != SuiteJudges::kBackend && suite.judges != SuiteJudges::kStack) return false;
+  if (!run.options.parallel) return false;
+  int selected = 0;
+  for (const Suite* s : run.options.registry) selected += run.options.Runs(std::string(s->name));
+  return selected > 1;
+}
+
+// Every selected suite, each timed, reported in the registry's order. The suites that start
+// their own stack run in child processes (conformance/forked_suite.h), started first, while
+// the gate runs the others; their output follows in order. The implementation's calls go to the
 // testee when there is one (started, and smoke-checked, before the header was printed); a
 // testee that did not start skips the suites that would judge it, its failure already recorded.
 void RunSuites(GateRun& run, testee::TesteeProcess* testee) {
+  std::map<std::string, std::unique_ptr<ForkedSuite>> forked;
+  for (const Suite* suite : run.options.registry) {
+    if (!run.options.Runs(std::string(suite->name)) || !RunsForked(run, *suite)) continue;
+    std::string problem;
+    std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(*suite, run, problem);
+    if (child == nullptr) {
+      run.GateFailure("suite-process", "the " + std::string(suite->name) +
+                                           " suite's process did not start: " + problem);
+    }
+    forked[std::string(suite->name)] = std::move(child);
+  }
   host::ScriptedHostRunner in_process;
   run.execute = [&in_process](const host::ScriptedCall& call) { return in_process.Run(call); };
   if (testee != nullptr) {
     run.execute = [testee](const host::ScriptedCall& call) { return testee->RunCall(call); };
   }
   const bool testee_broken = !run.options.testee.empty() && testee == nullptr;
+  const auto deadline = std::chrono::steady_clock::now() + kForkedSuiteDeadline;
   for (const Suite* suite : run.options.registry) {
     const std::string name(suite->name);
     if (!run.options.Runs(name)) continue;
+    if (const auto it = forked.find(name); it != forked.end()) {
+      if (it->second != nullptr) it->second->Finish(run, deadline);
+      continue;
+    }
     if (suite->judges == SuiteJudges::kImplementation && testee_broken) continue;
     const auto start = std::chrono::steady_clock::now();
     suite->run(run);
@@ -475,7 +510,9 @@ int Main(int argc, char** argv) {
                 static_cast<unsigned long long>(options->shard_count));
   }
   run.catalog = catalog ? &*catalog : nullptr;
+  const auto start = std::chrono::steady_clock::now();
   RunSuites(run, testee.get());
+  run.wall_seconds = SecondsSince(start);
   testee.reset();  // its stop line is validated too
   ReportProtocolValidation(run);
   if (options->filter && run.records.empty()) {

@@ -54,7 +54,8 @@ std::vector<SuiteSummary> Summarize(const std::vector<GateRecord>& records,
   return out;
 }
 
-std::string SummaryTable(const std::vector<SuiteSummary>& summaries) {
+std::string SummaryTable(const std::vector<SuiteSummary>& summaries,
+                         std::optional<double> wall_seconds) {
   char head[320];
   std::snprintf(head, sizeof head,
                 "  %-12s %-23s  %-23s\n  %-12s %7s %7s %7s  %7s %7s %7s %7s %9s\n", "",
@@ -69,6 +70,7 @@ std::string SummaryTable(const std::vector<SuiteSummary>& summaries) {
     total.skipped += s.skipped;
     total.seconds += s.seconds;
   }
+  if (wall_seconds) total.seconds = *wall_seconds;
   return out + Row(total);
 }
 

@@ -6,6 +6,7 @@
 #define CONFORMANCE_GATE_REPORT_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,10 @@ std::vector<SuiteSummary> Summarize(const std::vector<GateRecord>& records,
 //                 ------- REQUIRED -------  ----- RECOMMENDED ----
 //   suite          passed  failed   known   passed  failed   known skipped      time
 //   kind              245       0       0       34       3       0       0      3.1s
-std::string SummaryTable(const std::vector<SuiteSummary>& summaries);
+// The total row's time is `wall_seconds` when given (the gate runs some suites side by side, so
+// their times overlap), else the suites' sum.
+std::string SummaryTable(const std::vector<SuiteSummary>& summaries,
+                         std::optional<double> wall_seconds = std::nullopt);
 
 struct RequirementCoverage {
   int implemented = 0;               // ids the catalog marks implemented

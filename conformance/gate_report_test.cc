@@ -52,6 +52,19 @@ TEST(GateReportTest, TheTableHasAHeaderARowPerSuiteAndATotal) {
             "  total              1       1       1        0       1       0       1      0.8s\n");
 }
 
+// Suites that ran side by side overlap: the total is the run's wall time, not their sum.
+TEST(GateReportTest, TheTotalTimeIsTheWallTimeWhenGiven) {
+  const std::string table = SummaryTable(Summarize(Sample(), {{"backend", 5.0}}), 3.25);
+  EXPECT_NE(table.find("  backend            0       0       0        0       0       0       1"
+                       "      5.0s\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  total              1       1       1        0       1       0       1"
+                       "      3.2s\n"),
+            std::string::npos)
+      << table;
+}
+
 TEST(GateReportTest, CoverageSeparatesCoveredPassingAndUncoveredIds) {
   const RequirementCoverage c =
       ComputeRequirementCoverage({"ARG-001", "ARG-002", "HOST-012", "SEL-001", "ZONE-001"},

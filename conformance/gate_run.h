@@ -29,6 +29,9 @@ struct GateOptions {
   bool verbose = false;
   bool help = false;
   bool list_suites = false;
+  // The suites that start their own stack run in child processes beside the others
+  // (conformance/forked_suite.h); --sequential runs every suite in the gate's own process.
+  bool parallel = true;
   SuiteList registry;            // every suite the gate knows, in order
   std::set<std::string> suites;  // the names selected
   std::string filter_text;
@@ -83,6 +86,8 @@ struct GateRun {
   const GateOptions& options;
   std::vector<GateRecord> records;
   std::map<std::string, double> suite_seconds;
+  // The suites' run as a whole: some run side by side, so it is less than their sum.
+  std::optional<double> wall_seconds;
   std::string implementation;
   std::set<std::string> should_only;  // catalog ids whose level is SHOULD
   const Catalog* catalog = nullptr;   // null when requirements.json did not load

@@ -273,6 +273,19 @@ LineRecorder::Tally LineRecorder::tally() const {
   return tally_;
 }
 
+void LineRecorder::Merge(const Tally& other) {
+  std::lock_guard<std::mutex> lock(mu_);
+  tally_.lines += other.lines;
+  tally_.violations += other.violations;
+  for (const auto& [protocol, lines] : other.lines_by_protocol) {
+    tally_.lines_by_protocol[protocol] += lines;
+  }
+  for (const std::string& d : other.described) {
+    if (tally_.described.size() >= described_) break;
+    tally_.described.push_back(d);
+  }
+}
+
 std::string SummaryLine(const LineRecorder::Tally& tally) {
   std::string which;
   for (const auto& [protocol, lines] : tally.lines_by_protocol) {

@@ -106,6 +106,9 @@ class LineRecorder {
     std::vector<std::string> described;
   };
   Tally tally() const;
+  // Adds lines checked elsewhere (a gate suite's child process) to this recorder's tally; their
+  // described lines follow this recorder's, as many as it still describes.
+  void Merge(const Tally& other);
 
  private:
   const ProtocolSchemas schemas_;

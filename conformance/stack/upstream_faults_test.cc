@@ -4,6 +4,12 @@
 // this machine. Run with the fake CLI, and with the real azmcp where AZURE_PRICING_AZMCP names
 // it (the BUILD rule sets it to @azmcp). The last case kills the upstream while the CLI waits for
 // its second page: the lookup fails closed, without the first page's rows.
+//
+// Two tests link this file; UPSTREAM_FAULTS_CLI (set by the BUILD rule) says which CLI runs.
+// //conformance/stack:upstream_faults_test (the fast tier) runs the fake CLI. The real azmcp is
+// pinned by sha256, so //conformance/stack:upstream_faults_real_cli_test re-proves what only a
+// pin change can change and is in the exhaustive tier; the fast tier still meets the real CLI
+// under each kind of fault in //fakes/azmcp:differential_sample_test.
 #include <signal.h>
 
 #include <chrono>
@@ -82,11 +88,17 @@ Stack Start(const CliChoice& cli) {
 }
 
 // The CLIs to run every case with: the fake always, the real one when tools/bazel named it.
+// "fake", or "real": the real CLI must then be there (the test fails, never skips, without it).
 std::vector<CliChoice> Clis() {
-  std::vector<CliChoice> clis = {FakeCli()};
-  const CliChoice real = DefaultCli();
-  if (real.real) clis.push_back(real);
-  return clis;
+  const char* which = std::getenv("UPSTREAM_FAULTS_CLI");
+  if (which != nullptr && std::string(which) == "real") {
+    const CliChoice real = DefaultCli();
+    EXPECT_TRUE(real.real) << "AZURE_PRICING_AZMCP names no real azmcp; the BUILD rule sets it";
+    return real.real ? std::vector<CliChoice>{real} : std::vector<CliChoice>{};
+  }
+  EXPECT_TRUE(which != nullptr && std::string(which) == "fake")
+      << "UPSTREAM_FAULTS_CLI is fake or real; the BUILD rule sets it";
+  return {FakeCli()};
 }
 
 HostSnapshot Snapshot(const Stack& s) {

@@ -175,6 +175,12 @@ std::optional<std::string> ReadScenario(const Json& entry, std::set<std::string>
   if (entry.contains("faults")) {
     if (!entry["faults"].is_array()) return "faults must be an array";
     s.faults_json = entry["faults"].dump();
+    for (const Json& fault : entry["faults"]) {
+      if (!fault.is_object()) continue;  // the fake API refuses it, and names it
+      for (const auto& [member, value] : fault.items()) {
+        if (member != "times") s.fault_kinds.push_back(member);
+      }
+    }
   }
   return std::nullopt;
 }

@@ -20,6 +20,10 @@ struct Scenario {
   std::string slug;  // names its recording files
   std::vector<std::string> args;
   std::string faults_json;  // empty, or a JSON array for POST /_admin/faults
+  // The members that say what each fault does, in order ("status", "retry_after", "body",
+  // "reset", ...), with "times" left out: it only says how often. The sampled differential
+  // picks scenarios by them without reading JSON itself.
+  std::vector<std::string> fault_kinds;
   // Changes to the CLI's environment: "NAME=value" sets, "NAME" alone removes. The value
   // $UNRELATED_CA names a CA file that did not sign the proxy's leaf.
   std::vector<std::string> env;

@@ -63,15 +63,18 @@ def timed(command, cwd=None):
 
 
 def gate_row():
-    say("running the gate (warm: already built) ...")
+    say("running the gate (warm: already built), then again with --sequential ...")
     seconds, status = timed(["conformance/gate"])
+    sequential, sequential_status = timed(["conformance/gate", "--sequential"])
     kind, _ = timed(["conformance/gate", "--suite", "kind"])
     return {"measure": "the gate, warm: every suite (`tools/bazel run //conformance:gate`)",
-            "figure": round(seconds, 1), "unit": "s", "baseline": "the floor",
-            "baseline_figure": 120, "ratio": round(seconds / 120, 2),
-            "ratio_meaning": "figure / floor", "floor": "< 120 s",
-            "verdict": "met" if seconds < 120 and status == 0 else "missed",
-            "note": f"gate exit {status}; the kind suite alone (239 cases in process): {kind:.1f} s"}
+            "figure": round(seconds, 1), "unit": "s",
+            "baseline": "the same gate with --sequential (every suite in turn), this run",
+            "baseline_figure": round(sequential, 1), "ratio": round(seconds / sequential, 2),
+            "ratio_meaning": "figure / baseline", "floor": "< 25 s",
+            "verdict": "met" if seconds < 25 and status == 0 else "missed",
+            "note": f"gate exit {status}, --sequential exit {sequential_status}; the kind suite "
+                    f"alone (the cases in process): {kind:.1f} s"}
 
 
 def fresh_clone_row():

@@ -404,7 +404,7 @@ class ResumeTest(unittest.TestCase):
                 raise AssertionError("no hogs")
             return []
 
-        with mock.patch.object(hunt, "query_tests", lambda patterns: labels), \
+        with mock.patch.object(hunt, "query_tests", lambda patterns, exhaustive=False: labels), \
                 mock.patch.object(hunt, "tree_state", lambda own: ("e" * 40, [])), \
                 mock.patch.object(hunt, "host_state", lambda: "h"), \
                 mock.patch.object(hunt, "changed_since", lambda commit: set()), \
@@ -508,7 +508,7 @@ class ResumeTest(unittest.TestCase):
                       out)
         commands = []
 
-        def bazel(runs, bep, stopper, on_progress):
+        def bazel(runs, bep, stopper, on_progress, exhaustive=False):
             commands.append(runs)
             with open(bep, "w", encoding="utf-8") as f:
                 f.write(result("//a:t", 1, "PASSED") + "\n" + result("//a:t", 2, "PASSED") + "\n")
@@ -527,7 +527,7 @@ class ResumeTest(unittest.TestCase):
         path = os.path.join(self.tmp.name, "report.json")
         args = hunt.parse_args(["--runs", "3", "--hogs", "0", "--resume", path, "--report", path])
         hunt.write_report(path, args, {"//a:t": target("//a:t", 1, 1)}, 0.0)
-        with mock.patch.object(hunt, "run_bazel", lambda runs, bep, stopper, progress: 1), \
+        with mock.patch.object(hunt, "run_bazel", lambda runs, bep, stopper, progress, exhaustive=False: 1), \
                 mock.patch.object(hunt, "shard_counts", lambda labels: {}), \
                 mock.patch.object(hunt, "bazel_query", lambda *a, **k: ["//a:t"]), \
                 self.assertRaisesRegex(hunt.HuntError, "Bazel ran no test"):

@@ -1,0 +1,29 @@
+"""The exhaustive test tier: one list, each test with the fast-tier test that covers it.
+
+`tools/bazel test //...` is the fast tier: .bazelrc leaves out tests tagged `exhaustive`, which
+re-prove facts that cannot change per change. `tools/bazel test --config=exhaustive //...` runs
+both tiers (CI's .ci/run does). A test is tagged `exhaustive` where it is declared, and listed
+here with its companion: a fast-tier test that keeps the same behaviour checked on every change.
+//tools/tiers:tiers_test fails when a tagged test is not listed, a listed one is not tagged, or a
+companion is missing or exhaustive itself (docs/development.md, "Two test tiers").
+"""
+
+EXHAUSTIVE_TESTS = {
+    "//fakes/azmcp:differential_test": struct(
+        companion = "//fakes/azmcp:differential_sample_test",
+        why = "176 starts of the real CLI, pinned by sha256: only a pin change can change what " +
+              "they prove. The companion runs one scenario per category against the real CLI, " +
+              "and //fakes/azmcp:recorded_differential_test holds the fake to every recording.",
+    ),
+    "//conformance/stack:upstream_faults_real_cli_test": struct(
+        companion = "//conformance/stack:upstream_faults_test",
+        why = "Every fault through the whole stack with the pinned real CLI. The companion runs " +
+              "every fault through the same stack with the fake CLI, which the sampled " +
+              "differential holds to the real one under each kind of fault.",
+    ),
+    "//conformance/stack:stack_load_test": struct(
+        companion = "//conformance/stack:stack_concurrency_test",
+        why = "1,000 lookups buy no fact that 64 at the same concurrency (16) do not: the " +
+              "companion makes the same checks (no cross-talk, nothing left behind).",
+    ),
+}
