@@ -4,8 +4,11 @@
 #include <openssl/evp.h>
 
 #include <cstdio>
+#include <map>
 #include <regex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "conformance/case_runner.h"
 #include "conformance/catalog.h"
@@ -136,8 +139,14 @@ TEST(CatalogTest, EveryImplementedRequirementIsCitedAndEveryCitationExists) {
   const std::optional<Catalog> catalog = LoadCatalog("conformance/requirements.json");
   ASSERT_TRUE(catalog.has_value());
   std::map<std::string, std::set<std::string>> citations;
+  // Selecting no case reads each one's requirements without making a call (the catalog suite's
+  // way): running them is //conformance:cases_test's job.
+  const CallExecutor never = nullptr;
+  const auto none = [](const std::string&) { return false; };
   for (const std::string& file : CaseFiles()) {
-    for (const CaseResult& r : RunCaseFile(file)) {
+    const std::vector<CaseResult> results = RunCaseFile(file, never, none);
+    EXPECT_FALSE(results.empty()) << file << " yields no case";
+    for (const CaseResult& r : results) {
       for (const std::string& id : r.requirements) citations["case " + r.id].insert(id);
     }
   }
