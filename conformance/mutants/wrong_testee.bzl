@@ -49,3 +49,24 @@ def wrong_testee(mutant, src):  # buildifier: disable=unnamed-macro
         ],
     )
     return name
+
+def one_per_area(testees):
+    """The fast tier's sample of wrong testees: the first of each area, in the list's order.
+
+    A mutant's area here is its id's first word (args, envelope, host, labels, select, ...);
+    the exhaustive tier runs every wrong testee.
+
+    Args:
+      testees: the names wrong_testee returned.
+
+    Returns:
+      The names of the sample.
+    """
+    seen = {}
+    sample = []
+    for testee in testees:
+        area = testee[len("wrong_testee_"):].split("_")[0]
+        if area not in seen:
+            seen[area] = True
+            sample.append(testee)
+    return sample

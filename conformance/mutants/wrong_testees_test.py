@@ -51,6 +51,9 @@ def judge(gate, testee, mutant, workdir):
 
 def main(argv):
     gate, mutants_json, testees = argv[1], argv[2], argv[3:]
+    if not testees:
+        print("FAIL no wrong testee given: the BUILD rule lists them")
+        return 1
     shard_file = os.environ.get("TEST_SHARD_STATUS_FILE")
     if shard_file:
         open(shard_file, "a").close()

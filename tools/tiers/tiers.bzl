@@ -26,4 +26,16 @@ EXHAUSTIVE_TESTS = {
         why = "1,000 lookups buy no fact that 64 at the same concurrency (16) do not: the " +
               "companion makes the same checks (no cross-talk, nothing left behind).",
     ),
+    "//conformance/mutants:wrong_testees_test": struct(
+        companion = "//conformance/mutants:wrong_testees_sample_test",
+        why = "Mutation testing of the gate: 13 wrong testees measure how well the cases catch " +
+              "slips. The companion runs one per area (one_per_area in wrong_testee.bzl), " +
+              "and the gate's own behaviour is held by the kind and catalog tests.",
+    ),
+    "//conformance/backend/mutants:mutants_test": struct(
+        companion = "//conformance/backend/mutants:mutants_sample_test",
+        why = "Mutation testing of the backend suite: every broken backend against its probe. " +
+              "The companion runs the first of each probe group, and the control (the " +
+              "unweakened adapter passes every aimed probe) in full.",
+    ),
 }

@@ -1,8 +1,15 @@
 // The suite can fail: every mutant, served through the backend protocol, is rejected by the
 // probe meant to catch it. (The correct backend passing every probe is suite_test and
 // adapter_suite_test.)
+//
+// Two tests link this file; MUTANTS (set by the BUILD rule) says which catches run.
+// //conformance/backend/mutants:mutants_test runs every catch (tier: exhaustive: mutation testing
+// measures the suite, it is no behaviour of a change); :mutants_sample_test runs the first catch
+// of each probe group (the probe id's first word: bounded, egress, isolation, protocol, ...), by
+// the rule in ScenariosToRun below, in the fast tier.
 #include "conformance/backend/mutants/mutants.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <set>
 #include <string>
@@ -29,9 +36,43 @@ std::vector<MutantInfo> EveryCatch() {
   return all;
 }
 
+std::string GroupOf(const MutantInfo& m) { return m.caught_by.substr(0, m.caught_by.find('.')); }
+
+bool Sampled() {
+  const char* mode = std::getenv("MUTANTS");
+  return mode != nullptr && std::string(mode) == "one-per-probe-group";
+}
+
+std::vector<MutantInfo> ScenariosToRun() {
+  if (!Sampled()) return EveryCatch();
+  std::set<std::string> seen;
+  std::vector<MutantInfo> sample;
+  for (const MutantInfo& m : EveryCatch()) {
+    if (seen.insert(GroupOf(m)).second) sample.push_back(m);
+  }
+  return sample;
+}
+
+TEST(MutantSelection, ModeIsOneTheBuildRulesSet) {
+  const char* mode = std::getenv("MUTANTS");
+  ASSERT_NE(mode, nullptr) << "MUTANTS is unset; the BUILD rule sets it";
+  EXPECT_TRUE(std::string(mode) == "all" || std::string(mode) == "one-per-probe-group") << mode;
+}
+
+TEST(MutantSelection, TheSampleCoversEveryProbeGroupOnce) {
+  std::set<std::string> groups, sampled;
+  for (const MutantInfo& m : EveryCatch()) groups.insert(GroupOf(m));
+  const std::vector<MutantInfo> sample = ScenariosToRun();
+  for (const MutantInfo& m : sample) sampled.insert(GroupOf(m));
+  EXPECT_EQ(sampled, groups);
+  if (Sampled()) EXPECT_EQ(sample.size(), groups.size());
+}
+
 // A test name: the mutant's for its own probe, "<mutant>_also_<probe>" for a secondary catch.
 std::string CatchName(const ::testing::TestParamInfo<MutantInfo>& info) {
-  if (info.index < Mutants().size()) return info.param.name;
+  for (const MutantInfo& m : Mutants()) {
+    if (m.name == info.param.name && m.caught_by == info.param.caught_by) return m.name;
+  }
   std::string probe = info.param.caught_by;
   for (char& c : probe) c = c == '.' ? '_' : c;
   return info.param.name + "_also_" + probe;
@@ -60,7 +101,7 @@ TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
                                   << ": " << results[0].detail;
 }
 
-INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(EveryCatch()), CatchName);
+INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(ScenariosToRun()), CatchName);
 
 // The control: the same adapter path and image without a weakening passes every probe the
 // mutants are aimed at, so each rejection above is the weakening's doing.
