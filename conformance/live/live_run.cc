@@ -1,8 +1,10 @@
 #include "conformance/live/live_run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -128,6 +130,78 @@ CheckResult RunOne(stack::LocalStack& stack, const LiveCheck& check, ExchangeLog
 
 }  // namespace
 
+namespace {
+
+// The queries one stack runs, by their place among the selected checks, and what it saw.
+struct StackRun {
+  std::vector<CheckResult> results;  // in `indexes` order
+  std::string upstream;
+  int requests = 0;
+  int max_in_flight = 0;
+};
+
+// One stack of its own (its egress proxy, its fake or real upstream, its exchange log) running
+// `indexes` of `selected` in turn. `requests` counts the run's upstream requests across stacks,
+// so the cap holds for the run as a whole; `progress` is the options' callback, made safe to
+// call from several stacks.
+StatusOr<StackRun> RunOnOwnStack(const std::vector<const LiveCheck*>& selected,
+                                 const std::vector<size_t>& indexes, LiveRunOptions options,
+                                 std::atomic<int>& requests) {
+  ExchangeLog log;
+  ASSIGN_OR_RETURN(stack::LocalStackOptions stack_options, StackOptions(options, &log));
+  ASSIGN_OR_RETURN(std::unique_ptr<stack::LocalStack> stack,
+                   stack::LocalStack::Start(std::move(stack_options)));
+  StackRun run{.upstream = stack->upstream_description()};
+  bool first = true;
+  for (const size_t i : indexes) {
+    const LiveCheck& check = *selected[i];
+    if (requests.load() + kRequestsPerQuery > options.max_requests) {
+      run.results.push_back({.check = check, .skipped_because = "the run's request cap"});
+      continue;
+    }
+    if (!first) std::this_thread::sleep_for(std::chrono::milliseconds(options.pause_ms));
+    first = false;
+    CheckResult r = RunOne(*stack, check, log);
+    requests += static_cast<int>(r.seen.upstream.size());
+    if (options.progress) {
+      options.progress(CheckLine(
+          r.passed, check.id,
+          r.outcome + (r.passed ? "" : "; " + FailedFindings(r.findings)) +
+              (check.unverified.empty() ? "" : "; " + std::string(kUnverifiedMark))));
+    }
+    run.results.push_back(std::move(r));
+  }
+  run.requests = log.Count();
+  run.max_in_flight = log.MaxInFlight();
+  return run;
+}
+
+// The selected checks dealt round-robin to `stacks` stacks, run side by side (one runs here).
+std::vector<StatusOr<StackRun>> RunOnStacks(const std::vector<const LiveCheck*>& selected,
+                                            size_t stacks, const LiveRunOptions& options) {
+  std::vector<std::vector<size_t>> indexes(stacks);
+  for (size_t i = 0; i < selected.size(); ++i) indexes[i % stacks].push_back(i);
+  LiveRunOptions shared = options;
+  auto progress_mu = std::make_shared<std::mutex>();
+  if (options.progress) {
+    shared.progress = [progress_mu, inner = options.progress](const std::string& line) {
+      std::lock_guard<std::mutex> lock(*progress_mu);
+      inner(line);
+    };
+  }
+  std::atomic<int> requests{0};
+  std::vector<StatusOr<StackRun>> runs(stacks, StatusOr<StackRun>(StackRun{}));
+  std::vector<std::thread> threads;
+  for (size_t g = 1; g < stacks; ++g) {
+    threads.emplace_back([&, g] { runs[g] = RunOnOwnStack(selected, indexes[g], shared, requests); });
+  }
+  runs[0] = RunOnOwnStack(selected, indexes[0], shared, requests);
+  for (std::thread& t : threads) t.join();
+  return runs;
+}
+
+}  // namespace
+
 StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
                                    const LiveRunOptions& options) {
   for (const std::string& id : options.only) {
@@ -135,38 +209,36 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
       return ProgramError(kUnknownCheck, "--only names a check the list lacks");
     }
   }
-  ExchangeLog log;
-  ASSIGN_OR_RETURN(stack::LocalStackOptions stack_options, StackOptions(options, &log));
+  std::vector<const LiveCheck*> selected;
+  for (const LiveCheck& check : checks) {
+    if (options.only.empty() ||
+        std::find(options.only.begin(), options.only.end(), check.id) != options.only.end()) {
+      selected.push_back(&check);
+    }
+  }
+  // The real upstream is asked one query at a time; the fake one may be asked by several stacks.
+  const size_t stacks =
+      options.mode == LiveMode::kLive
+          ? 1
+          : std::clamp<size_t>(static_cast<size_t>(std::max(options.dry_run_stacks, 1)), 1,
+                               std::max<size_t>(selected.size(), 1));
   LiveReport report{.mode = options.mode == LiveMode::kLive ? "live" : "dry-run",
                     .cli = options.cli.description, .started_at = UtcNow()};
-  ASSIGN_OR_RETURN(std::unique_ptr<stack::LocalStack> stack,
-                   stack::LocalStack::Start(std::move(stack_options)));
-  report.upstream = stack->upstream_description();
-  bool first = true;
-  for (const LiveCheck& check : checks) {
-    if (!options.only.empty() &&
-        std::find(options.only.begin(), options.only.end(), check.id) == options.only.end()) {
-      continue;
-    }
-    if (log.Count() + kRequestsPerQuery > options.max_requests) {
-      report.results.push_back({.check = check, .skipped_because = "the run's request cap"});
-      ++report.skipped;
-      continue;
-    }
-    if (!first) std::this_thread::sleep_for(std::chrono::milliseconds(options.pause_ms));
-    first = false;
-    CheckResult r = RunOne(*stack, check, log);
-    (r.passed ? report.passed : report.failed)++;
-    if (options.progress) {
-      options.progress(CheckLine(
-          r.passed, check.id,
-          r.outcome + (r.passed ? "" : "; " + FailedFindings(r.findings)) +
-              (check.unverified.empty() ? "" : "; " + std::string(kUnverifiedMark))));
-    }
+  std::vector<StatusOr<StackRun>> runs = RunOnStacks(selected, stacks, options);
+  for (const StatusOr<StackRun>& run : runs) {
+    if (!run.ok()) return run.status();
+  }
+  report.upstream = runs[0]->upstream;
+  std::vector<size_t> next(stacks, 0);
+  for (size_t i = 0; i < selected.size(); ++i) {
+    CheckResult& r = runs[i % stacks]->results[next[i % stacks]++];
+    (!r.ran ? report.skipped : r.passed ? report.passed : report.failed)++;
     report.results.push_back(std::move(r));
   }
-  report.requests = log.Count();
-  report.max_in_flight = log.MaxInFlight();
+  for (const StatusOr<StackRun>& run : runs) {
+    report.requests += run->requests;
+    report.max_in_flight = std::max(report.max_in_flight, run->max_in_flight);
+  }
   for (const CheckResult& r : report.results) {
     for (const UpstreamExchange& u : r.seen.upstream) {
       if (report.cli_version.empty()) report.cli_version = CliVersionFromUserAgent(u.user_agent);
@@ -174,7 +246,6 @@ StatusOr<LiveReport> RunLiveChecks(const std::vector<LiveCheck>& checks,
   }
   return report;
 }
-
 
 namespace {
 

@@ -9,7 +9,8 @@
 //   std::cout << FormatLiveTable(*report);
 //
 // Rate: one query at a time (the CLI pages sequentially, so one request is in flight; the run
-// measures it), options.pause_ms between queries, and a cap on the run's upstream requests.
+// measures it), options.pause_ms between queries, and a cap on the run's upstream requests. A
+// dry run may spread its queries over several stacks (options.dry_run_stacks), as the gate does.
 #ifndef CONFORMANCE_LIVE_LIVE_RUN_H_
 #define CONFORMANCE_LIVE_LIVE_RUN_H_
 
@@ -59,6 +60,10 @@ struct LiveRunOptions {
                           // kRequestsPerQuery left under the cap
   std::vector<std::string> only;  // run only these check ids; empty: all
   std::string bwrap;      // empty: `bwrap` on PATH
+  // A dry run may deal its queries round-robin to this many stacks, each with its own fake API
+  // and egress proxy, run side by side; the report keeps the list's order, `requests` is their
+  // sum and `max_in_flight` the most of any one stack. A live run always uses one.
+  int dry_run_stacks = 1;
   std::function<void(const std::string&)> progress;  // one line per step and per query
 };
 
