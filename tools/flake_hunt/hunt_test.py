@@ -669,6 +669,30 @@ class ArgumentsTest(unittest.TestCase):
         args = hunt.parse_args([])
         self.assertEqual((args.runs, args.patterns), (20, ["//..."]))
         self.assertGreaterEqual(args.hogs, 1)
+        self.assertFalse(args.exhaustive)
+        self.assertTrue(hunt.parse_args(["--exhaustive", "//a:t"]).exhaustive)
+
+
+class TiersTest(unittest.TestCase):
+    """The hunt asks Bazel for the fast tier unless told --exhaustive, as tools/bazel test does."""
+
+    def query(self, exhaustive):
+        asked = []
+
+        def run(command, **_):
+            asked.append(command)
+            return subprocess.CompletedProcess(command, 0, "//a:t\n", "")
+        with mock.patch.object(hunt.subprocess, "run", run):
+            self.assertEqual(hunt.query_tests(["//a/...", "-//a:x"], exhaustive), ["//a:t"])
+        return asked[0][2]
+
+    def test_the_fast_tier_leaves_the_exhaustive_tag_out(self):
+        self.assertEqual(self.query(False),
+                         "((tests(//a/...)) - tests(//a:x)) - attr(tags, '\\bexhaustive\\b', "
+                         "(tests(//a/...)) - tests(//a:x))")
+
+    def test_exhaustive_asks_for_every_test(self):
+        self.assertEqual(self.query(True), "(tests(//a/...)) - tests(//a:x)")
 
 
 class HogsTest(unittest.TestCase):

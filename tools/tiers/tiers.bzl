@@ -9,22 +9,11 @@ companion is missing or exhaustive itself (docs/development.md, "Two test tiers"
 """
 
 EXHAUSTIVE_TESTS = {
-    "//fakes/azmcp:differential_test": struct(
-        companion = "//fakes/azmcp:differential_sample_test",
-        why = "176 starts of the real CLI, pinned by sha256: only a pin change can change what " +
-              "they prove. The companion runs one scenario per category against the real CLI, " +
-              "and //fakes/azmcp:recorded_differential_test holds the fake to every recording.",
-    ),
-    "//conformance/stack:upstream_faults_real_cli_test": struct(
-        companion = "//conformance/stack:upstream_faults_test",
-        why = "Every fault through the whole stack with the pinned real CLI. The companion runs " +
-              "every fault through the same stack with the fake CLI, which the sampled " +
-              "differential holds to the real one under each kind of fault.",
-    ),
-    "//conformance/stack:stack_load_test": struct(
-        companion = "//conformance/stack:stack_concurrency_test",
-        why = "1,000 lookups buy no fact that 64 at the same concurrency (16) do not: the " +
-              "companion makes the same checks (no cross-talk, nothing left behind).",
+    "//conformance/backend/mutants:mutants_test": struct(
+        companion = "//conformance/backend/mutants:mutants_sample_test",
+        why = "Mutation testing of the backend suite: every broken backend against its probe. " +
+              "The companion runs the first of each probe group, and the control (the " +
+              "unweakened adapter passes every aimed probe) in full.",
     ),
     "//conformance/mutants:wrong_testees_test": struct(
         companion = "//conformance/mutants:wrong_testees_sample_test",
@@ -32,10 +21,21 @@ EXHAUSTIVE_TESTS = {
               "slips. The companion runs one per area (one_per_area in wrong_testee.bzl), " +
               "and the gate's own behaviour is held by the kind and catalog tests.",
     ),
-    "//conformance/backend/mutants:mutants_test": struct(
-        companion = "//conformance/backend/mutants:mutants_sample_test",
-        why = "Mutation testing of the backend suite: every broken backend against its probe. " +
-              "The companion runs the first of each probe group, and the control (the " +
-              "unweakened adapter passes every aimed probe) in full.",
+    "//conformance/stack:stack_load_test": struct(
+        companion = "//conformance/stack:stack_concurrency_test",
+        why = "1,000 lookups buy no fact that 64 at the same concurrency (16) do not: the " +
+              "companion makes the same checks (no cross-talk, nothing left behind).",
+    ),
+    "//conformance/stack:upstream_faults_real_cli_test": struct(
+        companion = "//conformance/stack:upstream_faults_test",
+        why = "Every fault through the whole stack with the pinned real CLI. The companion runs " +
+              "every fault through the same stack with the fake CLI, which the sampled " +
+              "differential holds to the real one under each kind of fault.",
+    ),
+    "//fakes/azmcp:differential_test": struct(
+        companion = "//fakes/azmcp:differential_sample_test",
+        why = "176 starts of the real CLI, pinned by sha256: only a pin change can change what " +
+              "they prove. The companion runs one scenario per category against the real CLI, " +
+              "and //fakes/azmcp:recorded_differential_test holds the fake to every recording.",
     ),
 }
