@@ -65,7 +65,9 @@ TEST(MutantSelection, TheSampleCoversEveryProbeGroupOnce) {
   const std::vector<MutantInfo> sample = ScenariosToRun();
   for (const MutantInfo& m : sample) sampled.insert(GroupOf(m));
   EXPECT_EQ(sampled, groups);
-  if (Sampled()) EXPECT_EQ(sample.size(), groups.size());
+  if (Sampled()) {
+    EXPECT_EQ(sample.size(), groups.size());
+  }
 }
 
 // A test name: the mutant's for its own probe, "<mutant>_also_<probe>" for a secondary catch.
