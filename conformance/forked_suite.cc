@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -128,7 +129,21 @@ bool WriteAll(int fd, const std::string& data) {
   run.should_only = parent.should_only;
   run.catalog = parent.catalog;
   const Clock::time_point start = Clock::now();
-  suite.run(run);
+  // Nothing may unwind out of the child: it would run the gate's code on in this process (its
+  // other suites, and the destructors that kill the sibling children).
+  try {
+    suite.run(run);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gate: internal error in the %s suite, please report it: %s\n",
+                 std::string(suite.name).c_str(), e.what());
+    std::fflush(nullptr);
+    _exit(70);
+  } catch (...) {
+    std::fprintf(stderr, "gate: internal error in the %s suite, please report it\n",
+                 std::string(suite.name).c_str());
+    std::fflush(nullptr);
+    _exit(70);
+  }
   SuiteOutcome outcome{.records = std::move(run.records), .seconds = SecondsSince(start)};
   if (parent.options.protocol_recorder) {
     outcome.tally = TallySince(before, parent.options.protocol_recorder->tally());
@@ -147,6 +162,16 @@ int AnonymousFile() {
   const int fd = mkostemp(path.data(), O_CLOEXEC);
   if (fd >= 0) unlink(path.c_str());
   return fd;
+}
+
+// "exited 3", "was killed by signal 6", ...: how a child ended, for its gate failure.
+std::string HowItEnded(bool timed_out, int status) {
+  if (timed_out) return "did not end within its deadline and was killed";
+  if (status >= 0 && WIFSIGNALED(status)) {
+    return "was killed by signal " + std::to_string(WTERMSIG(status));
+  }
+  if (status >= 0 && WIFEXITED(status)) return "exited " + std::to_string(WEXITSTATUS(status));
+  return "could not be waited for";
 }
 
 std::string ReadFromStart(int fd) {
@@ -273,13 +298,9 @@ void ForkedSuite::Finish(GateRun& run, Clock::time_point deadline) {
                      WEXITSTATUS(status) == 0 &&
                      DecodeSuiteOutcome(ReadFromStart(outcome_fd_), outcome);
   if (!whole) {
-    const std::string how =
-        timed_out                 ? "did not end within its deadline and was killed"
-        : status >= 0 && WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
-        : status >= 0 && WIFEXITED(status)   ? "exited " + std::to_string(WEXITSTATUS(status))
-                                             : "could not be waited for";
-    run.GateFailure("suite-process",
-                    "the " + name_ + " suite's process " + how + " before it sent its results");
+    run.GateFailure("suite-process", "the " + name_ + " suite's process " +
+                                         HowItEnded(timed_out, status) +
+                                         " before it sent its results");
     return;
   }
   for (GateRecord& r : outcome.records) run.records.push_back(std::move(r));

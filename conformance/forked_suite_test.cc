@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -86,11 +86,14 @@ void Dies(GateRun&) {
   std::abort();
 }
 void Hangs(GateRun&) { pause(); }
+void Throws(GateRun&) { throw std::runtime_error("a defect"); }
 
 constexpr Suite kPrints = {.name = "printer", .description = "", .in_all = true,
                            .judges = SuiteJudges::kStack, .run = Prints};
 constexpr Suite kDies = {.name = "dier", .description = "", .in_all = true,
                          .judges = SuiteJudges::kStack, .run = Dies};
+constexpr Suite kThrows = {.name = "thrower", .description = "", .in_all = true,
+                           .judges = SuiteJudges::kStack, .run = Throws};
 constexpr Suite kHangs = {.name = "hanger", .description = "", .in_all = true,
                           .judges = SuiteJudges::kBackend, .run = Hangs};
 
@@ -128,6 +131,22 @@ TEST(ForkedSuite, AChildThatDiesIsAGateFailureAfterItsOutput) {
   EXPECT_EQ(run.records[0].verdict, Verdict::kFailed);
   EXPECT_EQ(run.records[0].detail,
             "the dier suite's process was killed by signal 6 before it sent its results");
+}
+
+// An exception never unwinds into the gate's code in the child: the child ends, exit 70.
+TEST(ForkedSuite, AnExceptionInTheChildEndsOnlyTheChild) {
+  GateOptions options;
+  GateRun run{.options = options};
+  std::string problem;
+  std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(kThrows, run, problem);
+  ASSERT_NE(child, nullptr) << problem;
+  ::testing::internal::CaptureStderr();
+  child->Finish(run, steady_clock::now() + std::chrono::seconds(60));
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "gate: internal error in the thrower suite, please report it: a defect\n");
+  ASSERT_EQ(run.records.size(), 1u);
+  EXPECT_EQ(run.records[0].detail,
+            "the thrower suite's process exited 70 before it sent its results");
 }
 
 TEST(ForkedSuite, AChildPastItsDeadlineIsKilledAndReaped) {
