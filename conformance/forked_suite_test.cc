@@ -97,79 +97,77 @@ constexpr Suite kThrows = {.name = "thrower", .description = "", .in_all = true,
 constexpr Suite kHangs = {.name = "hanger", .description = "", .in_all = true,
                           .judges = SuiteJudges::kBackend, .run = Hangs};
 
-TEST(ForkedSuite, RecordsOutputAndTimeComeBackToTheGate) {
-  GateOptions options;
-  GateRun run{.options = options};
-  run.should_only = {"ONLY-SHOULD"};
-  std::string problem;
-  std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(kPrints, run, problem);
-  ASSERT_NE(child, nullptr) << problem;
+// A gate run with default options, and a child started for it.
+class ForkedSuiteTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<ForkedSuite> Start(const Suite& suite) {
+    std::string problem;
+    std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(suite, run_, problem);
+    EXPECT_NE(child, nullptr) << problem;
+    return child;
+  }
+  GateOptions options_;
+  GateRun run_{.options = options_};
+};
+
+TEST_F(ForkedSuiteTest, RecordsOutputAndTimeComeBackToTheGate) {
+  run_.should_only = {"ONLY-SHOULD"};
+  std::unique_ptr<ForkedSuite> child = Start(kPrints);
+  ASSERT_NE(child, nullptr);
   ::testing::internal::CaptureStdout();
-  child->Finish(run, steady_clock::now() + std::chrono::seconds(60));
+  child->Finish(run_, steady_clock::now() + std::chrono::seconds(60));
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "\nprinted by the child\n");
-  ASSERT_EQ(run.records.size(), 2u);
-  EXPECT_EQ(run.records[0].id, "a");
+  ASSERT_EQ(run_.records.size(), 2u);
+  EXPECT_EQ(run_.records[0].id, "a");
   // The child judged the level from the run's SHOULD ids, as the gate's own process would.
-  EXPECT_EQ(run.records[0].level, Level::kRecommended);
-  EXPECT_EQ(run.records[1].verdict, Verdict::kFailed);
-  EXPECT_EQ(run.records[1].detail, "why");
-  EXPECT_EQ(run.suite_seconds.count("printer"), 1u);
+  EXPECT_EQ(run_.records[0].level, Level::kRecommended);
+  EXPECT_EQ(run_.records[1].verdict, Verdict::kFailed);
+  EXPECT_EQ(run_.records[1].detail, "why");
+  EXPECT_EQ(run_.suite_seconds.count("printer"), 1u);
 }
 
-TEST(ForkedSuite, AChildThatDiesIsAGateFailureAfterItsOutput) {
-  GateOptions options;
-  GateRun run{.options = options};
-  std::string problem;
-  std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(kDies, run, problem);
-  ASSERT_NE(child, nullptr) << problem;
+TEST_F(ForkedSuiteTest, AChildThatDiesIsAGateFailureAfterItsOutput) {
+  std::unique_ptr<ForkedSuite> child = Start(kDies);
+  ASSERT_NE(child, nullptr);
   ::testing::internal::CaptureStdout();
-  child->Finish(run, steady_clock::now() + std::chrono::seconds(60));
+  child->Finish(run_, steady_clock::now() + std::chrono::seconds(60));
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "last words\n");
-  ASSERT_EQ(run.records.size(), 1u);
-  EXPECT_EQ(run.records[0].suite, kGateSuite);
-  EXPECT_EQ(run.records[0].id, "suite-process");
-  EXPECT_EQ(run.records[0].verdict, Verdict::kFailed);
-  EXPECT_EQ(run.records[0].detail,
+  ASSERT_EQ(run_.records.size(), 1u);
+  EXPECT_EQ(run_.records[0].suite, kGateSuite);
+  EXPECT_EQ(run_.records[0].id, "suite-process");
+  EXPECT_EQ(run_.records[0].verdict, Verdict::kFailed);
+  EXPECT_EQ(run_.records[0].detail,
             "the dier suite's process was killed by signal 6 before it sent its results");
 }
 
 // An exception never unwinds into the gate's code in the child: the child ends, exit 70.
-TEST(ForkedSuite, AnExceptionInTheChildEndsOnlyTheChild) {
-  GateOptions options;
-  GateRun run{.options = options};
-  std::string problem;
-  std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(kThrows, run, problem);
-  ASSERT_NE(child, nullptr) << problem;
+TEST_F(ForkedSuiteTest, AnExceptionInTheChildEndsOnlyTheChild) {
+  std::unique_ptr<ForkedSuite> child = Start(kThrows);
+  ASSERT_NE(child, nullptr);
   ::testing::internal::CaptureStderr();
-  child->Finish(run, steady_clock::now() + std::chrono::seconds(60));
+  child->Finish(run_, steady_clock::now() + std::chrono::seconds(60));
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "gate: internal error in the thrower suite, please report it: a defect\n");
-  ASSERT_EQ(run.records.size(), 1u);
-  EXPECT_EQ(run.records[0].detail,
+  ASSERT_EQ(run_.records.size(), 1u);
+  EXPECT_EQ(run_.records[0].detail,
             "the thrower suite's process exited 70 before it sent its results");
 }
 
-TEST(ForkedSuite, AChildPastItsDeadlineIsKilledAndReaped) {
-  GateOptions options;
-  GateRun run{.options = options};
-  std::string problem;
-  std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(kHangs, run, problem);
-  ASSERT_NE(child, nullptr) << problem;
+TEST_F(ForkedSuiteTest, AChildPastItsDeadlineIsKilledAndReaped) {
+  std::unique_ptr<ForkedSuite> child = Start(kHangs);
+  ASSERT_NE(child, nullptr);
   const auto start = steady_clock::now();
-  child->Finish(run, start + std::chrono::milliseconds(300));
+  child->Finish(run_, start + std::chrono::milliseconds(300));
   EXPECT_LT(steady_clock::now() - start, std::chrono::seconds(30));
-  ASSERT_EQ(run.records.size(), 1u);
-  EXPECT_EQ(run.records[0].detail,
+  ASSERT_EQ(run_.records.size(), 1u);
+  EXPECT_EQ(run_.records[0].detail,
             "the hanger suite's process did not end within its deadline and was killed before "
             "it sent its results");
 }
 
-TEST(ForkedSuite, AnUnfinishedChildIsKilledWithItsHandle) {
-  GateOptions options;
-  GateRun run{.options = options};
-  std::string problem;
-  std::unique_ptr<ForkedSuite> child = ForkedSuite::Start(kHangs, run, problem);
-  ASSERT_NE(child, nullptr) << problem;
+TEST_F(ForkedSuiteTest, AnUnfinishedChildIsKilledWithItsHandle) {
+  std::unique_ptr<ForkedSuite> child = Start(kHangs);
+  ASSERT_NE(child, nullptr);
   const pid_t pid = child->pid();
   ASSERT_GT(pid, 0);
   EXPECT_EQ(kill(pid, 0), 0);  // alive, and ours

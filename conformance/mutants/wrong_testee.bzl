@@ -1,9 +1,12 @@
-"""wrong_testee: the reference testee built with one mutant of mutants.json applied.
+"""wrong_testee: the reference testee built with one mutant of mutants.json applied;
+wrong_testees_test: the gate must reject each of a list of them; one_per_area: the fast tier's list.
 
 The mutated copy of the source is compiled into the binary itself; the binary's own objects
 come before the libraries on the link line, so the linker never pulls the original object
 (which defines exactly the same symbols) out of its library.
 """
+
+load("//tools/build:azmcp.bzl", "REAL_AZMCP_DATA", "REAL_AZMCP_ENV")
 
 def wrong_testee(mutant, src):  # buildifier: disable=unnamed-macro
     """Declares :wrong_testee_<mutant> (testonly).
@@ -49,6 +52,33 @@ def wrong_testee(mutant, src):  # buildifier: disable=unnamed-macro
         ],
     )
     return name
+
+def wrong_testees_test(name, testees, shard_count, tags):
+    """An sh_test: the gate must FAIL each of `testees` on a case mutants.json names.
+
+    Args:
+      name: the test's name.
+      testees: names wrong_testee returned.
+      shard_count: the test's shards (a shard judges every Nth testee).
+      tags: the test's tags (tools/tiers reads `exhaustive` here, where it is declared).
+    """
+    native.sh_test(
+        name = name,
+        size = "medium",
+        srcs = ["wrong_testees_test.sh"],
+        args = [
+            "$(rootpath //conformance:gate)",
+            "$(rootpath mutants.json)",
+        ] + ["$(rootpath :%s)" % t for t in testees],
+        data = REAL_AZMCP_DATA + [
+            "mutants.json",
+            "wrong_testees_test.py",
+            "//conformance:gate",
+        ] + [":" + t for t in testees],
+        env = REAL_AZMCP_ENV,
+        shard_count = shard_count,
+        tags = tags,
+    )
 
 def one_per_area(testees):
     """The fast tier's sample of wrong testees: the first of each area, in the list's order.

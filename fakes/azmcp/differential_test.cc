@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,13 +47,10 @@ std::string CategoryOf(const Scenario& s) {
 
 // The fast tier's sample: the first scenario of each category, in the file's order.
 std::vector<Scenario> OnePerCategory(const std::vector<Scenario>& all) {
-  std::map<std::string, bool> seen;
+  std::set<std::string> seen;
   std::vector<Scenario> sample;
   for (const Scenario& s : all) {
-    if (!seen[CategoryOf(s)]) {
-      seen[CategoryOf(s)] = true;
-      sample.push_back(s);
-    }
+    if (seen.insert(CategoryOf(s)).second) sample.push_back(s);
   }
   return sample;
 }

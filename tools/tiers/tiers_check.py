@@ -167,7 +167,7 @@ def check(root, tagged):
 
 
 def main(argv):
-    if argv not in ([], ) and not (len(argv) == 2 and argv[0] == "--query-labels"):
+    if argv and not (len(argv) == 2 and argv[0] == "--query-labels"):
         sys.stderr.write("usage: tiers_check.py [--query-labels FILE]\n")
         return 64
     try:
