@@ -13,11 +13,21 @@ std::string XmlEscaped(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\n': out += "&#10;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
       default:
         // XML 1.0 has no other control characters; drop them rather than write invalid XML.
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
@@ -42,8 +52,8 @@ std::string TestCase(const GateRecord& r) {
   std::snprintf(time, sizeof time, "%.3f", r.seconds);
   std::string out = "    <testcase classname=\"" + XmlEscaped(r.suite) + "\" name=\"" +
                     XmlEscaped(r.id) + "\" time=\"" + time + "\">\n";
-  out += "      <properties><property name=\"level\" value=\"" +
-         std::string(LevelName(r.level)) + "\"/></properties>\n";
+  out += "      <properties><property name=\"level\" value=\"" + std::string(LevelName(r.level)) +
+         "\"/></properties>\n";
   const std::string message = XmlEscaped(r.detail);
   if (FailsGate(r)) {
     out += "      <failure message=\"" + message + "\"/>\n";
@@ -59,6 +69,54 @@ std::string TestCase(const GateRecord& r) {
 nlohmann::ordered_json AsJson(const std::string& text) {
   nlohmann::ordered_json v = nlohmann::ordered_json::parse(text, nullptr, false);
   return v.is_discarded() ? nlohmann::ordered_json(text) : v;
+}
+
+Status Unreadable() {
+  return ProgramError(kReportUnreadable, "the --json report cannot be read as the gate writes it");
+}
+
+std::optional<Verdict> VerdictNamed(std::string_view name) {
+  for (const Verdict v : {Verdict::kPassed, Verdict::kFailed, Verdict::kKnown, Verdict::kSkipped,
+                          Verdict::kNotApplicable}) {
+    if (VerdictName(v) == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<Level> LevelNamed(std::string_view name) {
+  for (const Level level : {Level::kRequired, Level::kRecommended}) {
+    if (LevelName(level) == name) return level;
+  }
+  return std::nullopt;
+}
+
+// A JSON-valued member back to the text GateRecord keeps; empty when absent.
+std::string JsonText(const nlohmann::ordered_json& record, const char* key) {
+  const auto it = record.find(key);
+  if (it == record.end()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+std::optional<GateRecord> RecordFromJson(const nlohmann::ordered_json& j) {
+  if (!j.is_object()) return std::nullopt;
+  GateRecord r;
+  const std::optional<Verdict> verdict = VerdictNamed(j.value("result", ""));
+  const std::optional<Level> level = LevelNamed(j.value("level", ""));
+  if (!verdict || !level || !j.contains("suite") || !j.contains("id")) return std::nullopt;
+  r.suite = j.at("suite").get<std::string>();
+  r.id = j.at("id").get<std::string>();
+  r.file = j.value("file", "");
+  r.requirements = j.value("requirements", std::vector<std::string>{});
+  r.verdict = *verdict;
+  r.level = *level;
+  r.expected = j.value("expected", "");
+  r.actual = j.value("actual", "");
+  r.detail = j.value("detail", "");
+  r.seconds = j.value("seconds", 0.0);
+  r.inputs = JsonText(j, "inputs");
+  r.expected_value = JsonText(j, "expected_value");
+  r.actual_value = JsonText(j, "actual_value");
+  return r;
 }
 
 }  // namespace
@@ -86,11 +144,16 @@ std::optional<BackendVerdict> JudgeBackend(const std::vector<GateRecord>& record
 
 std::string_view VerdictName(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kPassed: return "passed";
-    case Verdict::kFailed: return "failed";
-    case Verdict::kKnown: return "known";
-    case Verdict::kSkipped: return "skipped";
-    case Verdict::kNotApplicable: return "not_applicable";
+    case Verdict::kPassed:
+      return "passed";
+    case Verdict::kFailed:
+      return "failed";
+    case Verdict::kKnown:
+      return "known";
+    case Verdict::kSkipped:
+      return "skipped";
+    case Verdict::kNotApplicable:
+      return "not_applicable";
   }
   return "failed";
 }
@@ -137,6 +200,27 @@ Status WriteJsonReport(const std::string& path, const std::string& implementatio
                               {"not_applicable", backend->not_applicable}};
   }
   return Write(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+StatusOr<JsonReport> ReadJsonReport(const std::string& path) {
+  const StatusOr<std::string> text = base::ReadFile(path);
+  if (!text.ok()) return Unreadable();
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(*text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("records") || !doc["records"].is_array()) {
+    return Unreadable();
+  }
+  JsonReport report;
+  try {
+    report.implementation = doc.value("implementation", "");
+    for (const nlohmann::ordered_json& j : doc["records"]) {
+      std::optional<GateRecord> record = RecordFromJson(j);
+      if (!record) return Unreadable();
+      report.records.push_back(std::move(*record));
+    }
+  } catch (const nlohmann::json::exception&) {  // a member of another type than written
+    return Unreadable();
+  }
+  return report;
 }
 
 Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& records) {

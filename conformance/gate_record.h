@@ -78,6 +78,19 @@ inline constexpr Reason kReportWriteFailed = "report_write_failed";
 Status WriteJsonReport(const std::string& path, const std::string& implementation,
                        const std::vector<GateRecord>& records);
 
+// What a --json report holds that ReadJsonReport gives back (the counts follow from the records).
+struct JsonReport {
+  std::string implementation;
+  std::vector<GateRecord> records;
+};
+
+// A program error: a --json report cannot be read, is not JSON, or a record in it lacks a member
+// or has a result or level this gate does not write.
+inline constexpr Reason kReportUnreadable = "report_unreadable";
+
+// Reads back what WriteJsonReport wrote: a recorded run's report for a test, or a CI's report.
+StatusOr<JsonReport> ReadJsonReport(const std::string& path);
+
 // JUnit XML: one <testsuite> per suite, one <testcase> per record (classname = suite, name =
 // id, a level property); failures of REQUIRED checks as <failure message=...>; known failures,
 // skips and failures of RECOMMENDED checks as <skipped message=...>, so CI's JUnit view fails

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "conformance/known_failures.h"
 #include "gmock/gmock.h"
@@ -21,7 +22,10 @@ std::string TmpFile(const std::string& name) {
 
 std::vector<GateRecord> Sample() {
   return {{.suite = "cases", .id = "a", .requirements = {"ARG-001"}, .verdict = Verdict::kPassed},
-          {.suite = "cases", .id = "b", .verdict = Verdict::kFailed, .expected = "refused/x",
+          {.suite = "cases",
+           .id = "b",
+           .verdict = Verdict::kFailed,
+           .expected = "refused/x",
            .detail = "outcome: completed, want \"refused\" <&>"},
           {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kSkipped}};
 }
@@ -64,7 +68,8 @@ TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
   records[1].level = Level::kRecommended;
   ASSERT_THAT(WriteJUnitReport(TmpFile("rec.xml"), records), IsOk());
   const std::string xml = *base::ReadFile(TmpFile("rec.xml"));
-  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml,
+              HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
   EXPECT_THAT(xml, HasSubstr("<skipped message=\"failed (RECOMMENDED): outcome"));
   EXPECT_THAT(xml, HasSubstr("<property name=\"level\" value=\"RECOMMENDED\"/>"));
 }
@@ -72,9 +77,12 @@ TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
 TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {
   ASSERT_THAT(WriteJUnitReport(TmpFile("r.xml"), Sample()), IsOk());
   const std::string xml = *base::ReadFile(TmpFile("r.xml"));
-  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
-  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"backend\" tests=\"1\" failures=\"0\" skipped=\"1\">"));
-  EXPECT_THAT(xml, HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
+  EXPECT_THAT(xml,
+              HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
+  EXPECT_THAT(xml,
+              HasSubstr("<testsuite name=\"backend\" tests=\"1\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml,
+              HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
 }
 
 // A backend's verdict counts its applicable probes; a skipped one (the suite did not run) fails
@@ -83,7 +91,9 @@ TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
   std::vector<GateRecord> records = {
       {.suite = "kind", .id = "k", .verdict = Verdict::kFailed},
       {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kPassed},
-      {.suite = "backend", .id = "egress.closed", .verdict = Verdict::kNotApplicable,
+      {.suite = "backend",
+       .id = "egress.closed",
+       .verdict = Verdict::kNotApplicable,
        .detail = "not applicable: no closed egress"}};
   std::optional<BackendVerdict> verdict = JudgeBackend(records);
   ASSERT_TRUE(verdict.has_value());
@@ -103,6 +113,54 @@ TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
   EXPECT_THAT(*base::ReadFile(TmpFile("b.xml")),
               HasSubstr("<property name=\"backend_verdict\" value=\"NOT CONFORMANT\"/>"));
   EXPECT_FALSE(JudgeBackend({records[0]}).has_value());
+}
+
+TEST(GateRecordTest, AReportReadsBackAsItWasWritten) {
+  std::vector<GateRecord> written = Sample();
+  written[0].file = "conformance/cases/tool.json";
+  written[0].seconds = 1.5;
+  written[1].level = Level::kRecommended;
+  written[1].actual = "completed";
+  written[1].inputs = R"({"calls":[{"arguments":{"sku":"x"}}]})";
+  written[1].expected_value = R"([{"outcome":"refused"}])";
+  written[1].actual_value = "not json";
+  written[2].verdict = Verdict::kNotApplicable;
+  ASSERT_THAT(WriteJsonReport(TmpFile("back.json"), "impl 2", written), IsOk());
+  const StatusOr<JsonReport> read = ReadJsonReport(TmpFile("back.json"));
+  ASSERT_THAT(read.status(), IsOk());
+  EXPECT_EQ(read->implementation, "impl 2");
+  ASSERT_EQ(read->records.size(), written.size());
+  for (size_t i = 0; i < written.size(); ++i) {
+    const GateRecord& w = written[i];
+    const GateRecord& r = read->records[i];
+    EXPECT_EQ(std::tie(r.suite, r.id, r.file, r.requirements, r.expected, r.actual, r.detail),
+              std::tie(w.suite, w.id, w.file, w.requirements, w.expected, w.actual, w.detail))
+        << i;
+    EXPECT_EQ(r.verdict, w.verdict) << i;
+    EXPECT_EQ(r.level, w.level) << i;
+    EXPECT_EQ(r.seconds, w.seconds) << i;
+    EXPECT_EQ(std::tie(r.inputs, r.expected_value, r.actual_value),
+              std::tie(w.inputs, w.expected_value, w.actual_value))
+        << i;
+  }
+}
+
+TEST(GateRecordTest, AReportNotAsTheGateWritesItIsUnreadable) {
+  EXPECT_THAT(ReadJsonReport(TmpFile("never-written.json")).status(),
+              ProgramErrorIs(kReportUnreadable));
+  const std::string record = R"({"suite": "kind", "id": "a", "level": "REQUIRED", )";
+  for (const std::string& text : std::vector<std::string>{
+           "not json",
+           R"({"implementation": "i"})",
+           R"({"records": [)" + record + R"("result": "won"}]})",
+           R"({"records": [{"suite": "kind", "id": "a", "result": "passed"}]})",
+           R"({"records": [)" + record + R"("result": "passed", "requirements": "ARG-001"}]})",
+           R"({"records": [7]})",
+       }) {
+    ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), text), IsOk());
+    EXPECT_THAT(ReadJsonReport(TmpFile("bad.json")).status(), ProgramErrorIs(kReportUnreadable))
+        << text;
+  }
 }
 
 TEST(GateRecordTest, AnUnwritableReportIsAnError) {

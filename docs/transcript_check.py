@@ -19,16 +19,22 @@ Commands name programs as a user types them; the test maps each to the binary of
     `--bin //pkg:name=PATH` gives, as do `bazel-bin/pkg/name` and `$PWD/bazel-bin/pkg/name`;
   - `/tmp/` is the test's own temporary directory (printed back as `/tmp/`).
 A command that still says `tools/bazel` after that fails the check, naming the label to add.
+A program may come with recorded runs (`--replay LABEL=RECORD`, a recorded_run's NAME.argv; see
+tools/build/recorded_run.bzl): a command that runs it with exactly a record's arguments gets the
+record's stdout, stderr and exit status instead of a new run, since the same build's program ran
+those arguments once already; any other arguments run the program.
 
   transcript_check.py --doc DOC [--bin LABEL=PATH ...]            check DOC
   transcript_check.py --doc DOC [--bin ...] --refresh             rewrite DOC from the output
   transcript_check.py --lint --held DOC,... --front README DOC...  lint the documents
+  transcript_check.py --replay-shim RECORD... -- PROGRAM ARGS...   (what a replayed command runs)
 
 --refresh runs under `tools/bazel run` (it rewrites the source in BUILD_WORKSPACE_DIRECTORY);
 `tools/docs/refresh_transcripts` refreshes every document at once.
 """
 import argparse
 import difflib
+import json
 import os
 import re
 import subprocess
@@ -83,9 +89,45 @@ def commands(body):
     return found
 
 
+def parse_replays(pairs):
+    """LABEL=RECORD pairs as {label: [record path, ...]}."""
+    replays = {}
+    for pair in pairs:
+        label, sep, record = pair.partition("=")
+        if not sep or not record.endswith(".argv"):
+            sys.exit("transcript_check: --replay %r is not LABEL=PATH/NAME.argv" % pair)
+        replays.setdefault(label, []).append(os.path.abspath(record))
+    return replays
+
+
+def replay_shim(argv):
+    """Stands in for PROGRAM: a record's output when ARGS are its arguments, else PROGRAM's."""
+    split = argv.index("--")
+    records, program, args = argv[:split], argv[split + 1], argv[split + 2:]
+    for record in records:
+        with open(record, encoding="utf-8") as f:
+            if json.load(f) != args:
+                continue
+        stem = record[:-len(".argv")]
+        for suffix, stream in ((".stdout", sys.stdout), (".stderr", sys.stderr)):
+            with open(stem + suffix, "rb") as f:
+                stream.buffer.write(f.read())
+            stream.flush()
+        with open(stem + ".status", encoding="utf-8") as f:
+            return int(f.read())
+    os.execv(program, [program] + args)
+    return 127  # not reached
+
+
 class Runner:
-    def __init__(self, bins, tmp):
+    def __init__(self, bins, tmp, replays=None):
         self.bins, self.tmp = bins, tmp
+        # A replayed program runs through this file's --replay-shim, which stands in for it.
+        for label, records in (replays or {}).items():
+            if label not in self.bins:
+                sys.exit("transcript_check: --replay %s names no --bin" % label)
+            self.bins[label] = " ".join([sys.executable, os.path.abspath(__file__),
+                                         "--replay-shim"] + records + ["--", self.bins[label]])
         self.env = dict(os.environ)
         # Under `bazel run` a program would resolve paths against the caller's directory; the
         # commands mean the workspace, which the runfiles root stands for.
@@ -127,7 +169,8 @@ class Runner:
         except subprocess.TimeoutExpired:
             return None, "did not finish within %d s" % TIMEOUT_SECONDS
         out = done.stdout.decode("utf-8", "replace")
-        for path in sorted((p.split(" ")[0] for p in self.bins.values()), key=len, reverse=True):
+        programs = [p.split(" -- ")[-1].split(" ")[0] for p in self.bins.values()]
+        for path in sorted(programs, key=len, reverse=True):
             out = out.replace(path, path.rsplit("/", 1)[-1])
         return out.replace(self.tmp + "/", "/tmp/"), None
 
@@ -249,9 +292,12 @@ def lint(paths, held, front, max_front_lines):
 
 
 def main():
+    if sys.argv[1:2] == ["--replay-shim"]:
+        return replay_shim(sys.argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--doc")
     parser.add_argument("--bin", action="append", default=[])
+    parser.add_argument("--replay", action="append", default=[])
     parser.add_argument("--refresh", action="store_true")
     parser.add_argument("--lint", action="store_true")
     parser.add_argument("--held", default="")
@@ -278,7 +324,8 @@ def main():
                      "`tools/bazel run //docs:TEST -- --refresh`")
         doc_path = os.path.join(workspace, doc_path)
     tmp = tempfile.mkdtemp(prefix="transcripts.", dir=os.environ.get("TEST_TMPDIR"))
-    names, failures = check_doc(doc_path, Runner(parse_bins(args.bin), tmp), args.refresh)
+    names, failures = check_doc(doc_path, Runner(parse_bins(args.bin), tmp, parse_replays(args.replay)),
+                                args.refresh)
     for failure in failures:
         print("FAIL: " + failure + "\n")
     if failures and not args.refresh:

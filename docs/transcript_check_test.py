@@ -3,6 +3,7 @@
 Runs the checker as CI does, on documents written here around a small program whose output the
 test controls, and its lint on documents with and without held transcripts.
 """
+import json
 import os
 import stat
 import subprocess
@@ -59,6 +60,46 @@ class TranscriptCheckTest(unittest.TestCase):
         self.assertEqual(code, 1, out)
         self.assertIn("-hello world at https://127.0.0.1:PORT in N.Ns", out)
         self.assertIn("+goodbye world at https://127.0.0.1:PORT in N.Ns", out)
+
+    def record(self, name, args, stdout, stderr="", status=0):
+        """A recorded_run's files: NAME.argv, .stdout, .stderr, .status; the .argv path."""
+        stem = os.path.join(self.dir, name)
+        for suffix, text in ((".argv", json.dumps(args)), (".stdout", stdout),
+                             (".stderr", stderr), (".status", "%d\n" % status)):
+            with open(stem + suffix, "w") as f:
+                f.write(text)
+        return stem + ".argv"
+
+    def test_a_command_with_a_records_arguments_reads_the_record(self):
+        # The program itself would say goodbye: only the record says hello.
+        self.write_program("goodbye $1")
+        other = self.record("other", ["there"], "hello there\n")
+        record = self.record("run", ["world"], "hello world at https://127.0.0.1:1 in 0.1s\n",
+                             stderr="took 2.5 s\n")
+        code, out = self.run_check("--doc", self.doc(DOC), "--bin=//pkg:hello=" + self.program,
+                                   "--replay=//pkg:hello=" + other,
+                                   "--replay=//pkg:hello=" + record)
+        self.assertEqual(code, 0, out)
+
+    def test_other_arguments_run_the_program(self):
+        record = self.record("run", ["world", "again"], "hello world at x in 0.3s\ntook 2.02 s\n")
+        self.write_program("goodbye $1")
+        code, out = self.run_check("--doc", self.doc(DOC), "--bin=//pkg:hello=" + self.program,
+                                   "--replay=//pkg:hello=" + record)
+        self.assertEqual(code, 1, out)
+        self.assertIn("+goodbye world", out)
+
+    def test_a_replay_keeps_the_recorded_exit_status(self):
+        record = self.record("run", ["a"], "out\n", stderr="err\n", status=3)
+        done = subprocess.run([sys.executable, CHECK, "--replay-shim", record, "--",
+                               self.program, "a"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual((done.returncode, done.stdout, done.stderr), (3, b"out\n", b"err\n"))
+
+    def test_a_replay_for_a_program_without_bin_is_refused(self):
+        record = self.record("run", ["world"], "hello world\n")
+        code, out = self.run_check("--doc", self.doc(DOC), "--replay=//pkg:hello=" + record)
+        self.assertNotEqual(code, 0, out)
+        self.assertIn("--replay //pkg:hello names no --bin", out)
 
     def test_fails_on_a_program_the_test_was_not_given(self):
         code, out = self.run_check("--doc", self.doc(DOC))

@@ -2,7 +2,10 @@
 
 Each entry makes a py_test that runs docs/transcript_check.py on the document, with every
 program its commands name (`tools/bazel run LABEL` in a transcript runs LABEL's binary of this
-build). //docs:transcript_lint_test reads the same list, so a document with a transcript that no
+build). An entry's `replays` names, per program, recorded runs of it (recorded_run in
+tools/build/recorded_run.bzl): a command with a record's exact arguments reads that record
+instead of running again, so a run that several tests need happens once per build.
+//docs:transcript_lint_test reads the same list, so a document with a transcript that no
 entry holds fails the lint. `tools/docs/refresh_transcripts` refreshes every entry.
 """
 
@@ -19,9 +22,12 @@ DOC_TRANSCRIPTS = {
         size = "small",
         tags = [],
     ),
+    # The reference's backend run is the record adapter_suite_test reads too; the example
+    # adapter's run is this page's own.
     "certify_sandbox_test": struct(
         doc = "//docs:certify-sandbox.md",
         bins = ["//conformance:gate"],
+        replays = {"//conformance:gate": ["//conformance:backend_gate_run"]},
         data = ["//conformance/backend/protocol:example_adapter.py"],
         size = "medium",
         tags = ["requires-user-namespaces"],
@@ -40,18 +46,15 @@ DOC_TRANSCRIPTS = {
         size = "small",
         tags = [],
     ),
-    # The whole gate, every suite: about 80 s on 2 cores. Outside Bazel's sandbox, which would
-    # make /etc and other host directories read-only and so change what the backend suite's
-    # isolation.host_files probe can plant there: the page shows the gate as a user runs it.
+    # The whole gate, every suite, as a user runs it: the record stack_suite_test reads too
+    # (conformance/BUILD says why it runs outside Bazel's sandbox).
     "gate_doc_test": struct(
         doc = "//docs:gate.md",
         bins = ["//conformance:gate"],
+        replays = {"//conformance:gate": ["//conformance:whole_gate_run"]},
         data = [],
-        size = "large",
-        tags = [
-            "no-sandbox",
-            "requires-user-namespaces",
-        ],
+        size = "small",
+        tags = [],
     ),
     # Six gate runs over a pipe to a Python process, two of them the kind and properties suites
     # through the reference and the variant testee: about 90 s on 2 cores.
@@ -123,8 +126,17 @@ def doc_transcript_tests(name = "transcript_lint_test"):
             args = ["--doc", "$(rootpath %s)" % t.doc] + [
                 "--bin=%s=%s" % (b, ",".join(["$(rootpath %s)" % x for x in [b] + getattr(t, "bin_args", {}).get(b, [])]))
                 for b in t.bins
+            ] + [
+                "--replay=%s=$(rootpath %s.argv)" % (b, record)
+                for b, records in getattr(t, "replays", {}).items()
+                for record in records
             ],
-            data = [t.doc] + t.bins + t.data + REAL_AZMCP_DATA,
+            data = [t.doc] + t.bins + t.data + REAL_AZMCP_DATA + [
+                file
+                for records in getattr(t, "replays", {}).values()
+                for record in records
+                for file in [record, record + ".argv"]
+            ],
             env = REAL_AZMCP_ENV,
             python_version = "PY3",
             tags = ["requires-real-azmcp", "transcript"] + t.tags,

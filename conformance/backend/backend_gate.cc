@@ -62,8 +62,9 @@ struct SuiteImage {
 SuiteImage AssembleSuiteImage(const BackendGateOptions& options, const std::string& work) {
   const bool real = !options.azmcp.empty();
   if (real && access(options.azmcp.c_str(), X_OK) != 0) {
-    return {.problem = "the azmcp named by AZURE_PRICING_AZMCP or --azmcp is not an executable "
-                       "file; run the gate through tools/bazel, which installs it"};
+    return {.problem =
+                "the azmcp named by AZURE_PRICING_AZMCP or --azmcp is not an executable "
+                "file; run the gate through tools/bazel, which installs it"};
   }
   SuiteImage image{.dir = work + "/image",
                    .azmcp = real ? options.azmcp : Runfile("fakes/azmcp/azmcp"),
@@ -91,8 +92,10 @@ std::vector<std::string> AdapterEnvironment(const SuiteImage& image) {
     env.push_back(entry);
   }
   env.push_back("AZURE_PRICING_IMAGE_DIR=" + image.dir);
-  env.push_back("AZURE_PRICING_SANDBOX_PROBE=" + Runfile("conformance/backend/probe/sandbox_probe"));
-  if (std::getenv("AZURE_PRICING_AZMCP") == nullptr) env.push_back("AZURE_PRICING_AZMCP=" + image.azmcp);
+  env.push_back("AZURE_PRICING_SANDBOX_PROBE=" +
+                Runfile("conformance/backend/probe/sandbox_probe"));
+  if (std::getenv("AZURE_PRICING_AZMCP") == nullptr)
+    env.push_back("AZURE_PRICING_AZMCP=" + image.azmcp);
   return env;
 }
 
@@ -156,8 +159,8 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
                               ProgramError(kPriceApiFailed, "no work directory"))
                         : PriceApiProcess::Start(Runfile("fakes/prices_server/prices_server"),
                                                  kSuiteCatalog, work.path);
-  BackendUnderTest under = !api.ok() ? BackendUnderTest{.problem = api.status().message()}
-                                     : Start(options, work.path);
+  BackendUnderTest under =
+      !api.ok() ? BackendUnderTest{.problem = api.status().message()} : Start(options, work.path);
   std::printf("backend suite\n");
   if (!under.problem.empty()) {
     std::printf("  the backend suite did not run: %s\n", under.problem.c_str());
@@ -168,7 +171,8 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
   SuiteOptions suite{.price_api = (*api)->api(),
                      .adapter = under.command,
                      .cli_kind = under.cli_kind,
-                     .own_processes = under.own};
+                     .own_processes = under.own,
+                     .only = options.only};
   suite.progress = [](const std::string& line) {
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);  // probes take seconds; show each as it ends
@@ -181,8 +185,8 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
     }
     result.probes.push_back(r);
   }
-  std::printf("  %-36s %3d passed, %d failed, %d not applicable\n", "backend probes",
-              result.passed, result.failed, result.not_applicable);
+  std::printf("  %-36s %3d passed, %d failed, %d not applicable\n", "backend probes", result.passed,
+              result.failed, result.not_applicable);
   return result;
 }
 

@@ -4,11 +4,12 @@
 #ifndef CONFORMANCE_BACKEND_BACKEND_GATE_H_
 #define CONFORMANCE_BACKEND_BACKEND_GATE_H_
 
+#include <set>
 #include <string>
 #include <vector>
 
-#include "conformance/line_protocol/line_io.h"
 #include "conformance/backend/suite.h"
+#include "conformance/line_protocol/line_io.h"
 
 namespace azure_pricing::conformance::backend {
 
@@ -20,6 +21,8 @@ struct BackendGateOptions {
   std::string azmcp;
   std::string bwrap;  // the bwrap program for the reference; empty: the one on PATH
   bool verbose = false;
+  // Runs only these probes (the gate's --filter and --shard); empty runs all.
+  std::set<std::string> only;
   // Shown every line to and from the adapter under test, the reference's too (the gate's
   // --validate-protocol); empty: none.
   conformance::line_protocol::LineObserver protocol_observer;
@@ -28,7 +31,7 @@ struct BackendGateOptions {
 struct BackendGateResult {
   int passed = 0;
   int failed = 0;
-  int not_applicable = 0;  // probes whose subject the backend does not declare
+  int not_applicable = 0;           // probes whose subject the backend does not declare
   std::vector<ProbeResult> probes;  // every probe that ran, in order
   // Why no probe ran (the fake API or the backend did not start); empty when they ran. The
   // gate reports every probe as skipped then, which fails it: zero skips.

@@ -7,10 +7,13 @@
 #include <string>
 
 #include "conformance/citations/cites.h"
+#include "conformance/gate_record.h"
+#include "conformance/recorded_gate_run.h"
 #include "conformance/stack/local_stack.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ref/base/files.h"
+#include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::stack {
 namespace {
@@ -40,15 +43,20 @@ std::string TestTmp() {
   return tmp != nullptr ? tmp : "/tmp";
 }
 
-// The CLI the BUILD rule passes (the real azmcp, @azmcp), or the fake without it; every case must pass.
-TEST(StackSuiteTest, EveryCasePassesOnTheWholeStack) {
-  const StackSuiteResult r = RunStackSuite({});
-  Print(r);
-  EXPECT_EQ(r.problem, "");
-  EXPECT_EQ(r.cases.size(), 6u);
-  EXPECT_EQ(r.failed, 0);
-  EXPECT_EQ(r.passed, 6);
-  EXPECT_EQ(r.real_cli, std::getenv(kAzmcpVariable) != nullptr) << r.cli;
+// Every case passes on the whole stack with the real azmcp: the gate's stack suite as
+// `tools/bazel run //conformance:gate` runs it, recorded once per build
+// (//conformance:whole_gate_run), since docs/gate.md's transcript shows the same run.
+TEST(StackSuiteTest, EveryCasePassesOnTheWholeStackWithTheRealCli) {
+  const StatusOr<RecordedGateRun> run = ReadRecordedGateRun("conformance/whole_gate_run");
+  ASSERT_THAT(run.status(), IsOk()) << "build //conformance:whole_gate_run";
+  EXPECT_EQ(run->exit_status, 0) << run->stdout_text;
+  const std::vector<GateRecord> cases = run->RecordsOf("stack");
+  EXPECT_EQ(cases.size(), 6u);
+  for (const GateRecord& c : cases) {
+    EXPECT_EQ(c.verdict, Verdict::kPassed) << c.id << ": " << c.detail;
+  }
+  EXPECT_THAT(run->stdout_text, HasSubstr("\nstack\n"));
+  EXPECT_THAT(run->stdout_text, HasSubstr("  cli: the real azmcp (" + std::string(kAzmcpVariable)));
 }
 
 // A CLI that prints no JSON: every case that needs the CLI fails and says what happened; the
@@ -58,8 +66,8 @@ TEST(StackSuiteTest, ABrokenCliFailsTheCasesThatRunIt) {
   ASSERT_TRUE(base::WriteFileAtomically(cli, "#!/bin/sh\necho 'not json'\n").ok());
   ASSERT_EQ(chmod(cli.c_str(), 0755), 0);
   const StackSuiteResult r = RunStackSuite(
-      {.cli = CliChoice{.path = cli, .dotnet_bundle = false, .real = false,
-                        .description = "a broken CLI"}});
+      {.cli = CliChoice{
+           .path = cli, .dotnet_bundle = false, .real = false, .description = "a broken CLI"}});
   Print(r);
   EXPECT_EQ(r.cli, "a broken CLI");
   EXPECT_EQ(r.failed, 5);
@@ -84,8 +92,7 @@ TEST(StackSuiteTest, AnUpstreamServingWrongPricesFailsTheLookup) {
   ASSERT_NE(at, std::string::npos);
   std::string wrong = *catalog;
   wrong.replace(at, real.size(), "\"retailPrice\":0.0299,");
-  const StackSuiteResult r =
-      RunStackSuite({.cli = FakeCli(), .served_catalog_for_testing = wrong});
+  const StackSuiteResult r = RunStackSuite({.cli = FakeCli(), .served_catalog_for_testing = wrong});
   Print(r);
   const StackCaseResult* lookup = Find(r, "stack.completed_lookup");
   ASSERT_NE(lookup, nullptr);

@@ -11,8 +11,16 @@ namespace azure_pricing::conformance::suites {
 namespace {
 
 void RunBackend(GateRun& run) {
+  // --filter and --shard choose probes to run, not only records to keep: a shard pays for its
+  // own probes alone.
+  backend::BackendGateOptions options = run.options.backend_options;
+  for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
+    if (run.options.Selected("backend", probe.id)) options.only.insert(probe.id);
+  }
+  if (options.only.empty()) return;
+  if (options.only.size() == backend::BackendProbes().size()) options.only.clear();
   std::printf("\n");  // the backend gate prints its own heading
-  const backend::BackendGateResult result = backend::RunBackendGate(run.options.backend_options);
+  const backend::BackendGateResult result = backend::RunBackendGate(options);
   if (!result.problem.empty()) {
     for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
       if (!run.options.Selected("backend", probe.id)) continue;

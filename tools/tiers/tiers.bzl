@@ -32,6 +32,12 @@ EXHAUSTIVE_TESTS = {
               "every fault through the same stack with the fake CLI, which the sampled " +
               "differential holds to the real one under each kind of fault.",
     ),
+    "//conformance:gate_lax_adapter_test": struct(
+        companion = "//conformance:gate_lax_adapter_protocol_test",
+        why = "A lax protocol server judged by all 62 probes, for the backend's whole verdict. " +
+              "The companion runs the protocol probes that catch it (--filter); the verdict on " +
+              "a failing adapter is held by docs/certify-sandbox.md's example-adapter run.",
+    ),
     "//fakes/azmcp:differential_test": struct(
         companion = "//fakes/azmcp:differential_sample_test",
         why = "176 starts of the real CLI, pinned by sha256: only a pin change can change what " +
