@@ -54,7 +54,7 @@ DOC_TRANSCRIPTS = {
         replays = {"//conformance:gate": ["//conformance:whole_gate_run"]},
         data = [],
         size = "small",
-        tags = [],
+        tags = ["requires-user-namespaces"],  # the record's
     ),
     # Six gate runs over a pipe to a Python process, two of them the kind and properties suites
     # through the reference and the variant testee: about 90 s on 2 cores.
@@ -75,9 +75,12 @@ DOC_TRANSCRIPTS = {
         size = "medium",
         tags = ["requires-user-namespaces"],
     ),
+    # The example's run against its known-failures list is the record minimal_testee_test
+    # judges.
     "protocols_doc_test": struct(
         doc = "//docs:protocols.md",
         bins = ["//conformance:gate", "//conformance/testee:print_transcript"],
+        replays = {"//conformance:gate": ["//conformance/testee/python:known_failures_gate_run"]},
         # `bazel run` passes print_transcript the testee it talks to; the test does the same.
         bin_args = {"//conformance/testee:print_transcript": ["//conformance/testee:reference_testee"]},
         data = [

@@ -11,8 +11,9 @@ The action succeeds whatever the program's status, so a failing run reaches its 
 say what failed, instead of a build error. A program still running after `timeout_seconds` is
 killed and the status reads 124 (timeout(1)'s).
 
-The program runs where `bazel run` and a test start it, its runfiles' workspace directory (so
-workspace-relative arguments resolve), with RUNFILES_DIR set, HOME and TMPDIR
+The program runs where `bazel run` and a test start it: a directory laid out as its runfiles'
+workspace directory, plus the workspace's `data` files at their paths (so workspace-relative
+arguments resolve as in a test that has them as data). RUNFILES_DIR names its runfiles, HOME and TMPDIR
 set to a fresh directory removed afterwards, and PATH=/usr/bin:/bin. An `env` value that is one
 $(execpath ...) becomes an absolute path. Tag a record `manual` (so `bazel build //...` does not run it
 unless a test needs it) and with what it needs from the machine; `no-sandbox` and
@@ -29,6 +30,14 @@ def _recorded_run_impl(ctx):
         for key, value in ctx.attr.env.items()
     })
     ctx.actions.write(ctx.outputs.argv, json.encode(ctx.attr.args) + "\n")
+
+    # The workspace's data files, placed where a test's runfiles would hold them.
+    links = ctx.actions.declare_file(ctx.label.name + ".links")
+    ctx.actions.write(links, "".join([
+        "%s\t%s\n" % (f.short_path, f.path)
+        for f in ctx.files.data
+        if not f.short_path.startswith("../")
+    ]))
     wrapper = ctx.actions.declare_file(ctx.label.name + ".run.sh")
     ctx.actions.expand_template(
         template = ctx.file._wrapper,
@@ -46,12 +55,13 @@ def _recorded_run_impl(ctx):
         ctx.outputs.status.path,
         ctx.attr.json_flag,
         ctx.outputs.json.path,
+        links.path,
         tool.executable.path,
     ] + ctx.attr.args
     ctx.actions.run(
         executable = wrapper,
         arguments = arguments,
-        inputs = ctx.files.data,
+        inputs = ctx.files.data + [links],
         tools = [tool],
         outputs = [ctx.outputs.stdout, ctx.outputs.stderr, ctx.outputs.status, ctx.outputs.json],
         env = env,
