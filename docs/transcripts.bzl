@@ -68,11 +68,13 @@ DOC_TRANSCRIPTS = {
         size = "large",
         tags = [],
     ),
+    # The whole dry run is the record live_check_test judges.
     "live_check_doc_test": struct(
         doc = "//docs:live-check.md",
         bins = ["//tools:live_check", "//tools:zone_drift"],
+        replays = {"//tools:live_check": ["//tools:live_check_dry_run"]},
         data = [],
-        size = "medium",
+        size = "small",
         tags = ["requires-user-namespaces"],
     ),
     # The example's run against its known-failures list is the record minimal_testee_test

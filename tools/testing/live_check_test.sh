@@ -7,6 +7,7 @@
 set -uo pipefail
 live_check="$1"
 record="$2"
+dry_run="$3"  # the whole dry run, recorded once per build: //tools:live_check_dry_run.argv
 unset AZURE_PRICING_LIVE_CHECK
 source tools/testing/check.sh
 out="${TEST_TMPDIR:-/tmp}"
@@ -27,14 +28,15 @@ check "record where no directory can be" 64 "live_check: --record /proc/no-such/
   --dry-run --record /proc/no-such/rec
 check "a request cap of 0 judges nothing" 64 "live_check: --max-requests is at least 1" -- --dry-run --max-requests 0
 check "help" 0 "Exit: 0 every check passed, 1 a check failed, 2 not opted in" -- --help
-check "dry run" 0 "14 checks: 14 passed, 0 failed, 0 skipped; 18 upstream requests, at most 1 in flight" -- \
-  --dry-run --json "${out}/report.json"
-if ! grep -q '"mode": "dry-run"' "${out}/report.json" || ! grep -q '"cli_version": "' "${out}/report.json"; then
-  echo "FAIL json report: ${out}/report.json lacks its mode or CLI version"
+check_record "dry run" 0 "14 checks: 14 passed, 0 failed, 0 skipped; 18 upstream requests, at most 1 in flight" \
+  "${dry_run}"
+report="${dry_run%.argv}.json"
+if ! grep -q '"mode": "dry-run"' "${report}" || ! grep -q '"cli_version": "' "${report}"; then
+  echo "FAIL json report: ${report} lacks its mode or CLI version"
   failures=$((failures + 1))
 fi
-if ! grep -q '"expectation_unverified": "no recorded real response holds an Azure DNS row' "${out}/report.json"; then
-  echo "FAIL json report: ${out}/report.json does not mark dns's expectation unverified"
+if ! grep -q '"expectation_unverified": "no recorded real response holds an Azure DNS row' "${report}"; then
+  echo "FAIL json report: ${report} does not mark dns's expectation unverified"
   failures=$((failures + 1))
 fi
 check "dry run: unverified marks" 0 "UNVERIFIED unknown-filter-field: expectation unverified until recorded: " -- \
