@@ -302,9 +302,18 @@ StackCaseResult RefusalWithoutSandbox(Context& ctx) {
   return v.r;
 }
 
-constexpr StackCaseResult (*kCases[])(Context&) = {
-    CompletedLookup, RegionExpansion, UpstreamRejects, UpstreamReset, PagingCeiling,
-    RefusalWithoutSandbox,
+struct StackCase {
+  const char* id;  // the id its result carries (StackCaseIdsMatchTheirResults holds them equal)
+  StackCaseResult (*run)(Context&);
+};
+
+constexpr StackCase kCases[] = {
+    {"stack.completed_lookup", CompletedLookup},
+    {"stack.region_expansion", RegionExpansion},
+    {"stack.upstream_400", UpstreamRejects},
+    {"stack.upstream_reset", UpstreamReset},
+    {"stack.paging_ceiling", PagingCeiling},
+    {"stack.refusal_no_sandbox", RefusalWithoutSandbox},
 };
 
 
@@ -327,6 +336,12 @@ StackSuiteResult NotRun(StackSuiteResult result, std::string problem) {
 
 }  // namespace
 
+std::vector<std::string> StackCaseIds() {
+  std::vector<std::string> ids;
+  for (const StackCase& c : kCases) ids.push_back(c.id);
+  return ids;
+}
+
 StackSuiteResult RunStackSuite(const StackSuiteOptions& options) {
   StackSuiteResult result;
   const CliChoice cli = options.cli.value_or(DefaultCli());
@@ -345,8 +360,9 @@ StackSuiteResult RunStackSuite(const StackSuiteOptions& options) {
     return NotRun(std::move(result), "the stack did not start: " + stack.status().message());
   }
   Context ctx{**stack, ParseCatalog(expected)};
-  for (StackCaseResult (*run)(Context&) : kCases) {
-    StackCaseResult r = run(ctx);
+  for (const StackCase& c : kCases) {
+    if (options.selected && !options.selected(c.id)) continue;
+    StackCaseResult r = c.run(ctx);
     ++(r.passed ? result.passed : result.failed);
     if (options.progress) options.progress(r);
     result.cases.push_back(std::move(r));

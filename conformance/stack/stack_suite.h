@@ -36,7 +36,12 @@ struct StackSuiteOptions {
   // the suite notices an upstream serving wrong data. Tests only.
   std::optional<std::string> served_catalog_for_testing;
   std::function<void(const StackCaseResult&)> progress;  // called as each case ends
+  // Runs only the cases whose id it selects (the gate's --filter and --shard); unset: all.
+  std::function<bool(const std::string& id)> selected;
 };
+
+// Every case's id, in the order the suite runs them.
+std::vector<std::string> StackCaseIds();
 
 struct StackSuiteResult {
   std::string cli;       // CliChoice::description of the CLI that ran

@@ -51,10 +51,14 @@ TEST(StackSuiteTest, EveryCasePassesOnTheWholeStackWithTheRealCli) {
   ASSERT_THAT(run.status(), IsOk()) << "build //conformance:whole_gate_run";
   EXPECT_EQ(run->exit_status, 0) << run->stdout_text;
   const std::vector<GateRecord> cases = run->RecordsOf("stack");
-  EXPECT_EQ(cases.size(), 6u);
+  std::vector<std::string> ids;
   for (const GateRecord& c : cases) {
+    ids.push_back(c.id);
     EXPECT_EQ(c.verdict, Verdict::kPassed) << c.id << ": " << c.detail;
   }
+  // Every case ran, under the id the suite selects it by (--filter, --shard).
+  EXPECT_EQ(ids, StackCaseIds());
+  EXPECT_EQ(ids.size(), 6u);
   EXPECT_THAT(run->stdout_text, HasSubstr("\nstack\n"));
   EXPECT_THAT(run->stdout_text, HasSubstr("  cli: the real azmcp (" + std::string(kAzmcpVariable)));
 }
@@ -80,6 +84,19 @@ TEST(StackSuiteTest, ABrokenCliFailsTheCasesThatRunIt) {
   const StackCaseResult* refusal = Find(r, "stack.refusal_no_sandbox");
   ASSERT_NE(refusal, nullptr);
   EXPECT_TRUE(refusal->passed) << refusal->detail;
+}
+
+// --filter and --shard select cases before they run: the others are not run at all.
+TEST(StackSuiteTest, OnlyTheSelectedCasesRun) {
+  std::vector<std::string> ran;
+  const StackSuiteResult r = RunStackSuite(
+      {.cli = FakeCli(),
+       .progress = [&ran](const StackCaseResult& c) { ran.push_back(c.id); },
+       .selected = [](const std::string& id) { return id == "stack.refusal_no_sandbox"; }});
+  Print(r);
+  EXPECT_EQ(ran, std::vector<std::string>{"stack.refusal_no_sandbox"});
+  EXPECT_EQ(r.passed, 1);
+  EXPECT_EQ(r.failed, 0);
 }
 
 // An upstream serving other prices than the catalog the cases expect: the lookup completes, and

@@ -10,8 +10,15 @@ namespace azure_pricing::conformance::suites {
 namespace {
 
 void RunStack(GateRun& run) {
+  // --filter and --shard choose cases to run, not only records to keep: a shard starts the
+  // stack for its own cases alone, and none for no case.
+  const auto selected = [&run](const std::string& id) { return run.options.Selected("stack", id); };
+  bool any = selected("stack");
+  for (const std::string& id : stack::StackCaseIds()) any = any || selected(id);
+  if (!any) return;
   std::printf("\nstack\n");
   stack::StackSuiteOptions options;
+  options.selected = selected;
   options.bwrap = run.options.backend_options.bwrap;
   options.progress = [&run](const stack::StackCaseResult& r) {
     if (run.options.Selected("stack", r.id)) std::printf("%s\n", stack::FormatStackCase(r).c_str());
