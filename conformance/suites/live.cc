@@ -15,7 +15,6 @@ namespace azure_pricing::conformance::suites {
 namespace {
 
 void RunLive(GateRun& run) {
-  std::printf("\nlive (dry run)\n");
   StatusOr<std::vector<live::LiveCheck>> checks = live::LoadBundledChecks();
   // Two stacks: the queries spend most of their time starting the CLI, which the two cores share.
   live::LiveRunOptions options{.mode = live::LiveMode::kDryRun,
@@ -23,6 +22,15 @@ void RunLive(GateRun& run) {
                                .pause_ms = 0,
                                .bwrap = run.options.backend_options.bwrap,
                                .dry_run_stacks = 2};
+  // --filter and --shard choose queries to run, not only records to keep.
+  if (checks.ok()) {
+    for (const live::LiveCheck& c : *checks) {
+      if (run.options.Selected("live", "live." + c.id)) options.only.push_back(c.id);
+    }
+    if (options.only.empty()) return;
+    if (options.only.size() == checks->size()) options.only.clear();
+  }
+  std::printf("\nlive (dry run)\n");
   StatusOr<live::LiveReport> report = checks.ok() ? live::RunLiveChecks(*checks, options)
                                                   : StatusOr<live::LiveReport>(checks.status());
   if (!report.ok()) {
