@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ref/base/files.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance {
@@ -17,7 +18,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::string TmpFile(const std::string& name) {
-  return std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+  return base::TestTmpDir() + "/" + name;
 }
 
 std::vector<GateRecord> Sample() {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "ref/base/runfiles.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/sandbox/bwrap/image.h"
 #include "ref/status/status_macros.h"
 
@@ -14,7 +15,7 @@ extern char** environ;
 namespace azure_pricing::conformance::backend::testing {
 
 StatusOr<std::string> TestImage(bool real_cli) {
-  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) +
+  const std::string dir = base::TestTmpDir() +
                           (real_cli ? "/image-real" : "/image-fake");
   if (access((dir + "/IMAGE.json").c_str(), F_OK) == 0) return dir;
   const char* azmcp = std::getenv("AZURE_PRICING_AZMCP");
@@ -38,7 +39,7 @@ StatusOr<PriceApi> TestPriceApi() {
   if (api == nullptr) {
     ASSIGN_OR_RETURN(std::unique_ptr<PriceApiProcess> started,
                      PriceApiProcess::Start(base::Runfile("fakes/prices_server/prices_server"),
-                                            kSuiteCatalog, std::getenv("TEST_TMPDIR")));
+                                            kSuiteCatalog, base::TestTmpDir()));
     api = new std::unique_ptr<PriceApiProcess>(std::move(started));
   }
   return (*api)->api();

@@ -12,6 +12,7 @@
 
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::protocol_schema {
@@ -56,7 +57,7 @@ TEST(ValidatorTest, EverySchemaFileLoadsWithItsIdNamingWhereItIs) {
 }
 
 TEST(ValidatorTest, ASchemaWithAKeywordTheValidatorDoesNotImplementDoesNotLoad) {
-  const std::string dir = std::string(std::getenv("TEST_TMPDIR"));
+  const std::string dir = base::TestTmpDir();
   for (const char* protocol : {"backend", "testee"}) {
     std::filesystem::create_directories(dir + "/" + protocol);
     // The unknown keyword is in a definition no message refers to: found all the same.

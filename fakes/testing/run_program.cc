@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "ref/base/files.h"
+#include "ref/base/test_tmpdir.h"
 
 namespace azure_pricing::fakes::test_support {
 namespace {
@@ -24,7 +25,7 @@ std::string Slurp(const std::string& path) {
 
 ProgramRun RunProgram(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                       std::chrono::seconds deadline) {
-  const std::string dir = std::getenv("TEST_TMPDIR");
+  const std::string& dir = base::TestTmpDir();
   const std::string out = dir + "/program.out", err = dir + "/program.err";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

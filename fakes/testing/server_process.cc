@@ -8,6 +8,9 @@
 #include <string>
 #include <utility>
 
+#include "ref/base/runfiles.h"
+#include "ref/base/test_tmpdir.h"
+
 namespace azure_pricing::fakes::test_support {
 
 PricesServerProcess::PricesServerProcess(const std::string& catalog_jsonl) {
@@ -20,9 +23,8 @@ PricesServerProcess::PricesServerProcess(const Replay& replay) {
 
 void PricesServerProcess::Start(const std::string& flag, const std::string& file,
                                 const std::string& contents) {
-  const std::string dir = std::getenv("TEST_TMPDIR");
-  const std::string binary = std::string(std::getenv("TEST_SRCDIR")) + "/" +
-                             std::getenv("TEST_WORKSPACE") + "/fakes/prices_server/prices_server";
+  const std::string& dir = base::TestTmpDir();
+  const std::string binary = base::Runfile("fakes/prices_server/prices_server");
   std::ofstream(dir + "/" + file) << contents;
   base::ReadyChildSpec spec;
   spec.argv = {binary, flag, dir + "/" + file, "--tls-listen", "127.0.0.1:0", "--ca-dir", dir};

@@ -33,6 +33,7 @@
 #include "gtest/gtest.h"
 #include "ref/base/files.h"
 #include "ref/base/openssl.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/egress/policy.h"
 #include "ref/egress/reasons.h"
 #include "ref/status/status_matchers.h"
@@ -628,7 +629,7 @@ std::string StatusLineThrough(const EgressProxy& proxy) {
 TEST(ProxyUpstreamTest, ASessionIsResumedOnlyWithTheUpstreamThatIssuedIt) {
   fakes::test_support::PricesServerProcess upstream(kCatalog);
   // Each fake writes its CA to the same file: keep the upstream's before the impostor starts.
-  const std::string trusted = std::string(std::getenv("TEST_TMPDIR")) + "/upstream-ca.pem";
+  const std::string trusted = base::TestTmpDir() + "/upstream-ca.pem";
   const StatusOr<std::string> upstream_ca = base::ReadFile(upstream.ca_file());
   ASSERT_TRUE(upstream_ca.ok());
   ASSERT_THAT(base::WriteFileAtomically(trusted, *upstream_ca), IsOk());

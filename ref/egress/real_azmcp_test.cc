@@ -16,6 +16,7 @@
 #include "fakes/testing/run_program.h"
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/egress/proxy.h"
 #include "ref/egress/reasons.h"
 
@@ -50,7 +51,7 @@ class RealCliTest : public ::testing::Test {
     };
     proxy_ = std::make_unique<EgressProxy>(options);
     ASSERT_TRUE(proxy_->Start().ok());
-    const std::string dir = std::getenv("TEST_TMPDIR");
+    const std::string& dir = base::TestTmpDir();
     ca_file_ = dir + "/egress-ca.pem";
     std::ofstream(ca_file_) << proxy_->egress_ca_pem();
     home_ = dir + "/home";

@@ -42,6 +42,8 @@
 #include "fakes/testing/server_process.h"
 #include "gtest/gtest.h"
 #include "ref/base/openssl.h"
+#include "ref/base/runfiles.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/egress/proxy.h"
 
 namespace azure_pricing::conformance::backend::probe {
@@ -54,11 +56,10 @@ using std::chrono::milliseconds;
 // ---- Running the probe -------------------------------------------------------------------
 
 std::string ProbePath() {
-  return std::string(std::getenv("TEST_SRCDIR")) + "/" + std::getenv("TEST_WORKSPACE") +
-         "/conformance/backend/probe/sandbox_probe";
+  return base::Runfile("conformance/backend/probe/sandbox_probe");
 }
 
-std::string TmpDir() { return std::getenv("TEST_TMPDIR"); }
+std::string TmpDir() { return base::TestTmpDir(); }
 
 const std::vector<std::string> kEnv = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"};
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fakes/sandbox/fake_backend.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::backend::protocol {
@@ -47,7 +48,7 @@ struct Served {
 // Runs the server over files in TEST_TMPDIR: the input ends in EOF after the last byte.
 Served Serve(sandbox::Backend& backend, const std::string& input,
              const ServeOptions& options = {}) {
-  const std::string dir = std::getenv("TEST_TMPDIR");
+  const std::string& dir = base::TestTmpDir();
   const std::string in_path = dir + "/server_in", out_path = dir + "/server_out";
   std::ofstream(in_path, std::ios::binary | std::ios::trunc) << input;
   const int in = open(in_path.c_str(), O_RDONLY | O_CLOEXEC);

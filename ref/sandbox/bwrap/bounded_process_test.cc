@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::sandbox::bwrap {
@@ -111,7 +112,7 @@ TEST(BoundedProcessTest, ALeftoverChildHoldingTheOutputDoesNotKeepTheCallAlive) 
 
 TEST(BoundedProcessTest, TheFileSizeLimitHolds) {
   BoundedRun run = Shell("head -c 2000000 /dev/zero > \"$TMP/big\"");
-  run.env.push_back(std::string("TMP=") + std::getenv("TEST_TMPDIR"));
+  run.env.push_back("TMP=" + base::TestTmpDir());
   run.limits.file_size_bytes = 1 << 20;
   const StatusOr<ExecResult> r = RunBounded(run);
   ASSERT_THAT(r.status(), IsOk());

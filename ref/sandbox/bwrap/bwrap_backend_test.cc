@@ -19,6 +19,8 @@
 #include "fakes/testing/server_process.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ref/base/runfiles.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/sandbox/bwrap/image.h"
 #include "ref/sandbox/serves.h"
 #include "ref/status/status_macros.h"
@@ -42,10 +44,7 @@ using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 
 
-std::string Runfile(const std::string& path) {
-  return std::string(std::getenv("TEST_SRCDIR")) + "/" + std::getenv("TEST_WORKSPACE") + "/" +
-         path;
-}
+std::string Runfile(const std::string& path) { return base::Runfile(path); }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -111,7 +110,7 @@ class BwrapBackendTest : public ::testing::Test {
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     tmpdir_ = new std::string(pattern);
     ASSERT_EQ(setenv("TMPDIR", tmpdir_->c_str(), 1), 0);
-    image_ = new std::string(std::string(std::getenv("TEST_TMPDIR")) + "/image");
+    image_ = new std::string(base::TestTmpDir() + "/image");
     const Status made = AssembleImage({.azmcp = Runfile("fakes/azmcp/azmcp"),
                                        .dotnet_bundle = false,
                                        .sandbox_init = Runfile("ref/sandbox/bwrap/sandbox_init"),

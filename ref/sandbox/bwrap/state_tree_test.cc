@@ -9,13 +9,14 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "ref/base/test_tmpdir.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::sandbox::bwrap {
 namespace {
 
 std::string Fresh(const std::string& name) {
-  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+  const std::string dir = base::TestTmpDir() + "/" + name;
   EXPECT_THAT(RemoveTree(dir), IsOk());
   return dir;
 }
