@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 
 #include "conformance/backend/price_api_process.h"
@@ -13,6 +12,7 @@
 #include "conformance/backend/suite.h"
 #include "ref/base/paths.h"
 #include "ref/base/runfiles.h"
+#include "ref/base/scoped_temp_dir.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 #include "ref/sandbox/bwrap/image.h"
 
@@ -21,24 +21,7 @@ extern char** environ;
 namespace azure_pricing::conformance::backend {
 namespace {
 
-namespace fs = std::filesystem;
 using base::Runfile;
-
-// Removes the run's work directory however the run ends.
-struct WorkDir {
-  std::string path;
-  ~WorkDir() {
-    std::error_code ignored;
-    if (!path.empty()) fs::remove_all(path, ignored);
-  }
-};
-
-std::string MakeWorkDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/azure-pricing-suite-XXXXXX";
-  return mkdtemp(pattern.data()) == nullptr ? "" : pattern;
-}
 
 struct BackendUnderTest {
   std::unique_ptr<sandbox::Backend> backend;
@@ -153,14 +136,14 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
   BackendGateResult result;
   BecomeSubreaper();
   PlantCredentialCanaries();
-  WorkDir work{MakeWorkDir()};
+  // Removed however the run ends, after the API and the backend that use it have stopped.
+  const StatusOr<base::ScopedTempDir> work = base::ScopedTempDir::Make("azure-pricing-suite");
   StatusOr<std::unique_ptr<PriceApiProcess>> api =
-      work.path.empty() ? StatusOr<std::unique_ptr<PriceApiProcess>>(
-                              ProgramError(kPriceApiFailed, "no work directory"))
-                        : PriceApiProcess::Start(Runfile("fakes/prices_server/prices_server"),
-                                                 kSuiteCatalog, work.path);
-  BackendUnderTest under =
-      !api.ok() ? BackendUnderTest{.problem = api.status().message()} : Start(options, work.path);
+      !work.ok() ? StatusOr<std::unique_ptr<PriceApiProcess>>(work.status())
+                 : PriceApiProcess::Start(Runfile("fakes/prices_server/prices_server"),
+                                          kSuiteCatalog, work->path());
+  BackendUnderTest under = !api.ok() ? BackendUnderTest{.problem = api.status().message()}
+                                     : Start(options, work->path());
   std::printf("backend suite\n");
   if (!under.problem.empty()) {
     std::printf("  the backend suite did not run: %s\n", under.problem.c_str());

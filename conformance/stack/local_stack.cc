@@ -14,6 +14,7 @@
 #include "ref/base/address.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
+#include "ref/base/scoped_temp_dir.h"
 #include "ref/sandbox/bwrap/bwrap_backend.h"
 #include "ref/sandbox/bwrap/image.h"
 #include "ref/status/status_macros.h"
@@ -27,23 +28,6 @@ using base::Runfile;
 // The stack's own errors: no call of the tool ended.
 Status Failed(Reason reason, std::string message) {
   return ProgramError(reason, std::move(message));
-}
-
-// Removes the run's work directory (the image, the fake API's catalog and CA) however the run
-// ends, after everything that uses it has stopped.
-struct WorkDir {
-  std::string path;
-  ~WorkDir() {
-    std::error_code ignored;
-    if (!path.empty()) fs::remove_all(path, ignored);
-  }
-};
-
-std::string MakeWorkDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/azure-pricing-stack-XXXXXX";
-  return mkdtemp(pattern.data()) == nullptr ? "" : pattern;
 }
 
 // What one call's sandboxes ran, in order.
@@ -186,7 +170,9 @@ StatusOr<StackUpstream> ParseUpstream(const std::string& url, const std::string&
 }
 
 struct LocalStack::Parts {
-  WorkDir work;
+  // The image, the fake API's catalog and CA: removed however the run ends, after everything
+  // that uses it (declared first, so destroyed last).
+  base::ScopedTempDir work;
   LocalStackOptions options;
   std::unique_ptr<backend::PriceApiProcess> api;
   std::unique_ptr<sandbox::bwrap::BwrapBackend> backend;
@@ -213,7 +199,7 @@ Status LocalStack::Parts::StartApi() {
       (replay ? std::to_string(CountLines(options.replay_jsonl)) + " recorded exchanges"
               : std::to_string(CountLines(options.catalog_jsonl)) + " catalog items") +
       ", HTTPS with its own run-time CA) ...");
-  const std::string dir = work.path + "/price-api";
+  const std::string dir = work.path() + "/price-api";
   std::error_code made;
   fs::create_directories(dir, made);
   const std::string binary = Runfile("fakes/prices_server/prices_server");
@@ -234,7 +220,7 @@ Status LocalStack::Parts::AssembleImage() {
        .sandbox_init = Runfile("ref/sandbox/bwrap/sandbox_init"),
        .probe = "",
        .provenance = options.cli.description},
-      work.path + "/image");
+      work.path() + "/image");
   if (!made.ok()) return Failed(kStackImageFailed, "cannot assemble the image: " + made.message());
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::steady_clock::now() - began)
@@ -246,7 +232,7 @@ Status LocalStack::Parts::AssembleImage() {
 Status LocalStack::Parts::StartBackend() {
   Say("starting the bubblewrap backend and its egress proxy (GET-only to prices.azure.com) ...");
   sandbox::bwrap::BwrapOptions bwrap;
-  bwrap.image_dir = work.path + "/image";
+  bwrap.image_dir = work.path() + "/image";
   bwrap.bwrap_path = options.bwrap;
   if (options.address_space_bytes.has_value()) {
     bwrap.limits.address_space_bytes = *options.address_space_bytes;
@@ -290,10 +276,9 @@ StatusOr<std::unique_ptr<LocalStack>> LocalStack::Start(LocalStackOptions option
   }
   auto parts = std::make_unique<Parts>();
   parts->options = std::move(options);
-  parts->work.path = MakeWorkDir();
-  if (parts->work.path.empty()) {
-    return Failed(kStackWorkDirFailed, "cannot make a work directory under TMPDIR");
-  }
+  StatusOr<base::ScopedTempDir> work = base::ScopedTempDir::Make("azure-pricing-stack");
+  if (!work.ok()) return Failed(kStackWorkDirFailed, "cannot make a work directory under TMPDIR");
+  parts->work = std::move(*work);
   std::unique_ptr<LocalStack> stack(new LocalStack(std::move(parts)));
   Parts& p = *stack->parts_;
   RETURN_IF_ERROR(p.StartApi());
