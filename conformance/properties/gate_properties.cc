@@ -9,6 +9,7 @@
 
 #include "conformance/properties/generators.h"
 #include "conformance/properties/host_generators.h"
+#include "conformance/properties/labels_oracle.h"
 #include "ref/labels/labels.h"
 
 namespace azure_pricing::conformance::properties {
@@ -140,40 +141,6 @@ void EverySandboxIsDisposedAndFaultsFailClosed(const GateExecutor& execute) {
   RC_ASSERT(r.sandbox_disposals == r.sandbox_acquisitions);
   RC_ASSERT((r.outcome == Outcome::kCompleted) == ScriptSucceeds(script));
   RC_ASSERT(r.output.has_value() == ScriptSucceeds(script));
-}
-
-struct ExpectedLabels {
-  bool has_tracker = false;
-  bool blocked = false;
-  bool trusted = false;  // the output promoted to trusted
-  Confidentiality arguments_confidentiality = Confidentiality::kPublic;
-};
-
-// The rules, from the spec and the framework's documented behaviour: the policy blocks only
-// what the tracker labelled before it; promotion needs the host's TRUSTED egress, the tracker,
-// and trusted conversation and argument labels.
-ExpectedLabels ExpectedFor(const std::vector<Middleware>& chain, const ContentLabel& conversation,
-                           const std::vector<ContentLabel>& argument_labels,
-                           std::optional<Confidentiality> cap, std::optional<Integrity> egress) {
-  auto position = [&](Middleware m) { return std::find(chain.begin(), chain.end(), m) - chain.begin(); };
-  ExpectedLabels want;
-  want.has_tracker = position(Middleware::kTracker) < static_cast<long>(chain.size());
-  const bool has_policy = position(Middleware::kPolicy) < static_cast<long>(chain.size());
-  const bool policy_sees_labels = has_policy && want.has_tracker &&
-                                  position(Middleware::kTracker) < position(Middleware::kPolicy);
-  bool arguments_trusted = true;
-  for (const ContentLabel& l : argument_labels) {
-    arguments_trusted = arguments_trusted && l.integrity == Integrity::kTrusted;
-    want.arguments_confidentiality = std::max(want.arguments_confidentiality, l.confidentiality);
-  }
-  const bool conversation_trusted = conversation.integrity == Integrity::kTrusted;
-  const bool violation = !conversation_trusted || !arguments_trusted ||
-                         (cap.has_value() && std::max(conversation.confidentiality,
-                                                      want.arguments_confidentiality) > *cap);
-  want.blocked = policy_sees_labels && violation;
-  want.trusted = egress == Integrity::kTrusted && want.has_tracker && conversation_trusted &&
-                 arguments_trusted;
-  return want;
 }
 
 Json LabelJson(const ContentLabel& l) {

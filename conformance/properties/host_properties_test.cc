@@ -11,6 +11,7 @@
 
 #include "conformance/citations/cites.h"
 #include "conformance/properties/host_generators.h"
+#include "conformance/properties/labels_oracle.h"
 #include "fakes/sandbox/fake_backend.h"
 #include "ref/labels/middleware.h"
 #include "ref/pricing/host.h"
@@ -25,40 +26,6 @@ using labels::ContentLabel;
 using labels::Integrity;
 
 constexpr char kArgs[] = R"({"sku":"Standard_D2s_v5","filter":"armRegionName eq 'westeurope'"})";
-
-struct Expected {
-  bool has_tracker = false;
-  bool blocked = false;
-  bool trusted = false;  // the output promoted to trusted
-  Confidentiality arguments_confidentiality = Confidentiality::kPublic;
-};
-
-// The rules, from the spec and the framework's documented behaviour.
-Expected ExpectedFor(const std::vector<Middleware>& chain, const ContentLabel& conversation,
-                     const std::vector<ContentLabel>& argument_labels,
-                     std::optional<Confidentiality> cap, std::optional<Integrity> egress) {
-  auto position = [&](Middleware m) {
-    return std::find(chain.begin(), chain.end(), m) - chain.begin();
-  };
-  Expected want;
-  want.has_tracker = position(Middleware::kTracker) < static_cast<long>(chain.size());
-  const bool has_policy = position(Middleware::kPolicy) < static_cast<long>(chain.size());
-  const bool policy_sees_labels = has_policy && want.has_tracker &&
-                                  position(Middleware::kTracker) < position(Middleware::kPolicy);
-  bool arguments_trusted = true;
-  for (const ContentLabel& l : argument_labels) {
-    arguments_trusted = arguments_trusted && l.integrity == Integrity::kTrusted;
-    want.arguments_confidentiality = std::max(want.arguments_confidentiality, l.confidentiality);
-  }
-  const bool conversation_trusted = conversation.integrity == Integrity::kTrusted;
-  const bool violation = !conversation_trusted || !arguments_trusted ||
-                         (cap.has_value() && std::max(conversation.confidentiality,
-                                                      want.arguments_confidentiality) > *cap);
-  want.blocked = policy_sees_labels && violation;
-  want.trusted = egress == Integrity::kTrusted && want.has_tracker && conversation_trusted &&
-                 arguments_trusted;
-  return want;
-}
 
 RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   const auto egress = *GenOptional(GenIntegrity());
@@ -92,7 +59,7 @@ RC_GTEST_PROP(HostLabels, BlockingAndPromotionFollowTheRules, ()) {
   ctx.argument_labels = argument_labels;
   labels::InvokeFunction(host.tool, ctx, middleware);
 
-  const Expected want = ExpectedFor(chain, conversation, argument_labels, cap, egress);
+  const ExpectedLabels want = ExpectedFor(chain, conversation, argument_labels, cap, egress);
   const bool want_blocked = want.blocked;
   const bool has_tracker = want.has_tracker;
   const Confidentiality arguments_conf = want.arguments_confidentiality;
