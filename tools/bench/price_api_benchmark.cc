@@ -106,7 +106,7 @@ double MsPerRequest(const C& catalog, const char* target, Handle handle, double 
 
 double Round(double v) { return std::round(v * 1000) / 1000; }
 
-// 1000000 as "1,000,000", as the issue writes it.
+// 1000000 as "1,000,000": the figures read as people write them.
 std::string Grouped(size_t n) {
   const std::string digits = std::to_string(n);
   std::string out;
