@@ -13,21 +13,11 @@ std::string XmlEscaped(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\n': out += "&#10;"; break;
       default:
         // XML 1.0 has no other control characters; drop them rather than write invalid XML.
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
@@ -52,8 +42,8 @@ std::string TestCase(const GateRecord& r) {
   std::snprintf(time, sizeof time, "%.3f", r.seconds);
   std::string out = "    <testcase classname=\"" + XmlEscaped(r.suite) + "\" name=\"" +
                     XmlEscaped(r.id) + "\" time=\"" + time + "\">\n";
-  out += "      <properties><property name=\"level\" value=\"" + std::string(LevelName(r.level)) +
-         "\"/></properties>\n";
+  out += "      <properties><property name=\"level\" value=\"" +
+         std::string(LevelName(r.level)) + "\"/></properties>\n";
   const std::string message = XmlEscaped(r.detail);
   if (FailsGate(r)) {
     out += "      <failure message=\"" + message + "\"/>\n";

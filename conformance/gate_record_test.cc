@@ -23,10 +23,7 @@ std::string TmpFile(const std::string& name) {
 
 std::vector<GateRecord> Sample() {
   return {{.suite = "cases", .id = "a", .requirements = {"ARG-001"}, .verdict = Verdict::kPassed},
-          {.suite = "cases",
-           .id = "b",
-           .verdict = Verdict::kFailed,
-           .expected = "refused/x",
+          {.suite = "cases", .id = "b", .verdict = Verdict::kFailed, .expected = "refused/x",
            .detail = "outcome: completed, want \"refused\" <&>"},
           {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kSkipped}};
 }
@@ -69,8 +66,7 @@ TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
   records[1].level = Level::kRecommended;
   ASSERT_THAT(WriteJUnitReport(TmpFile("rec.xml"), records), IsOk());
   const std::string xml = *base::ReadFile(TmpFile("rec.xml"));
-  EXPECT_THAT(xml,
-              HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
   EXPECT_THAT(xml, HasSubstr("<skipped message=\"failed (RECOMMENDED): outcome"));
   EXPECT_THAT(xml, HasSubstr("<property name=\"level\" value=\"RECOMMENDED\"/>"));
 }
@@ -78,12 +74,9 @@ TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
 TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {
   ASSERT_THAT(WriteJUnitReport(TmpFile("r.xml"), Sample()), IsOk());
   const std::string xml = *base::ReadFile(TmpFile("r.xml"));
-  EXPECT_THAT(xml,
-              HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
-  EXPECT_THAT(xml,
-              HasSubstr("<testsuite name=\"backend\" tests=\"1\" failures=\"0\" skipped=\"1\">"));
-  EXPECT_THAT(xml,
-              HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"backend\" tests=\"1\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml, HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
 }
 
 // A backend's verdict counts its applicable probes; a skipped one (the suite did not run) fails
@@ -92,9 +85,7 @@ TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
   std::vector<GateRecord> records = {
       {.suite = "kind", .id = "k", .verdict = Verdict::kFailed},
       {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kPassed},
-      {.suite = "backend",
-       .id = "egress.closed",
-       .verdict = Verdict::kNotApplicable,
+      {.suite = "backend", .id = "egress.closed", .verdict = Verdict::kNotApplicable,
        .detail = "not applicable: no closed egress"}};
   std::optional<BackendVerdict> verdict = JudgeBackend(records);
   ASSERT_TRUE(verdict.has_value());

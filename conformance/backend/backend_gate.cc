@@ -45,9 +45,8 @@ struct SuiteImage {
 SuiteImage AssembleSuiteImage(const BackendGateOptions& options, const std::string& work) {
   const bool real = !options.azmcp.empty();
   if (real && access(options.azmcp.c_str(), X_OK) != 0) {
-    return {.problem =
-                "the azmcp named by AZURE_PRICING_AZMCP or --azmcp is not an executable "
-                "file; run the gate through tools/bazel, which installs it"};
+    return {.problem = "the azmcp named by AZURE_PRICING_AZMCP or --azmcp is not an executable "
+                       "file; run the gate through tools/bazel, which installs it"};
   }
   SuiteImage image{.dir = work + "/image",
                    .azmcp = real ? options.azmcp : Runfile("fakes/azmcp/azmcp"),
@@ -75,10 +74,8 @@ std::vector<std::string> AdapterEnvironment(const SuiteImage& image) {
     env.push_back(entry);
   }
   env.push_back("AZURE_PRICING_IMAGE_DIR=" + image.dir);
-  env.push_back("AZURE_PRICING_SANDBOX_PROBE=" +
-                Runfile("conformance/backend/probe/sandbox_probe"));
-  if (std::getenv("AZURE_PRICING_AZMCP") == nullptr)
-    env.push_back("AZURE_PRICING_AZMCP=" + image.azmcp);
+  env.push_back("AZURE_PRICING_SANDBOX_PROBE=" + Runfile("conformance/backend/probe/sandbox_probe"));
+  if (std::getenv("AZURE_PRICING_AZMCP") == nullptr) env.push_back("AZURE_PRICING_AZMCP=" + image.azmcp);
   return env;
 }
 
@@ -168,8 +165,8 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
     }
     result.probes.push_back(r);
   }
-  std::printf("  %-36s %3d passed, %d failed, %d not applicable\n", "backend probes", result.passed,
-              result.failed, result.not_applicable);
+  std::printf("  %-36s %3d passed, %d failed, %d not applicable\n", "backend probes",
+              result.passed, result.failed, result.not_applicable);
   return result;
 }
 

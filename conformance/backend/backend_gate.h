@@ -31,7 +31,7 @@ struct BackendGateOptions {
 struct BackendGateResult {
   int passed = 0;
   int failed = 0;
-  int not_applicable = 0;           // probes whose subject the backend does not declare
+  int not_applicable = 0;  // probes whose subject the backend does not declare
   std::vector<ProbeResult> probes;  // every probe that ran, in order
   // Why no probe ran (the fake API or the backend did not start); empty when they ran. The
   // gate reports every probe as skipped then, which fails it: zero skips.

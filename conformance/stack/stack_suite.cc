@@ -38,6 +38,7 @@ constexpr int kCliPageCeiling = 5;
 struct Context {
   LocalStack& stack;
   std::vector<Json> catalog;  // what the cases expect the fake API to serve
+  const char* case_id = "";   // the running case's id, from kCases
 };
 
 // A case's verdict being built: the first failed check sets `detail`.
@@ -52,9 +53,9 @@ struct Verdict {
   }
 };
 
-Verdict Begin(std::string id, std::vector<std::string> requirements, std::string expected) {
+Verdict Begin(const Context& ctx, std::vector<std::string> requirements, std::string expected) {
   Verdict v;
-  v.r = {.id = std::move(id), .requirements = std::move(requirements), .passed = true,
+  v.r = {.id = ctx.case_id, .requirements = std::move(requirements), .passed = true,
          .expected = std::move(expected)};
   return v;
 }
@@ -134,7 +135,7 @@ bool OneSandboxDisposed(Verdict& v, const host::CallReport& report) {
 // The recorded real page's rows come back whole: the CLI ran in the sandbox, reached the fake
 // API through the egress proxy with the proxy's CA, and the tool accepted every row.
 StackCaseResult CompletedLookup(Context& ctx) {
-  Verdict v = Begin("stack.completed_lookup",
+  Verdict v = Begin(ctx,
                     {"INTRO-002", "INTRO-004", "INTRO-006", "INTRO-007", "HOST-013", "BOUND-016",
                      "BOUND-018"},
                     "completed with every catalog row of serviceName 'Azure Database for "
@@ -168,7 +169,7 @@ StackCaseResult CompletedLookup(Context& ctx) {
 // westeurope expands to one CLI query over the region, Global and every billing zone; the tool
 // keeps the regional rows and the network zone westeurope bills in, and labels each row.
 StackCaseResult RegionExpansion(Context& ctx) {
-  Verdict v = Begin("stack.region_expansion",
+  Verdict v = Begin(ctx,
                     {"REGION-001", "REGION-002", "SELECT-003", "SELECT-004", "SELECT-009",
                      "SELECT-011", "SELECT-012"},
                     "completed; received_rows = the catalog's Virtual Network rows (primary or not) in "
@@ -216,7 +217,7 @@ StackCaseResult RegionExpansion(Context& ctx) {
 // The API's 400 for an unknown field fails the whole lookup with fixed guidance that repeats
 // neither the CLI's text nor the argument.
 StackCaseResult UpstreamRejects(Context& ctx) {
-  Verdict v = Begin("stack.upstream_400", {"UPSTREAM-001", "UPSTREAM-002", "BOUND-015"},
+  Verdict v = Begin(ctx, {"UPSTREAM-001", "UPSTREAM-002", "BOUND-015"},
                     "failed (upstream_filter_rejected), no rows, fixed messages without the "
                     "unknown field's name, after the fake API answered 400");
   if (!ResetApi(ctx, v)) return v.r;
@@ -239,7 +240,7 @@ StackCaseResult UpstreamRejects(Context& ctx) {
 // The fake API's reset fault: every answer's head goes out and the connection closes before the
 // body. The CLI's transport error fails the lookup closed and the sandbox is still disposed.
 StackCaseResult UpstreamReset(Context& ctx) {
-  Verdict v = Begin("stack.upstream_reset", {"BOUND-011", "BOUND-012", "INTRO-007"},
+  Verdict v = Begin(ctx, {"BOUND-011", "BOUND-012", "INTRO-007"},
                     "failed (cli_failed) with no rows and the sandbox disposed, while the fake "
                     "API closes every connection after the answer's head");
   if (!ResetApi(ctx, v)) return v.r;
@@ -264,7 +265,7 @@ StackCaseResult UpstreamReset(Context& ctx) {
 // timeout), and what load did change, the real CLI's spare address space, the backend's 16 GiB
 // limit now leaves ample (//conformance/stack:address_space_test).
 StackCaseResult PagingCeiling(Context& ctx) {
-  Verdict v = Begin("stack.paging_ceiling", {"BOUND-003", "BOUND-017", "BOUND-018", "BOUND-021"},
+  Verdict v = Begin(ctx, {"BOUND-003", "BOUND-017", "BOUND-018", "BOUND-021"},
                     "completed; received_rows 5000 after 5 pages, truncated and "
                     "upstream_limit_reached, returned_rows 100");
   if (!ResetApi(ctx, v)) return v.r;
@@ -288,7 +289,7 @@ StackCaseResult PagingCeiling(Context& ctx) {
 
 // A refusal happens before the router is asked for anything.
 StackCaseResult RefusalWithoutSandbox(Context& ctx) {
-  Verdict v = Begin("stack.refusal_no_sandbox", {"ARG-009", "ARG-010"},
+  Verdict v = Begin(ctx, {"ARG-009", "ARG-010"},
                     "refused (service_without_sku), no sandbox acquired, no request to the API");
   if (!ResetApi(ctx, v)) return v.r;
   const std::optional<host::CallReport> call =
@@ -303,7 +304,7 @@ StackCaseResult RefusalWithoutSandbox(Context& ctx) {
 }
 
 struct StackCase {
-  const char* id;  // the id its result carries (StackCaseIdsMatchTheirResults holds them equal)
+  const char* id;  // the id its result carries (Begin reads it from the Context)
   StackCaseResult (*run)(Context&);
 };
 
@@ -362,6 +363,7 @@ StackSuiteResult RunStackSuite(const StackSuiteOptions& options) {
   Context ctx{**stack, ParseCatalog(expected)};
   for (const StackCase& c : kCases) {
     if (options.selected && !options.selected(c.id)) continue;
+    ctx.case_id = c.id;
     StackCaseResult r = c.run(ctx);
     ++(r.passed ? result.passed : result.failed);
     if (options.progress) options.progress(r);

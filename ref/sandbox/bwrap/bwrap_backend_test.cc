@@ -44,7 +44,7 @@ using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 
 
-std::string Runfile(const std::string& path) { return base::Runfile(path); }
+using base::Runfile;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
