@@ -324,8 +324,8 @@ def main():
                      "`tools/bazel run //docs:TEST -- --refresh`")
         doc_path = os.path.join(workspace, doc_path)
     tmp = tempfile.mkdtemp(prefix="transcripts.", dir=os.environ.get("TEST_TMPDIR"))
-    names, failures = check_doc(doc_path, Runner(parse_bins(args.bin), tmp, parse_replays(args.replay)),
-                                args.refresh)
+    runner = Runner(parse_bins(args.bin), tmp, parse_replays(args.replay))
+    names, failures = check_doc(doc_path, runner, args.refresh)
     for failure in failures:
         print("FAIL: " + failure + "\n")
     if failures and not args.refresh:

@@ -49,6 +49,7 @@ def _recorded_run_impl(ctx):
         },
         is_executable = True,
     )
+    written = [ctx.outputs.stdout, ctx.outputs.stderr, ctx.outputs.status, ctx.outputs.json]
     arguments = [
         ctx.outputs.stdout.path,
         ctx.outputs.stderr.path,
@@ -63,19 +64,13 @@ def _recorded_run_impl(ctx):
         arguments = arguments,
         inputs = ctx.files.data + [links],
         tools = [tool],
-        outputs = [ctx.outputs.stdout, ctx.outputs.stderr, ctx.outputs.status, ctx.outputs.json],
+        outputs = written,
         env = env,
         mnemonic = "RecordedRun",
         progress_message = "Recording %s (%s)" % (ctx.label, tool.executable.short_path),
         execution_requirements = {t: "" for t in ctx.attr.tags if t in _PASSED_TAGS},
     )
-    recorded = [
-        ctx.outputs.stdout,
-        ctx.outputs.stderr,
-        ctx.outputs.status,
-        ctx.outputs.argv,
-        ctx.outputs.json,
-    ]
+    recorded = written + [ctx.outputs.argv]
     return [DefaultInfo(files = depset(recorded), runfiles = ctx.runfiles(files = recorded))]
 
 recorded_run = rule(
