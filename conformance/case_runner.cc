@@ -16,7 +16,7 @@
 #include "conformance/judge/json_diff.h"
 #include "conformance/judge/message_facts.h"
 #include "conformance/judge/profile_facts.h"
-#include "conformance/json_schema.h"
+#include "conformance/json_schema/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/pricing/lookup.h"
 #include "ref/zones/location_values.h"

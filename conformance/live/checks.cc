@@ -4,7 +4,7 @@
 #include <set>
 #include <utility>
 
-#include "conformance/json_schema.h"
+#include "conformance/json_schema/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
 #include "ref/status/status_macros.h"

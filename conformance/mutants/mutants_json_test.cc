@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "conformance/json_schema.h"
+#include "conformance/json_schema/json_schema.h"
 #include "ref/base/files.h"
 
 namespace azure_pricing::conformance {

@@ -8,7 +8,7 @@
 
 #include "conformance/backend/protocol/protocol.h"
 #include "conformance/line_protocol/wire_json.h"
-#include "conformance/json_schema.h"
+#include "conformance/json_schema/json_schema.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
 #include "ref/status/status_macros.h"

@@ -61,7 +61,7 @@ class ProtocolSchemas {
   // Every *.schema.json of the two directories in the runfiles.
   static StatusOr<ProtocolSchemas> Load();
   // Every *.schema.json of these directories. Each file must be a draft 2020-12 schema with a
-  // unique $id, a title and a description, using only keywords conformance/json_schema.h
+  // unique $id, a title and a description, using only keywords conformance/json_schema/json_schema.h
   // implements, every $ref resolving.
   static StatusOr<ProtocolSchemas> LoadFrom(const std::string& backend_directory,
                                             const std::string& testee_directory);

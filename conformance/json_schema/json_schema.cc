@@ -1,4 +1,4 @@
-#include "conformance/json_schema.h"
+#include "conformance/json_schema/json_schema.h"
 
 #include <algorithm>
 #include <cstdint>

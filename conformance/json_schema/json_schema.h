@@ -10,8 +10,8 @@
 //   relative URI is resolved against the $id of the document it is in, as the draft says).
 // $schema, $id, title, description and $defs are annotations. A schema that uses any other
 // keyword is itself a problem, so an edit to the schema cannot silently stop being enforced.
-#ifndef CONFORMANCE_JSON_SCHEMA_H_
-#define CONFORMANCE_JSON_SCHEMA_H_
+#ifndef CONFORMANCE_JSON_SCHEMA_JSON_SCHEMA_H_
+#define CONFORMANCE_JSON_SCHEMA_JSON_SCHEMA_H_
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -53,4 +53,4 @@ std::string PathText(const std::vector<std::string>& path);
 
 }  // namespace azure_pricing::conformance
 
-#endif  // CONFORMANCE_JSON_SCHEMA_H_
+#endif  // CONFORMANCE_JSON_SCHEMA_JSON_SCHEMA_H_

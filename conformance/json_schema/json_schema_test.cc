@@ -1,6 +1,6 @@
 // The schema subset the case files and the protocol schemas rely on: each keyword rejects what it
 // should and names where.
-#include "conformance/json_schema.h"
+#include "conformance/json_schema/json_schema.h"
 
 #include <gtest/gtest.h>
 
