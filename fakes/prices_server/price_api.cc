@@ -1,13 +1,13 @@
 #include "fakes/prices_server/price_api.h"
 
 #include <algorithm>
-#include <cctype>
 #include <limits>
 #include <span>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "fakes/prices_server/odata.h"
+#include "fakes/prices_server/query_text.h"
 
 namespace azure_pricing::fakes::prices {
 
@@ -21,12 +21,6 @@ constexpr const char* kIndexedFields[] = {
     "serviceName", "armRegionName", "armSkuName", "type",     "serviceFamily",
     "meterName",   "productName",   "skuName",    "location", "reservationTerm"};
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Fixed rates for the fake's currencies: the real API converts; the fake only has to be
 // consistent. An unknown code is answered in USD, as the CLI cannot tell.
 const std::map<std::string, double>& Rates() {
@@ -39,36 +33,6 @@ const std::map<std::string, double>& Rates() {
 HttpResponse Error(int status, std::string_view message) {
   Json body = {{"Error", {{"Code", "BadRequest"}, {"Message", message}}}};
   return {status, "application/json; charset=utf-8", body.dump()};
-}
-
-struct QueryParam {
-  std::string raw_key, raw_value, key, value;
-};
-
-std::vector<QueryParam> ParseQuery(std::string_view query) {
-  std::vector<QueryParam> out;
-  size_t start = 0;
-  while (start <= query.size()) {
-    size_t end = query.find('&', start);
-    if (end == std::string_view::npos) end = query.size();
-    const std::string_view part = query.substr(start, end - start);
-    if (!part.empty()) {
-      const size_t eq = part.find('=');
-      QueryParam p;
-      p.raw_key = std::string(part.substr(0, eq));
-      p.raw_value = eq == std::string_view::npos ? "" : std::string(part.substr(eq + 1));
-      p.key = PercentDecode(p.raw_key);
-      p.value = PercentDecode(p.raw_value);
-      out.push_back(std::move(p));
-    }
-    start = end + 1;
-  }
-  return out;
-}
-
-std::string Unquote(std::string v) {
-  if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') return v.substr(1, v.size() - 2);
-  return v;
 }
 
 constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();
@@ -183,7 +147,7 @@ struct Catalog::Impl {
     for (const char* field : kIndexedFields) {
       auto it = item.find(field);
       if (it != item.end() && it->is_string()) {
-        index[field][Lower(it->get<std::string>())].push_back(id);
+        index[field][AsciiLower(it->get<std::string>())].push_back(id);
       }
     }
   }
@@ -262,7 +226,7 @@ struct Catalog::Impl {
         if (!indexed) return std::nullopt;
         auto f = index.find(*field);
         if (f == index.end()) return Postings{};  // no item has the field
-        auto v = f->second.find(Lower(e.value));
+        auto v = f->second.find(AsciiLower(e.value));
         if (v == f->second.end()) return Postings{};
         return Postings{std::span<const uint32_t>(v->second)};
       }
@@ -332,22 +296,6 @@ bool Catalog::Add(std::string_view text, std::string* error) {
   return true;
 }
 
-std::string PercentDecode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
-
 namespace {
 
 // One request's query, read and checked: what to match, which page, in which currency.
@@ -381,7 +329,7 @@ std::optional<HttpResponse> ReadParams(PriceQuery& q, std::optional<std::string>
 
 std::optional<HttpResponse> ReadQuery(std::string_view query, PriceQuery& q) {
   q.query = query;
-  q.params = ParseQuery(query);
+  q.params = SplitQuery(query);
   std::optional<std::string> api_version, filter;
   if (std::optional<HttpResponse> refused = ReadParams(q, api_version, filter)) return refused;
   if (api_version) {

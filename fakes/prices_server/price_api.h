@@ -55,9 +55,6 @@ inline constexpr char kPublicBase[] = "https://prices.azure.com:443/api/retail/p
 HttpResponse HandlePrices(const Catalog& catalog, std::string_view target,
                           int page_size = kPageSize);
 
-// Percent-decoding of one query component ('+' stays '+', as the API's own links never use it).
-std::string PercentDecode(std::string_view text);
-
 }  // namespace azure_pricing::fakes::prices
 
 #endif  // FAKES_PRICES_SERVER_PRICE_API_H_
