@@ -62,7 +62,7 @@ class RawAdapter {
     return std::nullopt;
   }
   bool ExitedWithin(std::chrono::seconds wait) {
-    return lp::ExitedBy(child_.pid, lp::Clock::now() + wait);
+    return child_.process.ExitedBy(lp::Clock::now() + wait);
   }
 
  private:

@@ -151,7 +151,7 @@ StatusOr<bool> TesteeProcess::Hello(Version offer, Clock::time_point deadline) {
 
 // Stop, then EOF, then the deadline, then SIGKILL to the group; reaped on every path.
 void TesteeProcess::Shutdown() {
-  if (child_.pid == 0) return;
+  if (child_.process.pid() == 0) return;
   const Clock::time_point deadline = Clock::now() + deadlines_.stop;
   const GateMessage stop{.seq = ++seq_, .op = GateOp::kStop};
   const std::string line = EncodeGateMessage(stop);
@@ -164,7 +164,7 @@ void TesteeProcess::Shutdown() {
     }
   }
   lp::CloseFd(child_.to_child);  // EOF, for a testee that did not take stop as its cue
-  (void)lp::ExitedBy(child_.pid, deadline);
+  (void)child_.process.ExitedBy(deadline);
   lp::KillAndReap(child_);
   reader_.reset();
 }
@@ -217,7 +217,7 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
   }
   const conformance::host::SandboxMark mark = conformance::host::MarkOf(*backend_);
   // A testee killed by an earlier case is replaced, so one bad case does not fail the rest.
-  if (child_.pid == 0) {
+  if (child_.process.pid() == 0) {
     RETURN_IF_ERROR(Launch());
   }
   CaseSession session(*backend_);

@@ -55,7 +55,7 @@ int Relay(const std::string& testee, const std::string& log_path) {
   }
   std::fclose(log);
   lp::CloseFd(child.to_child);
-  (void)lp::ExitedBy(child.pid, lp::Clock::now() + std::chrono::seconds(5));
+  (void)child.process.ExitedBy(lp::Clock::now() + std::chrono::seconds(5));
   lp::KillAndReap(child);
   return 0;
 }
@@ -111,7 +111,7 @@ void RawSession(const std::string& testee) {
     std::printf("< %s\n", answer.c_str());
   }
   lp::CloseFd(child.to_child);
-  (void)lp::ExitedBy(child.pid, lp::Clock::now() + std::chrono::seconds(5));
+  (void)child.process.ExitedBy(lp::Clock::now() + std::chrono::seconds(5));
   lp::KillAndReap(child);
 }
 

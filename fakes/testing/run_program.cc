@@ -1,15 +1,9 @@
 #include "fakes/testing/run_program.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <thread>
 #include <utility>
 
 #include "ref/base/files.h"
+#include "ref/base/subprocess.h"
 #include "ref/base/test_tmpdir.h"
 
 namespace azure_pricing::fakes::test_support {
@@ -27,34 +21,16 @@ ProgramRun RunProgram(const std::vector<std::string>& argv, const std::vector<st
                       std::chrono::seconds deadline) {
   const std::string& dir = base::TestTmpDir();
   const std::string out = dir + "/program.out", err = dir + "/program.err";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> args = argv, vars = env;
-  std::vector<char*> argp, envp;
-  for (std::string& a : args) argp.push_back(a.data());
-  argp.push_back(nullptr);
-  for (std::string& e : vars) envp.push_back(e.data());
-  envp.push_back(nullptr);
+  const StatusOr<base::SubprocessResult> ran = base::Subprocess::Run(
+      {.argv = argv, .env = env, .in = base::Stdio::DevNull(), .out = base::Stdio::File(out),
+       .err = base::Stdio::File(err)},
+      deadline);
   ProgramRun run;
-  pid_t pid = 0;
-  if (posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argp.data(), envp.data()) == 0) {
-    int status = 0;
-    const auto end = std::chrono::steady_clock::now() + deadline;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > end) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        run.timed_out = true;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    if (!run.timed_out && WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
-    if (!run.timed_out && WIFSIGNALED(status)) run.signal = WTERMSIG(status);
+  if (ran.ok()) {
+    run.exit_code = ran->exit_code;
+    run.signal = ran->signal;
+    run.timed_out = ran->timed_out;
   }
-  posix_spawn_file_actions_destroy(&actions);
   run.out = Slurp(out);
   run.err = Slurp(err);
   return run;

@@ -8,11 +8,8 @@
 //   tools/bazel run -c opt //tools/bench:envelope_benchmark [-- --rows]
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +21,7 @@
 
 #include "ref/base/files.h"
 #include "ref/base/main_guard.h"
+#include "ref/base/subprocess.h"
 #include "ref/pricing/envelope.h"
 #include "ref/pricing/lookup.h"
 #include "ref/pricing/report.h"
@@ -200,29 +198,18 @@ int MeasurePeakChild(const char* path) {
 // child: this process has run the benchmarks, and the envelope processing keeps its freed memory
 // for the next envelope, so a fork would reuse those pages and its VmHWM would hardly move.
 std::optional<long> PeakGrowthKb(const std::string& path) {
-  int fds[2];
-  // Close-on-exec: only the dup2'd copy (the child's stdout) crosses into the child.
-  if (pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  std::string program = "envelope_benchmark", flag = kPeakChildFlag, file = path;
-  char* child_argv[] = {program.data(), flag.data(), file.data(), nullptr};
-  pid_t child = -1;
-  const int spawned = posix_spawn(&child, "/proc/self/exe", &actions, nullptr, child_argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  std::string out;
-  char buf[64];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  if (spawned != 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0) {
+  const ap::StatusOr<ap::base::SubprocessResult> run = ap::base::Subprocess::Run(
+      {.argv = {"/proc/self/exe", kPeakChildFlag, path}, .in = ap::base::Stdio::DevNull(),
+       .out = ap::base::Stdio::Pipe()},
+      std::chrono::seconds(120));
+  if (!run.ok() || run->exit_code != 0) {
     std::fprintf(stderr, "envelope_benchmark: the peak memory child failed (%s)\n",
-                 spawned != 0 ? std::strerror(spawned) : "see above");
+                 !run.ok() ? run.status().message().c_str()
+                 : run->timed_out ? "it ran past 120 s"
+                                  : "see above");
     return std::nullopt;
   }
+  const std::string& out = run->out;
   char* end = nullptr;
   const long kb = std::strtol(out.c_str(), &end, 10);
   if (end == out.c_str() || *end != '\n' || kb < 0) return std::nullopt;

@@ -13,7 +13,6 @@ namespace azure_pricing::conformance::backend::protocol {
 
 using line_protocol::Clock;
 using line_protocol::CloseFd;
-using line_protocol::ExitedBy;
 using line_protocol::LineDirection;
 using line_protocol::LineObserver;
 using line_protocol::LineReader;
@@ -55,14 +54,14 @@ std::chrono::milliseconds ExecWait(int64_t timeout_seconds, std::chrono::millise
 class AdapterChannel {
  public:
   AdapterChannel(PipedChild spawned, AdapterDeadlines deadlines, LineObserver observer)
-      : child_(spawned), reader_(spawned.from_child, kMaxLineBytes),
+      : child_(std::move(spawned)), reader_(child_.from_child, kMaxLineBytes),
         deadlines_(deadlines), observer_(std::move(observer)) {}
   ~AdapterChannel() { Shutdown(); }
 
   const AdapterDeadlines& deadlines() const { return deadlines_; }
   pid_t pid() {
     std::lock_guard<std::mutex> lock(mu_);
-    return child_.pid;
+    return child_.process.pid();
   }
 
   void SetUpstream(const sandbox::EgressUpstream& upstream) {
@@ -73,7 +72,7 @@ class AdapterChannel {
   // One request and its answer; the mutex keeps one request in flight.
   StatusOr<Response> Call(RequestBody body, std::chrono::milliseconds wait) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (child_.pid == 0) return Failed(kAdapterExited);
+    if (child_.process.pid() == 0) return Failed(kAdapterExited);
     if (auto* acquire = std::get_if<AcquireRequest>(&body)) acquire->egress_upstream = upstream_;
     const Op op = OpOf(body);
     const int64_t seq = ++seq_;
@@ -92,7 +91,7 @@ class AdapterChannel {
   // adapter that refused hello is not started and would only refuse stop too: it gets EOF alone.
   void Shutdown(bool say_stop = true) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (child_.pid == 0) return;
+    if (child_.process.pid() == 0) return;
     const Clock::time_point deadline = Clock::now() + deadlines_.stop;
     const std::string stop = say_stop ? EncodeRequest(Request{++seq_, StopRequest{}}) : "";
     if (say_stop) Observe(LineDirection::kRequestSent, Op::kStop, stop);
@@ -104,7 +103,7 @@ class AdapterChannel {
       }
     }
     CloseFd(child_.to_child);  // EOF, for an adapter that did not take stop as its cue
-    (void)ExitedBy(child_.pid, deadline);
+    (void)child_.process.ExitedBy(deadline);
     KillAndReap();
   }
 
@@ -146,7 +145,7 @@ class AdapterChannel {
   }
 
   std::mutex mu_;
-  PipedChild child_;  // pid 0 once reaped
+  PipedChild child_;  // pid 0 once reaped; before reader_, which reads its pipe
   LineReader reader_;
   AdapterDeadlines deadlines_;
   int64_t seq_ = 0;
@@ -197,7 +196,8 @@ StatusOr<std::unique_ptr<AdapterBackend>> AdapterBackend::Start(std::vector<std:
                                                                 std::string working_directory,
                                                                 LineObserver observer) {
   ASSIGN_OR_RETURN(PipedChild spawned, Spawn(argv, env, working_directory));
-  auto channel = std::make_shared<AdapterChannel>(spawned, deadlines, std::move(observer));
+  auto channel =
+      std::make_shared<AdapterChannel>(std::move(spawned), deadlines, std::move(observer));
   ASSIGN_OR_RETURN(Response hello, channel->Call(HelloRequest{}, deadlines.call));
   if (!hello.error.ok()) {
     channel->Shutdown(/*say_stop=*/false);

@@ -3,10 +3,6 @@
 // of raw lines that shows the error answers.
 //
 //   tools/bazel run //conformance/backend/protocol:print_transcript
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,11 +11,11 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "conformance/backend/protocol/client.h"
 #include "ref/base/main_guard.h"
+#include "ref/base/subprocess.h"
 
 namespace azure_pricing::conformance::backend::protocol {
 namespace {
@@ -83,32 +79,12 @@ constexpr char kRawLines[] =
 bool RawSession(const std::string& adapter, const std::string& transcript) {
   const std::string input = TempPath("raw_lines");
   std::ofstream(input) << kRawLines;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, input.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  std::vector<std::string> args = {adapter, "--transcript", transcript};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  char* no_env[] = {nullptr};
-  pid_t pid = 0;
-  const bool spawned =
-      posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), no_env) == 0;
-  posix_spawn_file_actions_destroy(&actions);
-  if (!spawned) return false;
-  int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  const StatusOr<base::SubprocessResult> run = base::Subprocess::Run(
+      {.argv = {adapter, "--transcript", transcript}, .env = std::vector<std::string>(),
+       .in = base::Stdio::File(input), .out = base::Stdio::DevNull()},
+      std::chrono::seconds(10));
   std::remove(input.c_str());
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return run.ok() && run->exit_code == 0;
 }
 
 int Main(int argc, char** argv) {
