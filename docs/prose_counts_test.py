@@ -4,8 +4,8 @@ certify-sandbox.md's transcripts are held to the gate's output by //docs:certify
 its two verdict lines are the truth here: the number of required probes, and the skeleton
 adapter's verdict. Every other page that states how many probes the backend suite has, or quotes
 a verdict, must agree with them. The mutant counts are held to the tables that list the mutants
-(the tables themselves to the code by //conformance/backend/mutants:docs_tables_test) and to
-conformance/mutants/mutants.json.
+(the tables themselves to the code by //conformance/backend/broken_backends:docs_tables_test) and to
+conformance/source_mutants/mutants.json.
 
 Usage: prose_counts_test.py REPO_FILE... (the documents below and mutants.json, by rootpath).
 """
@@ -80,7 +80,7 @@ class ProseCountsTest(unittest.TestCase):
         self.assertEqual(development, [str(len(self.mutant_rows))])
 
     def test_the_source_mutant_counts_are_mutants_json(self):
-        mutants = json.loads(read("conformance/mutants/mutants.json"))["mutants"]
+        mutants = json.loads(read("conformance/source_mutants/mutants.json"))["mutants"]
         prose = self.backend_suite.replace("\n", " ")
         slips = re.search(r"holds (\d+) one-line slips", prose)
         self.assertIsNotNone(slips)

@@ -1,6 +1,6 @@
 """The reason codes reference.md names are exactly those of profile.md's tool table.
 
-profile.md's table is held to the code by //conformance:profile_test, so this keeps the page a
+profile.md's table is held to the code by //conformance/judge:profile_test, so this keeps the page a
 reader meets first in step with the code: a code added, renamed or removed in the code fails one
 of the two tests until both documents say it.
 """

@@ -27,7 +27,7 @@ DOC_TRANSCRIPTS = {
     "certify_sandbox_test": struct(
         doc = "//docs:certify-sandbox.md",
         bins = ["//conformance:gate"],
-        replays = {"//conformance:gate": ["//conformance:backend_gate_run"]},
+        replays = {"//conformance:gate": ["//conformance/gate:backend_run"]},
         data = ["//conformance/backend/protocol:example_adapter.py"],
         size = "medium",
         tags = ["requires-user-namespaces"],
@@ -51,7 +51,7 @@ DOC_TRANSCRIPTS = {
     "gate_doc_test": struct(
         doc = "//docs:gate.md",
         bins = ["//conformance:gate"],
-        replays = {"//conformance:gate": ["//conformance:whole_gate_run"]},
+        replays = {"//conformance:gate": ["//conformance/gate:whole_run"]},
         data = [],
         size = "small",
         tags = ["requires-user-namespaces"],  # the record's

@@ -10,8 +10,8 @@
 #include "conformance/backend/suite.h"
 #include "conformance/backend/suite_testing.h"
 #include "conformance/citations/cites.h"
-#include "conformance/gate_record.h"
-#include "conformance/recorded_gate_run.h"
+#include "conformance/gate/record.h"
+#include "conformance/gate/recorded_run.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ref/base/runfiles.h"
@@ -25,11 +25,11 @@ using ::testing::IsEmpty;
 
 // The gate's backend suite over the bubblewrap adapter with the real azmcp, as
 // `tools/bazel run //conformance:gate -- --suite backend` runs it: recorded once per build
-// (//conformance:backend_gate_run), since docs/certify-sandbox.md's transcript shows the same run.
+// (//conformance/gate:backend_run), since docs/certify-sandbox.md's transcript shows the same run.
 TEST(AdapterSuiteTest, TheGateFindsTheBubblewrapAdapterConformantWithTheRealCli) {
   CITES("HOST-012", "HOST-013", "HOST-014", "HOST-008");
-  const StatusOr<RecordedGateRun> run = ReadRecordedGateRun("conformance/backend_gate_run");
-  ASSERT_THAT(run.status(), IsOk()) << "build //conformance:backend_gate_run";
+  const StatusOr<RecordedGateRun> run = ReadRecordedGateRun("conformance/gate/backend_run");
+  ASSERT_THAT(run.status(), IsOk()) << "build //conformance/gate:backend_run";
   EXPECT_EQ(run->exit_status, 0) << run->stdout_text;
   std::map<std::string, GateRecord> by_id;
   for (const GateRecord& r : run->RecordsOf(kBackendSuite)) {

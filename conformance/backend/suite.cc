@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "conformance/backend/suite_internal.h"
-#include "conformance/check_line.h"
+#include "conformance/console/check_line.h"
 #include "ref/pricing/host.h"
 #include "ref/sandbox/bwrap/command_line.h"
 #include "ref/status/status_macros.h"

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <set>
 
-#include "conformance/backend/mutants/mutants.h"
+#include "conformance/backend/broken_backends/broken_backends.h"
 #include "conformance/backend/suite_internal.h"
 #include "conformance/backend/suite_testing.h"
 #include "conformance/citations/cites.h"

@@ -4,7 +4,7 @@
 //   CITES("ARG-001", "HOST-004");
 //
 // at namespace scope, with string literals only. A malformed id fails to compile; the catalog
-// check (conformance/catalog.h, ParseCitations) reads these declarations from the test sources,
+// check (conformance/catalog/catalog.h, ParseCitations) reads these declarations from the test sources,
 // rejects an id the catalog does not have, and counts nothing else: an id in a comment is not a
 // citation. Shell tests, which have no compiler, write the same form as a comment line:
 //   # CITES("ZONE-001", "ZONE-003")

@@ -51,12 +51,9 @@ std::string NamesOf(Enum last) {
 
 class Config {
  public:
-  static StatusOr<Config> Parse(const std::string& part, const std::string& text) {
-    json::ParseResult parsed = json::ParseStrict(text);
-    if (parsed.error != json::ParseError::kNone || !parsed.value.is_object()) {
-      return Invalid("the " + part + " configuration is not a JSON object");
-    }
-    return Config(part, std::move(parsed.value));
+  static StatusOr<Config> Of(const std::string& part, const json::Value& value) {
+    if (!value.is_object()) return Invalid("the " + part + " configuration is not a JSON object");
+    return Config(part, value);
   }
 
   // Every key must be one of `known` (config_keys.h).
@@ -176,8 +173,8 @@ struct HostSetup {
   ::azure_pricing::sandbox::RouterOptions router;
 };
 
-StatusOr<HostSetup> ParseHost(const std::string& text) {
-  ASSIGN_OR_RETURN(Config c, Config::Parse("host", text));
+StatusOr<HostSetup> ParseHost(const json::Value& value) {
+  ASSIGN_OR_RETURN(Config c, Config::Of("host", value));
   RETURN_IF_ERROR(c.Keys(kHostKeys));
   HostSetup h;
   // The harness host runs container-class backends on purpose, as a Docker host would.
@@ -227,8 +224,8 @@ StatusOr<HostSetup> ParseHost(const std::string& text) {
 
 }  // namespace
 
-StatusOr<BackendSetup> ParseBackendSetup(const std::string& text) {
-  ASSIGN_OR_RETURN(Config c, Config::Parse("backend", text));
+StatusOr<BackendSetup> ParseBackendSetup(const json::Value& value) {
+  ASSIGN_OR_RETURN(Config c, Config::Of("backend", value));
   RETURN_IF_ERROR(c.Keys(kBackendKeys));
   BackendSetup b;
   fakes::sandbox::BackendDeclaration& d = b.declaration;
@@ -268,8 +265,8 @@ struct LabelSetup {
   std::vector<labels::ContentLabel> arguments;
 };
 
-StatusOr<LabelSetup> ParseLabels(const std::string& text) {
-  ASSIGN_OR_RETURN(Config c, Config::Parse("labels", text));
+StatusOr<LabelSetup> ParseLabels(const json::Value& value) {
+  ASSIGN_OR_RETURN(Config c, Config::Of("labels", value));
   RETURN_IF_ERROR(c.Keys(kLabelsKeys));
   LabelSetup l;
   ASSIGN_OR_RETURN(Config conv, c.Child("conversation"));
@@ -279,7 +276,7 @@ StatusOr<LabelSetup> ParseLabels(const std::string& text) {
     if (!args->is_array()) return c.WrongType("arguments");
     for (const json::Value& item : args->items()) {
       if (!item.is_object()) return c.WrongType("arguments");
-      ASSIGN_OR_RETURN(Config one, Config::Parse("labels.arguments", json::Serialize(item)));
+      ASSIGN_OR_RETURN(Config one, Config::Of("labels.arguments", item));
       ASSIGN_OR_RETURN(labels::ContentLabel arg, ParseLabel(one));
       l.arguments.push_back(arg);
     }
@@ -404,7 +401,7 @@ void CollectSandboxCounts(const fakes::sandbox::FakeBackend& backend, CallReport
 
 StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> MakeScriptedBackend(
     const ScriptedCall& call) {
-  ASSIGN_OR_RETURN(BackendSetup setup, ParseBackendSetup(call.backend_json));
+  ASSIGN_OR_RETURN(BackendSetup setup, ParseBackendSetup(call.backend));
   auto backend = std::make_unique<fakes::sandbox::FakeBackend>(setup.declaration);
   backend->SetWithholdBoundedExec(setup.withhold_bounded_exec);
   for (const fakes::sandbox::CallScript& s : call.scripts) backend->Script(s);
@@ -432,9 +429,9 @@ ScriptedHost::~ScriptedHost() = default;
 StatusOr<std::unique_ptr<ScriptedHost>> ScriptedHost::Build(const ScriptedCall& call,
                                                             const BackendFor& backend_for) {
   auto state = std::make_unique<State>();
-  ASSIGN_OR_RETURN(HostSetup host, ParseHost(call.host_json));
-  ASSIGN_OR_RETURN(BackendSetup backend_setup, ParseBackendSetup(call.backend_json));
-  ASSIGN_OR_RETURN(LabelSetup label_setup, ParseLabels(call.labels_json));
+  ASSIGN_OR_RETURN(HostSetup host, ParseHost(call.host));
+  ASSIGN_OR_RETURN(BackendSetup backend_setup, ParseBackendSetup(call.backend));
+  ASSIGN_OR_RETURN(LabelSetup label_setup, ParseLabels(call.labels));
   state->host = std::move(host);
   state->labels = std::move(label_setup);
   RETURN_IF_ERROR(BuildChain(call, state->labels, state->middleware));
@@ -593,6 +590,12 @@ std::string ConfigurationValuesHelp() {
          "  capabilities, denied_capabilities: " + NamesOf(sb::Capability::kEgressMethods) +
          "\n" + "  os_families: " + NamesOf(sb::OsFamily::kWindows) + "\n" +
          "  egress_modes: " + NamesOf(sb::Egress::kUnrestricted) + "\n";
+}
+
+json::Value ConfigFromText(std::string_view text) {
+  json::ParseResult parsed = json::ParseStrict(text);
+  if (parsed.error != json::ParseError::kNone) return json::Value::String(std::string(text));
+  return std::move(parsed.value);
 }
 
 }  // namespace azure_pricing::conformance::host

@@ -15,9 +15,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fakes/sandbox/fake_backend.h"
+#include "ref/json/json.h"
 #include "ref/labels/labels.h"
 #include "ref/status/status.h"
 
@@ -31,9 +33,11 @@ struct ScriptedCall {
   // router, middleware and backend, whose scripts this call's are appended to. The
   // configuration members below are the first call's, repeated, and are not read again.
   bool same_host = false;
-  std::string host_json = "{}";
-  std::string backend_json = "{}";
-  std::string labels_json = "{}";
+  // The host configuration (config_keys.h), as values; one that is not an object is refused as
+  // invalid_configuration.
+  json::Value host = json::Value::Object();
+  json::Value backend = json::Value::Object();
+  json::Value labels = json::Value::Object();
   std::vector<std::string> middleware;
   std::vector<fakes::sandbox::CallScript>
       scripts;  // one per acquisition; past the end: exit 0 with empty output
@@ -75,12 +79,22 @@ struct CallReport {
   std::vector<::azure_pricing::sandbox::ExecRequest> exec_requests;
 };
 
+// Makes one call of a host case: a ScriptedHostRunner in process, or a testee over the testee
+// protocol (conformance/testee). A case's "then" calls come with same_host set, right after the
+// case's own. An error status is a case that could not be run.
+using CallExecutor = std::function<azure_pricing::StatusOr<CallReport>(const ScriptedCall&)>;
+
 // What a call's backend JSON declares.
 struct BackendSetup {
   fakes::sandbox::BackendDeclaration declaration = fakes::sandbox::PricingCapableDeclaration();
   bool withhold_bounded_exec = false;
 };
-azure_pricing::StatusOr<BackendSetup> ParseBackendSetup(const std::string& backend_json);
+azure_pricing::StatusOr<BackendSetup> ParseBackendSetup(const json::Value& backend);
+
+// A configuration given as text (a command line's, version 2 of the testee protocol's): its
+// value when it is strict JSON, else the text as a JSON string, which the host refuses as it
+// would refuse any configuration that is not an object.
+json::Value ConfigFromText(std::string_view text);
 
 // The scripted backend a call describes: its backend JSON's declaration, its scripts in order.
 azure_pricing::StatusOr<std::unique_ptr<fakes::sandbox::FakeBackend>> MakeScriptedBackend(

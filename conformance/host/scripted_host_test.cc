@@ -40,12 +40,14 @@ TEST(ScriptedHostTest, ConfigurationErrorsNameThePart) {
            {"{}", "{}", R"({"conversation":{"integrity":"TRUSTED"}})", "tracker"},
            {"{}", "{}", "{}", "policy-enforcement"},
            {R"({"max_rows":1.5})", "{}", "{}", "tracker"},
+           {"{not json", "{}", "{}", "tracker"},
+           {"{}", R"({"name":"a","name":"b"})", "{}", "tracker"},
        }) {
     ScriptedCall call;
     call.arguments = kArgs;
-    call.host_json = host;
-    call.backend_json = backend;
-    call.labels_json = labels_json;
+    call.host = ConfigFromText(host);
+    call.backend = ConfigFromText(backend);
+    call.labels = ConfigFromText(labels_json);
     call.middleware = {middleware};
     auto report = RunScriptedCall(call);
     EXPECT_THAT(report, StatusIs(Outcome::kRefused, kInvalidConfiguration))
@@ -57,13 +59,13 @@ TEST(ScriptedHostTest, ConfigurationErrorsNameThePart) {
 TEST(ScriptedHostTest, EnumeratedValuesListWhatTheyMayBe) {
   ScriptedCall call;
   call.arguments = kArgs;
-  call.backend_json = R"({"egress_modes":["allowlist","open"]})";
+  call.backend = ConfigFromText(R"({"egress_modes":["allowlist","open"]})");
   EXPECT_THAT(RunScriptedCall(call),
               StatusIs(Outcome::kRefused, kInvalidConfiguration,
                        testing::EndsWith("egress_modes must be one of: closed, allowlist, "
                                          "unrestricted")));
-  call.backend_json = "{}";
-  call.host_json = R"({"router":{"min_isolation":"vmm"}})";
+  call.backend = ConfigFromText("{}");
+  call.host = ConfigFromText(R"({"router":{"min_isolation":"vmm"}})");
   EXPECT_THAT(RunScriptedCall(call),
               StatusIs(Outcome::kRefused, kInvalidConfiguration,
                        testing::EndsWith("min_isolation must be one of: none, runtime, "
@@ -87,8 +89,8 @@ TEST(ScriptedHostTest, HelpListsEveryConfigurationKeyTheHostAccepts) {
 TEST(ScriptedHostTest, BlockedCallsReportViolationsAndNoAcquisition) {
   ScriptedCall call;
   call.arguments = kArgs;
-  call.host_json = R"({"outbound_max_confidentiality":"public","egress_integrity":"trusted"})";
-  call.labels_json = R"({"arguments":[{"confidentiality":"private"}]})";
+  call.host = ConfigFromText(R"({"outbound_max_confidentiality":"public","egress_integrity":"trusted"})");
+  call.labels = ConfigFromText(R"({"arguments":[{"confidentiality":"private"}]})");
   call.middleware = {"tracker", "policy"};
   auto report = RunScriptedCall(call);
   ASSERT_THAT(report, IsOk());
@@ -101,7 +103,7 @@ TEST(ScriptedHostTest, BlockedCallsReportViolationsAndNoAcquisition) {
 TEST(ScriptedHostTest, AbsentRouterGivesNoTool) {
   ScriptedCall call;
   call.arguments = kArgs;
-  call.host_json = R"({"router":{"present":false}})";
+  call.host = ConfigFromText(R"({"router":{"present":false}})");
   auto report = RunScriptedCall(call);
   ASSERT_THAT(report, IsOk());
   EXPECT_EQ(report->tools, 0u);

@@ -10,7 +10,7 @@
 #include <thread>
 #include <utility>
 
-#include "conformance/check_line.h"
+#include "conformance/console/check_line.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
 #include "ref/egress/proxy.h"

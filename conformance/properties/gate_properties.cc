@@ -7,9 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "conformance/host/config_value.h"
 #include "conformance/properties/generators.h"
 #include "conformance/properties/host_generators.h"
 #include "conformance/properties/labels_oracle.h"
+#include "ref/json/json.h"
 #include "ref/labels/labels.h"
 
 namespace azure_pricing::conformance::properties {
@@ -162,7 +164,8 @@ ScriptedCall LabelledCall(const LabelSetup& s);
 // A counterexample prints as the call's host JSON, labels JSON and middleware.
 void showValue(const LabelSetup& s, std::ostream& os) {
   const ScriptedCall call = LabelledCall(s);
-  os << "host " << call.host_json << " labels " << call.labels_json << " middleware [";
+  os << "host " << json::Serialize(call.host) << " labels " << json::Serialize(call.labels)
+     << " middleware [";
   for (size_t i = 0; i < call.middleware.size(); ++i) os << (i ? "," : "") << call.middleware[i];
   os << "]";
 }
@@ -176,11 +179,11 @@ ScriptedCall LabelledCall(const LabelSetup& s) {
     host["confidentiality"] = std::string(labels::Name(*s.host_confidentiality));
   }
   if (s.cap) host["outbound_max_confidentiality"] = std::string(labels::Name(*s.cap));
-  call.host_json = host.dump();
+  call.host = host::ConfigValueOf(host);
   Json argument_labels = Json::array();
   for (const ContentLabel& l : s.arguments) argument_labels.push_back(LabelJson(l));
-  call.labels_json =
-      Json{{"conversation", LabelJson(s.conversation)}, {"arguments", argument_labels}}.dump();
+  call.labels = host::ConfigValueOf(
+      Json{{"conversation", LabelJson(s.conversation)}, {"arguments", argument_labels}});
   for (const Middleware m : s.chain) {
     call.middleware.push_back(m == Middleware::kTracker  ? "tracker"
                               : m == Middleware::kPolicy ? "policy"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "conformance/backend/price_api_process.h"
-#include "conformance/check_line.h"
+#include "conformance/console/check_line.h"
 #include "fakes/prices_server/catalog_generator.h"
 #include "ref/pricing/reasons.h"
 

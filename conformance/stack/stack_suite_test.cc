@@ -7,8 +7,8 @@
 #include <string>
 
 #include "conformance/citations/cites.h"
-#include "conformance/gate_record.h"
-#include "conformance/recorded_gate_run.h"
+#include "conformance/gate/record.h"
+#include "conformance/gate/recorded_run.h"
 #include "conformance/stack/local_stack.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -45,10 +45,10 @@ std::string TestTmp() {
 
 // Every case passes on the whole stack with the real azmcp: the gate's stack suite as
 // `tools/bazel run //conformance:gate` runs it, recorded once per build
-// (//conformance:whole_gate_run), since docs/gate.md's transcript shows the same run.
+// (//conformance/gate:whole_run), since docs/gate.md's transcript shows the same run.
 TEST(StackSuiteTest, EveryCasePassesOnTheWholeStackWithTheRealCli) {
-  const StatusOr<RecordedGateRun> run = ReadRecordedGateRun("conformance/whole_gate_run");
-  ASSERT_THAT(run.status(), IsOk()) << "build //conformance:whole_gate_run";
+  const StatusOr<RecordedGateRun> run = ReadRecordedGateRun("conformance/gate/whole_run");
+  ASSERT_THAT(run.status(), IsOk()) << "build //conformance/gate:whole_run";
   EXPECT_EQ(run->exit_status, 0) << run->stdout_text;
   const std::vector<GateRecord> cases = run->RecordsOf("stack");
   std::vector<std::string> ids;

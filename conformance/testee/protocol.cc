@@ -9,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "conformance/host/config_value.h"
 #include "conformance/line_protocol/wire_json.h"
+#include "ref/json/json.h"
 #include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::testee {
@@ -199,39 +201,38 @@ bool ReadOptionalInt(const Json& v, std::optional<int64_t>& out) {
 struct ConfigMember {
   const char* v2_name;  // JSON text in a string
   const char* v3_name;  // the JSON value itself
-  std::string ScriptedCall::*text;
+  json::Value ScriptedCall::*value;
 };
 
 constexpr ConfigMember kConfig[] = {
-    {"host_json", "host", &ScriptedCall::host_json},
-    {"backend_json", "backend", &ScriptedCall::backend_json},
-    {"labels_json", "labels", &ScriptedCall::labels_json},
+    {"host_json", "host", &ScriptedCall::host},
+    {"backend_json", "backend", &ScriptedCall::backend},
+    {"labels_json", "labels", &ScriptedCall::labels},
 };
 
 const char* ConfigName(const ConfigMember& m, Version version) {
   return version == Version::kV2 ? m.v2_name : m.v3_name;
 }
 
-// Version 3 carries a configuration as the JSON it is. A text that is not JSON (or repeats a
-// member) goes as a string: not an object, so the testee refuses it as it would the text.
-Json ConfigValue(const std::string& text, Version version) {
-  if (version == Version::kV2) return Json(text);
-  std::optional<Json> parsed = ParseStrict(text);
-  return parsed ? std::move(*parsed) : Json(text);
+// Version 3 carries a configuration as the JSON it is, version 2 as its JSON text. A
+// configuration given as text that is not JSON is held as a string (host::ConfigFromText): not an
+// object, so the testee refuses it as it would the text.
+Json ConfigOnWire(const json::Value& value, Version version) {
+  if (version == Version::kV2) return Json(json::Serialize(value));
+  return host::JsonOfConfig<Json>(value);
 }
 
-// The configuration member as ScriptedCall holds it: JSON text.
-std::optional<std::string> ConfigText(const Json& value, Version version) {
-  if (version == Version::kV3) return value.dump();
+std::optional<json::Value> ConfigFromWire(const Json& value, Version version) {
+  if (version == Version::kV3) return host::ConfigValueOf(value);
   if (!value.is_string()) return std::nullopt;
-  return value.get<std::string>();
+  return host::ConfigFromText(value.get<std::string>());
 }
 
 Json CallJson(const ScriptedCall& c, Version version) {
   Json out = {{"arguments", c.arguments},
               {"call_id", c.call_id.empty() ? Json(nullptr) : Json(c.call_id)},
               {"same_host", c.same_host}};
-  for (const ConfigMember& m : kConfig) out[ConfigName(m, version)] = ConfigValue(c.*m.text, version);
+  for (const ConfigMember& m : kConfig) out[ConfigName(m, version)] = ConfigOnWire(c.*m.value, version);
   out["middleware"] = c.middleware;
   out["max_rows"] = OptionalInt(c.max_rows);
   out["exec_timeout_seconds"] = OptionalInt(c.exec_timeout_seconds);
@@ -259,9 +260,9 @@ std::optional<ScriptedCall> CallFrom(const Json& j, Version version) {
   c.same_host = j["same_host"].get<bool>();
   if (call_id.is_string()) c.call_id = call_id.get<std::string>();
   for (const ConfigMember& m : kConfig) {
-    std::optional<std::string> text = ConfigText(j[ConfigName(m, version)], version);
-    if (!text) return std::nullopt;
-    c.*m.text = std::move(*text);
+    std::optional<json::Value> value = ConfigFromWire(j[ConfigName(m, version)], version);
+    if (!value) return std::nullopt;
+    c.*m.value = std::move(*value);
   }
   if (!StringList(j["middleware"], c.middleware)) return std::nullopt;
   const Json null;

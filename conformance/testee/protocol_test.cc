@@ -7,6 +7,7 @@
 
 #include <iterator>
 
+#include "ref/json/json.h"
 #include "ref/status/status_matchers.h"
 
 namespace azure_pricing::conformance::testee {
@@ -25,9 +26,9 @@ std::string WithoutNewline(std::string line) {
 TEST(TesteeProtocolTest, ACaseMessageRoundTripsWithoutItsScripts) {
   GateMessage m{.seq = 7, .op = GateOp::kCase};
   m.call.arguments = "{\"sku\":\"Standard_D2s_v5\" , \"region\":\"west\\u0065urope\"}";
-  m.call.host_json = R"({"max_rows":3})";
-  m.call.backend_json = R"({"bounded_exec":false})";
-  m.call.labels_json = R"({"conversation":{"integrity":"trusted"}})";
+  m.call.host = host::ConfigFromText(R"({"max_rows":3})");
+  m.call.backend = host::ConfigFromText(R"({"bounded_exec":false})");
+  m.call.labels = host::ConfigFromText(R"({"conversation":{"integrity":"trusted"}})");
   m.call.middleware = {"tracker", "policy"};
   m.call.max_output_bytes = 1024;
   m.call.call_id = "call-7";
@@ -39,9 +40,9 @@ TEST(TesteeProtocolTest, ACaseMessageRoundTripsWithoutItsScripts) {
   EXPECT_EQ(seq, 7);
   EXPECT_EQ(back->op, GateOp::kCase);
   EXPECT_EQ(back->call.arguments, m.call.arguments);  // the model's text, byte for byte
-  EXPECT_EQ(back->call.host_json, m.call.host_json);
-  EXPECT_EQ(back->call.backend_json, m.call.backend_json);
-  EXPECT_EQ(back->call.labels_json, m.call.labels_json);
+  EXPECT_EQ(json::Serialize(back->call.host), R"({"max_rows":3})");
+  EXPECT_EQ(json::Serialize(back->call.backend), R"({"bounded_exec":false})");
+  EXPECT_EQ(json::Serialize(back->call.labels), R"({"conversation":{"integrity":"trusted"}})");
   EXPECT_THAT(back->call.middleware, ElementsAre("tracker", "policy"));
   EXPECT_EQ(back->call.max_rows, std::nullopt);
   EXPECT_EQ(back->call.max_output_bytes, 1024);
@@ -52,18 +53,18 @@ TEST(TesteeProtocolTest, ACaseMessageRoundTripsWithoutItsScripts) {
 
 TEST(TesteeProtocolTest, EachVersionCarriesTheConfigurationItsOwnWay) {
   GateMessage m{.seq = 2, .op = GateOp::kCase};
-  m.call.host_json = R"({ "max_rows" : 3 })";
+  m.call.host = host::ConfigFromText(R"({ "max_rows" : 3 })");
   const std::string v3 = WithoutNewline(EncodeGateMessage(m, Version::kV3));
   const std::string v2 = WithoutNewline(EncodeGateMessage(m, Version::kV2));
   EXPECT_THAT(v3, HasSubstr(R"("host":{"max_rows":3},"backend":{},"labels":{})"));
-  EXPECT_THAT(v2, HasSubstr(R"("host_json":"{ \"max_rows\" : 3 }","backend_json":"{}")"));
-  // Version 2 passes the text byte for byte; version 3 the value, which reads back as its JSON.
+  EXPECT_THAT(v2, HasSubstr(R"("host_json":"{\"max_rows\":3}","backend_json":"{}")"));
+  // Version 2 passes the value as its JSON text; version 3 the value itself. Both read back as it.
   StatusOr<GateMessage> from_v2 = DecodeGateMessage(v2, nullptr, Version::kV2);
   StatusOr<GateMessage> from_v3 = DecodeGateMessage(v3, nullptr, Version::kV3);
   ASSERT_THAT(from_v2.status(), IsOk());
   ASSERT_THAT(from_v3.status(), IsOk());
-  EXPECT_EQ(from_v2->call.host_json, m.call.host_json);
-  EXPECT_EQ(from_v3->call.host_json, R"({"max_rows":3})");
+  EXPECT_EQ(json::Serialize(from_v2->call.host), R"({"max_rows":3})");
+  EXPECT_EQ(json::Serialize(from_v3->call.host), R"({"max_rows":3})");
   // Each version's call is not a message of the other.
   EXPECT_THAT(DecodeGateMessage(v2, nullptr, Version::kV3), StatusIs(Outcome::kRefused, kMalformedMessage));
   EXPECT_THAT(DecodeGateMessage(v3, nullptr, Version::kV2), StatusIs(Outcome::kRefused, kMalformedMessage));
@@ -71,13 +72,15 @@ TEST(TesteeProtocolTest, EachVersionCarriesTheConfigurationItsOwnWay) {
 
 TEST(TesteeProtocolTest, Version3SendsATextThatIsNotJsonAsAStringTheTesteeMustRefuse) {
   GateMessage m{.seq = 2, .op = GateOp::kCase};
-  m.call.backend_json = R"({"name":"a","name":"b"})";  // a repeated member: no one JSON value
+  // A repeated member: no one JSON value, so the text is held as a string.
+  m.call.backend = host::ConfigFromText(R"({"name":"a","name":"b"})");
   const std::string line = WithoutNewline(EncodeGateMessage(m, Version::kV3));
   EXPECT_THAT(line, HasSubstr(R"("backend":"{\"name\":\"a\",\"name\":\"b\"}")"));
   StatusOr<GateMessage> back = DecodeGateMessage(line, nullptr, Version::kV3);
   ASSERT_THAT(back.status(), IsOk());
   // A JSON string, not an object: the host refuses it as invalid_configuration.
-  EXPECT_EQ(back->call.backend_json.front(), '"');
+  ASSERT_TRUE(back->call.backend.is_string());
+  EXPECT_EQ(back->call.backend.as_string(), R"({"name":"a","name":"b"})");
 }
 
 TEST(TesteeProtocolTest, VersionsAreNamedAsHelloSpellsThem) {

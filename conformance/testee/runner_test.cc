@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <chrono>
 
-#include "conformance/case_runner.h"
+#include "conformance/cases/case_runner.h"
 #include "conformance/citations/cites.h"
 #include "ref/status/status_matchers.h"
 
@@ -215,7 +215,7 @@ TEST(RunnerVersionTest, OffersVersion3AndSendsTheConfigurationAsObjects) {
   ASSERT_NE(testee, nullptr);
   EXPECT_EQ(testee->version(), Version::kV3);
   ScriptedCall call = TrivialCall();
-  call.host_json = R"({"max_rows":7})";
+  call.host = conformance::host::ConfigFromText(R"({"max_rows":7})");
   ASSERT_THAT(testee->RunCall(call).status(), IsOk());
   ASSERT_EQ(seen.sent.size(), 2u);
   EXPECT_THAT(seen.sent[0], HasSubstr(R"("protocol":"azure-pricing-testee/3")"));
@@ -232,7 +232,7 @@ TEST(RunnerVersionTest, ATesteeOfVersion2IsOfferedItOnTheSamePipeAndGetsTextConf
   EXPECT_THAT(seen.received[0], HasSubstr(R"("reason":"protocol_mismatch")"));
   EXPECT_THAT(seen.sent[1], HasSubstr(R"("seq":2,"op":"hello","protocol":"azure-pricing-testee/2")"));
   ScriptedCall call = TrivialCall();
-  call.host_json = R"({"max_rows":7})";
+  call.host = conformance::host::ConfigFromText(R"({"max_rows":7})");
   ASSERT_THAT(testee->RunCall(call).status(), IsOk());
   EXPECT_EQ(testee->pid(), pid);  // one process: the fallback is not a restart
   EXPECT_THAT(seen.sent.back(), HasSubstr(R"("host_json":"{\"max_rows\":7}","backend_json":"{}")"));

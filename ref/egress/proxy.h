@@ -32,7 +32,7 @@
 
 namespace azure_pricing::egress {
 
-// Defined only by the conformance suite's mutants (conformance/backend/mutants), which need a
+// Defined only by the conformance suite's mutants (conformance/backend/broken_backends), which need a
 // proxy that is wrong in one known way to prove a probe catches it, and by proxy_test, which
 // proves each weakening really weakens. Nothing else defines it.
 class ProxyMutator;

@@ -38,7 +38,7 @@ class SandboxCliRunner : public CliRunner {
 
   StatusOr<CliResult> Run(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                           const HostBounds& bounds) override {
-    // Written out, not ASSIGN_OR_RETURN: conformance/mutants/mutants.json rewrites these lines.
+    // Written out, not ASSIGN_OR_RETURN: conformance/source_mutants/mutants.json rewrites these lines.
     StatusOr<sandbox::Lease> lease = tool_.router->Acquire(tool_.spec, key_);
     if (!lease.ok()) return lease.status();
     sandbox::BoundedExec* bounded = lease->sandbox().bounded_exec();

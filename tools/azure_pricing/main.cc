@@ -420,9 +420,9 @@ std::vector<std::string> SplitList(const std::string& list) {
 conformance::host::ScriptedCall HostCall(const Options& o) {
   conformance::host::ScriptedCall call;
   call.arguments = *o.args_json;
-  if (o.host_json) call.host_json = *o.host_json;
-  if (o.backend_json) call.backend_json = *o.backend_json;
-  if (o.labels_json) call.labels_json = *o.labels_json;
+  if (o.host_json) call.host = conformance::host::ConfigFromText(*o.host_json);
+  if (o.backend_json) call.backend = conformance::host::ConfigFromText(*o.backend_json);
+  if (o.labels_json) call.labels = conformance::host::ConfigFromText(*o.labels_json);
   if (o.middleware) call.middleware = SplitList(*o.middleware);
   if (o.max_rows_given) call.max_rows = o.bounds.max_rows;
   if (o.exec_timeout_given) call.exec_timeout_seconds = o.bounds.exec_timeout_seconds;

@@ -244,7 +244,7 @@ class ResumeTest(unittest.TestCase):
     def test_a_global_file_makes_every_target_stale_without_asking_bazel(self):
         with mock.patch.object(subprocess, "run", side_effect=AssertionError("no query")):
             for path in ("WORKSPACE", ".bazelrc", "tools/bazel", "third_party/system/BUILD",
-                         "conformance/gate_suites.bzl", "tools/image/azmcp-pins.tsv"):
+                         "conformance/gate/suite_tests.bzl", "tools/image/azmcp-pins.tsv"):
                 self.assertEqual(hunt.affected_tests([path], ["//a:t", "//b:t"]),
                                  {"//a:t", "//b:t"}, path)
             self.assertEqual(hunt.affected_tests([], ["//a:t"]), set())

@@ -5,7 +5,7 @@ ASSIGN_OR_RETURN (ref/status/status_macros.h) could say instead, single- and mul
     tools/lint/return_on_error_sites.py [-v] [DIR ...]     (default: ref conformance fakes tools)
 
 It reports, it does not judge (exit 0): a few sites stay written out on purpose, for example
-where conformance/mutants/mutants.json rewrites those exact lines.
+where conformance/source_mutants/mutants.json rewrites those exact lines.
 """
 import pathlib
 import re

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes one source file with one mutant of conformance/mutants/mutants.json applied.
+"""Writes one source file with one mutant of conformance/source_mutants/mutants.json applied.
 
 usage: apply_mutant.py MUTANTS_JSON MUTANT_ID SOURCE_IN SOURCE_OUT
 

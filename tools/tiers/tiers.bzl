@@ -9,14 +9,14 @@ companion is missing or exhaustive itself (docs/development.md, "Two test tiers"
 """
 
 EXHAUSTIVE_TESTS = {
-    "//conformance/backend/mutants:mutants_test": struct(
-        companion = "//conformance/backend/mutants:mutants_sample_test",
+    "//conformance/backend/broken_backends:broken_backends_test": struct(
+        companion = "//conformance/backend/broken_backends:broken_backends_sample_test",
         why = "Mutation testing of the backend suite: every broken backend against its probe. " +
               "The companion runs the first of each probe group, and the control (the " +
               "unweakened adapter passes every aimed probe) in full.",
     ),
-    "//conformance/mutants:wrong_testees_test": struct(
-        companion = "//conformance/mutants:wrong_testees_sample_test",
+    "//conformance/source_mutants:wrong_testees_test": struct(
+        companion = "//conformance/source_mutants:wrong_testees_sample_test",
         why = "Mutation testing of the gate: 13 wrong testees measure how well the cases catch " +
               "slips. The companion runs one per area (one_per_area in wrong_testee.bzl), " +
               "and the gate's own behaviour is held by the kind and catalog tests.",
@@ -32,8 +32,8 @@ EXHAUSTIVE_TESTS = {
               "every fault through the same stack with the fake CLI, which the sampled " +
               "differential holds to the real one under each kind of fault.",
     ),
-    "//conformance:gate_lax_adapter_test": struct(
-        companion = "//conformance:gate_lax_adapter_protocol_test",
+    "//conformance/gate:lax_adapter_test": struct(
+        companion = "//conformance/gate:lax_adapter_protocol_test",
         why = "A lax protocol server judged by all 62 probes, for the backend's whole verdict. " +
               "The companion runs the protocol probes that catch it (--filter); the verdict on " +
               "a failing adapter is held by docs/certify-sandbox.md's example-adapter run.",

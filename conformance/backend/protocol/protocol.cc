@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "conformance/line_protocol/wire_json.h"
-#include "ref/sandbox/serves.h"
+#include "ref/sandbox/declaration_coverage.h"
 #include "ref/status/status_macros.h"
 
 namespace azure_pricing::conformance::backend::protocol {

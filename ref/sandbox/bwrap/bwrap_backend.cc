@@ -12,7 +12,7 @@
 #include "ref/base/sanitizers.h"
 #include "ref/egress/proxy.h"
 #include "ref/sandbox/bwrap/state_tree.h"
-#include "ref/sandbox/serves.h"
+#include "ref/sandbox/declaration_coverage.h"
 #include "ref/status/status_macros.h"
 
 namespace azure_pricing::sandbox::bwrap {

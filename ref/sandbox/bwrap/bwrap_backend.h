@@ -75,7 +75,7 @@ struct BwrapOptions {
   std::function<void(const egress::ForwardedExchange&)> egress_observe;
 };
 
-// Defined only by the conformance suite's mutants (conformance/backend/mutants).
+// Defined only by the conformance suite's mutants (conformance/backend/broken_backends).
 class BackendMutator;
 
 class BwrapBackend : public Backend {

@@ -22,7 +22,7 @@
 #include "ref/base/runfiles.h"
 #include "ref/base/test_tmpdir.h"
 #include "ref/sandbox/bwrap/image.h"
-#include "ref/sandbox/serves.h"
+#include "ref/sandbox/declaration_coverage.h"
 #include "ref/status/status_macros.h"
 #include "ref/status/status_matchers.h"
 
@@ -482,7 +482,7 @@ TEST_F(BwrapBackendTest, StateOverItsLimitFailsTheExecAndIsEmptied) {
   ASSERT_THAT(backend_->Dispose(std::move(*box)), IsOk());
 }
 
-// Each exists for a conformance mutant (conformance/backend/mutants) and must really weaken.
+// Each exists for a conformance mutant (conformance/backend/broken_backends) and must really weaken.
 TEST_F(BwrapBackendTest, EachSandboxWeakeningChangesWhatItNames) {
   Weakened([](auto& w) { w.overclaim = true; });
   Spec windows = Allowlist();

@@ -1,0 +1,214 @@
+#include "conformance/backend/broken_backends/broken_backends.h"
+
+#include <sys/stat.h>
+
+#include <cstring>
+#include <string_view>
+#include <utility>
+
+#include "ref/egress/proxy.h"
+
+extern char** environ;
+
+namespace azure_pricing::egress {
+
+// The one definition of the proxy's testing peer (see proxy.h).
+class ProxyMutator {
+ public:
+  static void AllowAnyMethod(EgressProxy& proxy) { proxy.weakenings_.any_method = true; }
+  static void SkipUpstreamVerification(EgressProxy& proxy) {
+    proxy.weakenings_.unverified_upstream = true;
+  }
+  static void LaterRequestsUnchecked(EgressProxy& proxy) {
+    proxy.weakenings_.later_requests_unchecked = true;
+  }
+  static void MethodCaseInsensitive(EgressProxy& proxy) {
+    proxy.weakenings_.method_case_insensitive = true;
+  }
+  static void HostSuffixMatch(EgressProxy& proxy) { proxy.weakenings_.host_suffix_match = true; }
+  static void HostHeaderUnchecked(EgressProxy& proxy) {
+    proxy.weakenings_.host_header_unchecked = true;
+  }
+  static void SniUnchecked(EgressProxy& proxy) { proxy.weakenings_.sni_unchecked = true; }
+};
+
+}  // namespace azure_pricing::egress
+
+namespace azure_pricing::sandbox::bwrap {
+
+// The one definition of the backend's testing peer (see bwrap_backend.h).
+class BackendMutator {
+ public:
+  static BwrapBackend::Weakenings& Weakenings(BwrapBackend& b) { return b.weakenings_; }
+  static Status RestartEgress(BwrapBackend& b) {
+    std::lock_guard<std::mutex> lock(b.egress_mu_);
+    return b.StartEgress();
+  }
+};
+
+}  // namespace azure_pricing::sandbox::bwrap
+
+namespace azure_pricing::conformance::backend {
+namespace {
+
+using sandbox::bwrap::BackendMutator;
+using sandbox::bwrap::BwrapBackend;
+
+// The host's credential variables, as a backend that passes its environment through leaks them.
+std::vector<std::string> HostCredentials() {
+  std::vector<std::string> out;
+  for (char** e = environ; *e != nullptr; ++e) {
+    for (const char* prefix : {"AZURE_", "ARM_", "AWS_", "GOOGLE_", "MSI_", "IDENTITY_"}) {
+      if (std::strncmp(*e, prefix, std::strlen(prefix)) == 0) out.emplace_back(*e);
+    }
+  }
+  return out;
+}
+
+using ProxyWeakening = void (*)(egress::EgressProxy&);
+
+Status WeakenProxy(BwrapBackend& b, ProxyWeakening weaken) {
+  BackendMutator::Weakenings(b).weaken_proxy = weaken;
+  return BackendMutator::RestartEgress(b);
+}
+
+// The mutants that are one flag of the backend's weakenings; null for any other name.
+bool* BackendFlag(BwrapBackend& b, std::string_view name) {
+  auto& w = BackendMutator::Weakenings(b);
+  const std::pair<std::string_view, bool*> flags[] = {
+      {"no_timeout_kill", &w.bounded.no_timeout_kill},
+      {"no_output_cap", &w.bounded.no_output_cap},
+      {"stderr_uncounted", &w.bounded.stderr_uncounted},
+      {"partial_output_on_overflow", &w.bounded.partial_on_overflow},
+      {"shared_network", &w.isolation.share_network},
+      {"root_privileges", &w.isolation.keep_privileges},
+      {"dispose_leaves_process", &w.dispose_leaves_process},
+      {"shared_ipc", &w.isolation.shared_ipc},
+      {"no_clearenv", &w.isolation.no_clearenv},
+      {"host_root_visible", &w.isolation.host_root_visible},
+      {"signal_exit_raw", &w.isolation.signal_exit_raw},
+      {"overclaim", &w.overclaim},
+      {"closed_egress_open", &w.closed_egress_open},
+      {"fresh_state_per_exec", &w.fresh_state_per_exec},
+      {"sandboxes_share_state", &w.sandboxes_share_state},
+      {"conversation_scope_refused", &w.conversation_scope_refused},
+      {"timeout_zero_unbounded", &w.timeout_zero_unbounded},
+      {"state_left_at_dispose", &w.state_left_at_dispose},
+  };
+  for (const auto& [flag, field] : flags) {
+    if (flag == name) return field;
+  }
+  return nullptr;
+}
+
+// The mutants that weaken the egress proxy; null for any other name.
+ProxyWeakening ProxyWeakeningNamed(std::string_view name) {
+  using egress::ProxyMutator;
+  const std::pair<std::string_view, ProxyWeakening> weakenings[] = {
+      {"post_allowed", ProxyMutator::AllowAnyMethod},
+      {"upstream_unverified", ProxyMutator::SkipUpstreamVerification},
+      {"later_requests_unchecked", ProxyMutator::LaterRequestsUnchecked},
+      {"method_case_insensitive", ProxyMutator::MethodCaseInsensitive},
+      {"host_suffix_match", ProxyMutator::HostSuffixMatch},
+      {"host_header_unchecked", ProxyMutator::HostHeaderUnchecked},
+      {"sni_unchecked", ProxyMutator::SniUnchecked},
+  };
+  for (const auto& [weakening, weaken] : weakenings) {
+    if (weakening == name) return weaken;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<MutantInfo>& Mutants() {
+  static const std::vector<MutantInfo> kMutants = {
+      {"no_timeout_kill", "bounded.timeout", "nothing is killed at the timeout"},
+      {"grandchildren_survive", "bounded.timeout_kills_tree",
+       "no PID namespace and only the direct child is killed"},
+      {"no_output_cap", "bounded.output_limit", "output is read whatever the budget"},
+      {"stderr_uncounted", "bounded.stderr_counts", "only stdout counts toward the budget"},
+      {"partial_output_on_overflow", "bounded.no_partial_output",
+       "an overflow returns what was read as success"},
+      {"shared_tmp", "isolation.files_between_calls", "/tmp is one host directory for every call"},
+      {"shared_network", "isolation.network", "the network namespace is not unshared"},
+      {"root_privileges", "isolation.no_privileges",
+       "the caller's uid and capabilities are kept inside"},
+      {"post_allowed", "egress.post_refused", "the proxy forwards any method"},
+      {"upstream_unverified", "egress.upstream_verified",
+       "the proxy accepts any upstream certificate"},
+      {"credentials_leaked", "isolation.credentials",
+       "the host's credential variables are passed into the sandbox"},
+      {"dispose_leaves_process", "disposal.nothing_left",
+       "a per-sandbox keeper process is never stopped"},
+      {"later_requests_unchecked", "egress.same_tunnel_requests",
+       "the proxy keeps a tunnel open and forwards every request after the first unchecked"},
+      {"method_case_insensitive", "egress.method_case",
+       "the proxy compares the method case-insensitively and forwards `get` as sent"},
+      {"host_suffix_match", "egress.host_suffix",
+       "the proxy opens a tunnel to any host that ends with the allowed name"},
+      {"host_header_unchecked", "egress.host_header_mismatch",
+       "the proxy never compares Host with the CONNECT host"},
+      {"sni_unchecked", "egress.sni_mismatch",
+       "the proxy never compares the SNI with the CONNECT host"},
+      {"shared_ipc", "isolation.ipc", "the IPC namespace is not unshared"},
+      {"state_left_at_dispose", "disposal.files_removed",
+       "dispose leaves the sandbox's /tmp and HOME on the host"},
+      {"no_clearenv", "exec.no_path",
+       "the environment is not cleared, so bubblewrap's own PATH reaches the program"},
+      {"host_root_visible", "isolation.host_files",
+       "the host's whole root is bound read-only at /tmp/.host-root"},
+      {"overclaim", "spec.undeclared", "acquire serves specs beyond the declaration"},
+      {"closed_egress_open", "egress.closed",
+       "a sandbox with closed egress still gets the proxy and HTTPS_PROXY"},
+      {"fresh_state_per_exec", "exec.second_exec", "every exec gets a fresh tmpfs /tmp and HOME"},
+      {"sandboxes_share_state", "isolation.concurrent_sandboxes",
+       "live sandboxes share one /tmp and HOME, emptied when the last is disposed"},
+      {"conversation_scope_refused", "spec.scopes_and_cleanup",
+       "acquire refuses conversation-scoped specs"},
+      {"timeout_zero_unbounded", "exec.timeout_zero", "a timeout of 0 means no timeout"},
+      {"signal_exit_raw", "exec.signal_exit_code",
+       "a program killed by a signal exits -1 (255), not 128+N"},
+      {"lax_protocol", "protocol.unknown_member",
+       "the adapter drops unknown members and ignores seq order"},
+      {"loose_error_answers", "protocol.before_hello",
+       "error answers lack \"ok\": they carry an error without saying the request failed"},
+  };
+  return kMutants;
+}
+
+const std::vector<MutantInfo>& SecondaryCatches() {
+  static const std::vector<MutantInfo> kCatches = {
+      {"post_allowed", "egress.other_methods_refused",
+       "the proxy forwards any method: HEAD reaches the upstream"},
+      {"upstream_unverified", "egress.upstream_name_verified",
+       "the proxy accepts any upstream certificate: one for another name too"},
+  };
+  return kCatches;
+}
+
+Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend::protocol::ServeOptions& serve) {
+  auto& w = BackendMutator::Weakenings(b);
+  if (bool* flag = BackendFlag(b, name)) {
+    *flag = true;
+  } else if (ProxyWeakening weaken = ProxyWeakeningNamed(name)) {
+    return WeakenProxy(b, weaken);
+  } else if (name == "grandchildren_survive") {
+    w.bounded.group_survives = true;
+    w.isolation.no_pid_namespace = true;
+  } else if (name == "shared_tmp") {
+    w.isolation.shared_tmp = b.state_dir() + "/shared-tmp";
+    mkdir(w.isolation.shared_tmp.c_str(), 0777);
+  } else if (name == "credentials_leaked") {
+    w.isolation.extra_env = HostCredentials();
+  } else if (name == "lax_protocol") {
+    serve.lax = true;
+  } else if (name == "loose_error_answers") {
+    serve.loose_error_answers = true;
+  } else {
+    return ProgramError(kUnknownMutant, "no mutant has that name");
+  }
+  return OkStatus();
+}
+
+}  // namespace azure_pricing::conformance::backend

@@ -1,0 +1,198 @@
+#include "conformance/gate/record.h"
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "conformance/gate/known_failures.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ref/base/files.h"
+#include "ref/base/test_tmpdir.h"
+#include "ref/status/status_matchers.h"
+
+namespace azure_pricing::conformance {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::string TmpFile(const std::string& name) {
+  return base::TestTmpDir() + "/" + name;
+}
+
+std::vector<GateRecord> Sample() {
+  return {{.suite = "cases", .id = "a", .requirements = {"ARG-001"}, .verdict = Verdict::kPassed},
+          {.suite = "cases", .id = "b", .verdict = Verdict::kFailed, .expected = "refused/x",
+           .detail = "outcome: completed, want \"refused\" <&>"},
+          {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kSkipped}};
+}
+
+TEST(GateRecordTest, TheJsonReportHoldsEveryRecordAndTheCounts) {
+  ASSERT_THAT(WriteJsonReport(TmpFile("r.json"), "impl 1", Sample()), IsOk());
+  const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("r.json")));
+  EXPECT_EQ(doc["implementation"], "impl 1");
+  ASSERT_EQ(doc["records"].size(), 3u);
+  EXPECT_EQ(doc["records"][1]["result"], "failed");
+  EXPECT_EQ(doc["records"][1]["expected"], "refused/x");
+  EXPECT_EQ(doc["records"][0]["requirements"], nlohmann::json::array({"ARG-001"}));
+  EXPECT_EQ(doc["passed"], 1);
+  EXPECT_EQ(doc["failed"], 1);
+  EXPECT_EQ(doc["skipped"], 1);
+  EXPECT_EQ(doc["records"][1]["level"], "REQUIRED");
+  EXPECT_EQ(doc["by_level"]["REQUIRED"]["failed"], 1);
+  EXPECT_EQ(doc["by_level"]["RECOMMENDED"]["failed"], 0);
+}
+
+TEST(GateRecordTest, TheJsonReportCarriesInputsAndWholeValuesAsJson) {
+  std::vector<GateRecord> records = Sample();
+  records[1].level = Level::kRecommended;
+  records[1].inputs = R"({"calls":[{"arguments":{"sku":"x"}}]})";
+  records[1].expected_value = R"([{"outcome":"refused"}])";
+  records[1].actual_value = "not json";
+  ASSERT_THAT(WriteJsonReport(TmpFile("v.json"), "impl 1", records), IsOk());
+  const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("v.json")));
+  const nlohmann::json& r = doc["records"][1];
+  EXPECT_EQ(r["level"], "RECOMMENDED");
+  EXPECT_EQ(r["inputs"]["calls"][0]["arguments"]["sku"], "x");
+  EXPECT_EQ(r["expected_value"][0]["outcome"], "refused");
+  EXPECT_EQ(r["actual_value"], "not json");
+  EXPECT_FALSE(doc["records"][0].contains("inputs"));
+  EXPECT_EQ(doc["by_level"]["RECOMMENDED"]["failed"], 1);
+}
+
+TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
+  std::vector<GateRecord> records = Sample();
+  records[1].level = Level::kRecommended;
+  ASSERT_THAT(WriteJUnitReport(TmpFile("rec.xml"), records), IsOk());
+  const std::string xml = *base::ReadFile(TmpFile("rec.xml"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml, HasSubstr("<skipped message=\"failed (RECOMMENDED): outcome"));
+  EXPECT_THAT(xml, HasSubstr("<property name=\"level\" value=\"RECOMMENDED\"/>"));
+}
+
+TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {
+  ASSERT_THAT(WriteJUnitReport(TmpFile("r.xml"), Sample()), IsOk());
+  const std::string xml = *base::ReadFile(TmpFile("r.xml"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"backend\" tests=\"1\" failures=\"0\" skipped=\"1\">"));
+  EXPECT_THAT(xml, HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
+}
+
+// A backend's verdict counts its applicable probes; a skipped one (the suite did not run) fails
+// it, and one that does not apply neither passes nor fails.
+TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
+  std::vector<GateRecord> records = {
+      {.suite = "kind", .id = "k", .verdict = Verdict::kFailed},
+      {.suite = "backend", .id = "exec.argv", .verdict = Verdict::kPassed},
+      {.suite = "backend", .id = "egress.closed", .verdict = Verdict::kNotApplicable,
+       .detail = "not applicable: no closed egress"}};
+  std::optional<BackendVerdict> verdict = JudgeBackend(records);
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_TRUE(verdict->conformant);  // the kind failure is the implementation's, not its
+  EXPECT_EQ(verdict->required, 1);
+  EXPECT_EQ(verdict->not_applicable, 1);
+  ASSERT_THAT(WriteJsonReport(TmpFile("b.json"), "impl", records), IsOk());
+  const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("b.json")));
+  EXPECT_EQ(doc["backend_verdict"]["verdict"], "CONFORMANT");
+  EXPECT_EQ(doc["records"][2]["result"], "not_applicable");
+  EXPECT_EQ(doc["not_applicable"], 1);
+  records.push_back({.suite = "backend", .id = "exec.env", .verdict = Verdict::kSkipped});
+  verdict = JudgeBackend(records);
+  EXPECT_FALSE(verdict->conformant);
+  EXPECT_EQ(verdict->failed, 1);
+  ASSERT_THAT(WriteJUnitReport(TmpFile("b.xml"), records), IsOk());
+  EXPECT_THAT(*base::ReadFile(TmpFile("b.xml")),
+              HasSubstr("<property name=\"backend_verdict\" value=\"NOT CONFORMANT\"/>"));
+  EXPECT_FALSE(JudgeBackend({records[0]}).has_value());
+}
+
+TEST(GateRecordTest, AReportReadsBackAsItWasWritten) {
+  std::vector<GateRecord> written = Sample();
+  written[0].file = "conformance/cases/tool.json";
+  written[0].seconds = 1.5;
+  written[1].level = Level::kRecommended;
+  written[1].actual = "completed";
+  written[1].inputs = R"({"calls":[{"arguments":{"sku":"x"}}]})";
+  written[1].expected_value = R"([{"outcome":"refused"}])";
+  written[1].actual_value = "not json";
+  written[2].verdict = Verdict::kNotApplicable;
+  ASSERT_THAT(WriteJsonReport(TmpFile("back.json"), "impl 2", written), IsOk());
+  const StatusOr<JsonReport> read = ReadJsonReport(TmpFile("back.json"));
+  ASSERT_THAT(read.status(), IsOk());
+  EXPECT_EQ(read->implementation, "impl 2");
+  ASSERT_EQ(read->records.size(), written.size());
+  for (size_t i = 0; i < written.size(); ++i) {
+    const GateRecord& w = written[i];
+    const GateRecord& r = read->records[i];
+    EXPECT_EQ(std::tie(r.suite, r.id, r.file, r.requirements, r.expected, r.actual, r.detail),
+              std::tie(w.suite, w.id, w.file, w.requirements, w.expected, w.actual, w.detail))
+        << i;
+    EXPECT_EQ(r.verdict, w.verdict) << i;
+    EXPECT_EQ(r.level, w.level) << i;
+    EXPECT_EQ(r.seconds, w.seconds) << i;
+    EXPECT_EQ(std::tie(r.inputs, r.expected_value, r.actual_value),
+              std::tie(w.inputs, w.expected_value, w.actual_value))
+        << i;
+  }
+}
+
+TEST(GateRecordTest, AReportNotAsTheGateWritesItIsUnreadable) {
+  EXPECT_THAT(ReadJsonReport(TmpFile("never-written.json")).status(),
+              ProgramErrorIs(kReportUnreadable));
+  const std::string record = R"({"suite": "kind", "id": "a", "level": "REQUIRED", )";
+  for (const std::string& text : std::vector<std::string>{
+           "not json",
+           R"({"implementation": "i"})",
+           R"({"records": [)" + record + R"("result": "won"}]})",
+           R"({"records": [{"suite": "kind", "id": "a", "result": "passed"}]})",
+           R"({"records": [)" + record + R"("result": "passed", "requirements": "ARG-001"}]})",
+           R"({"records": [7]})",
+       }) {
+    ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), text), IsOk());
+    EXPECT_THAT(ReadJsonReport(TmpFile("bad.json")).status(), ProgramErrorIs(kReportUnreadable))
+        << text;
+  }
+}
+
+TEST(GateRecordTest, AnUnwritableReportIsAnError) {
+  EXPECT_THAT(WriteJsonReport("/proc/nonexistent/dir/r.json", "i", Sample()),
+              ProgramErrorIs(kReportWriteFailed));
+}
+
+TEST(KnownFailuresTest, AListMustStayTrue) {
+  std::vector<GateRecord> records = Sample();
+  const std::vector<KnownFailure> known = {
+      {"b", "outcome: completed, want \"refused\" <&>"},  // holds: becomes known
+      {"a", "whatever"},                                  // passes now
+      {"zzz", "x"},                                       // names nothing
+      {"exec.argv", "x"}};                                // skipped: not judged
+  EXPECT_THAT(ApplyKnownFailures(known, records),
+              ElementsAre("known failure a passes now", "known failure zzz names no check"));
+  EXPECT_EQ(records[1].verdict, Verdict::kKnown);
+}
+
+TEST(KnownFailuresTest, AFailureThatChangedIsReported) {
+  std::vector<GateRecord> records = Sample();
+  EXPECT_THAT(ApplyKnownFailures({{"b", "an older detail"}}, records),
+              ElementsAre(HasSubstr("known failure b fails differently")));
+  EXPECT_EQ(records[1].verdict, Verdict::kFailed);
+}
+
+TEST(KnownFailuresTest, WrittenListsReadBackAndBadFilesAreRefused) {
+  std::vector<GateRecord> records = Sample();
+  records.push_back({.suite = kGateSuite, .id = "list does not hold", .verdict = Verdict::kFailed});
+  ASSERT_THAT(WriteKnownFailures(TmpFile("k.json"), "impl", records), IsOk());
+  const StatusOr<std::vector<KnownFailure>> back = LoadKnownFailures(TmpFile("k.json"));
+  ASSERT_THAT(back.status(), IsOk());
+  ASSERT_EQ(back->size(), 1u);
+  EXPECT_EQ((*back)[0].id, "b");
+  ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), "{\"known_failures\": [1]}"), IsOk());
+  EXPECT_THAT(LoadKnownFailures(TmpFile("bad.json")).status(),
+              ProgramErrorIs(kKnownFailuresUnreadable));
+  EXPECT_THAT(LoadKnownFailures("/proc/nonexistent").status(),
+              ProgramErrorIs(kKnownFailuresUnreadable));
+}
+
+}  // namespace
+}  // namespace azure_pricing::conformance
