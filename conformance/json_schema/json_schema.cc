@@ -1,6 +1,7 @@
 #include "conformance/json_schema/json_schema.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <regex>
 #include <set>
@@ -74,13 +75,36 @@ bool InEnum(const ordered_json& allowed, const ordered_json& value) {
   return false;
 }
 
-// -1, 0 or 1. Integers compare exactly whatever their sign and width (a bound of INT64_MAX must
-// not round to 2^63); anything with a fraction compares as a double.
-int CompareNumbers(const ordered_json& a, const ordered_json& b) {
-  if (a.is_number_float() || b.is_number_float()) {
-    const double x = a.get<double>(), y = b.get<double>();
-    return x < y ? -1 : (x > y ? 1 : 0);
+template <typename T>
+int Sign(T x, T y) {
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+// -1, 0 or 1 for a double against an integer, exactly: 9223372036854775808.0 is greater than
+// INT64_MAX, though INT64_MAX as a double is that same 2^63. Within the integer's range the
+// double's integral part decides, then its fraction.
+int CompareDoubleToInteger(double x, const ordered_json& n) {
+  constexpr double kTwo63 = 9223372036854775808.0, kTwo64 = 18446744073709551616.0;
+  const double whole = std::trunc(x);
+  const int fraction = Sign(x, whole);
+  if (n.is_number_unsigned()) {
+    if (x < 0) return -1;
+    if (x >= kTwo64) return 1;
+    const int c = Sign(static_cast<uint64_t>(whole), n.get<uint64_t>());
+    return c != 0 ? c : fraction;
   }
+  if (x < -kTwo63) return -1;
+  if (x >= kTwo63) return 1;
+  const int c = Sign(static_cast<int64_t>(whole), n.get<int64_t>());
+  return c != 0 ? c : fraction;
+}
+
+// -1, 0 or 1. Integers compare exactly whatever their sign and width (a bound of INT64_MAX must
+// not round to 2^63), and so does a double against an integer; two doubles compare as doubles.
+int CompareNumbers(const ordered_json& a, const ordered_json& b) {
+  if (a.is_number_float() && b.is_number_float()) return Sign(a.get<double>(), b.get<double>());
+  if (a.is_number_float()) return CompareDoubleToInteger(a.get<double>(), b);
+  if (b.is_number_float()) return -CompareDoubleToInteger(b.get<double>(), a);
   const auto negative = [](const ordered_json& n) {
     return !n.is_number_unsigned() && n.get<int64_t>() < 0;
   };
@@ -98,6 +122,23 @@ size_t CodePoints(const std::string& text) {
   size_t n = 0;
   for (const unsigned char c : text) n += (c & 0xC0) == 0x80 ? 0 : 1;
   return n;
+}
+
+// The code points of UTF-8 text (the parser has checked it), one wchar_t each, so that a
+// pattern's "." and classes see characters, not bytes, as the draft's Unicode patterns do.
+static_assert(sizeof(wchar_t) == 4, "a wchar_t holds any code point");
+std::wstring Characters(const std::string& utf8) {
+  std::wstring out;
+  out.reserve(utf8.size());
+  for (size_t i = 0; i < utf8.size();) {
+    const unsigned char lead = utf8[i];
+    const int extra = lead < 0x80 ? 0 : (lead < 0xE0 ? 1 : (lead < 0xF0 ? 2 : 3));
+    uint32_t c = extra == 0 ? lead : lead & (0x3F >> extra);
+    for (int k = 1; k <= extra && i + k < utf8.size(); ++k) c = (c << 6) | (utf8[i + k] & 0x3F);
+    out.push_back(static_cast<wchar_t>(c));
+    i += extra + 1;
+  }
+  return out;
 }
 
 // RFC 4648's standard alphabet with padding, as Python's b64encode and Go's StdEncoding write it.
@@ -260,7 +301,7 @@ class Validator {
     }
     if (schema.contains("pattern")) {
       const std::string pattern = schema["pattern"].get<std::string>();
-      if (!std::regex_search(text, std::regex(pattern)))
+      if (!std::regex_search(Characters(text), std::wregex(Characters(pattern))))
         Add("pattern", "does not match " + pattern);
     }
     if (schema.contains("contentEncoding") && !IsBase64(text)) {

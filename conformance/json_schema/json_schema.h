@@ -1,15 +1,19 @@
 // A validator for the subset of JSON Schema (draft 2020-12) that the project's schemas use
 // (case.schema.json, the protocol schemas in conformance/backend/protocol/schema and
 // conformance/testee/schema):
-//   type (a name or a list; "integer" is a JSON number written without fraction or exponent),
-//   enum, const, properties, required, additionalProperties (true or false), items, minItems,
-//   maxItems, uniqueItems, minimum, maximum, minLength, maxLength (in code points), pattern,
+//   type (a name or a list; "integer" is a JSON number written without fraction or exponent,
+//   within 64 bits: nlohmann reads a longer one as a double), enum, const, properties, required,
+//   additionalProperties (true or false), items, minItems, maxItems, uniqueItems, minimum,
+//   maximum (a double against an integer bound compares exactly), minLength, maxLength (in code
+//   points), pattern (std::regex's ECMAScript over code points: "$" is the end of the string),
 //   contentEncoding ("base64" only, asserted: the standard alphabet with padding), oneOf, anyOf,
 //   if/then/else, the boolean schemas true and false, and $ref: "#/$defs/NAME" in the document
 //   the reference is in, or "URI" / "URI#/$defs/NAME" naming another schema by its $id (a
 //   relative URI is resolved against the $id of the document it is in, as the draft says).
 // $schema, $id, title, description and $defs are annotations. A schema that uses any other
 // keyword is itself a problem, so an edit to the schema cannot silently stop being enforced.
+// cross_check_test holds the verdicts to python-jsonschema's and names where they differ on
+// purpose ("integer", contentEncoding, ECMA-262 patterns).
 #ifndef CONFORMANCE_JSON_SCHEMA_JSON_SCHEMA_H_
 #define CONFORMANCE_JSON_SCHEMA_JSON_SCHEMA_H_
 

@@ -122,6 +122,41 @@ TEST(JsonSchemaTest, MinimumAndMaximumHoldExactlyAtTheSigned64BitBounds) {
   EXPECT_EQ(Problems(R"({"minimum":1})", R"("0")"), std::vector<std::string>{});
 }
 
+// Found by cross_check_test: 9223372036854775808.0 was compared with INT64_MAX as two doubles,
+// and INT64_MAX as a double is that same 2^63.
+TEST(JsonSchemaTest, ADoubleComparesExactlyWithAnIntegerBound) {
+  const char* int64 = R"({"minimum":-9223372036854775808,"maximum":9223372036854775807})";
+  EXPECT_EQ(Problems(int64, "9223372036854775808.0"),
+            std::vector<std::string>{"/ is greater than the maximum 9223372036854775807"});
+  EXPECT_EQ(Problems(int64, "-9223372036854775809.0"), std::vector<std::string>{});  // -2^63
+  EXPECT_EQ(Problems(int64, "-9223372036854777856.0"),  // the double below -2^63
+            std::vector<std::string>{"/ is less than the minimum -9223372036854775808"});
+  EXPECT_EQ(Problems(int64, "9223372036854774784.0"), std::vector<std::string>{});
+  const char* uint64 = R"({"maximum":18446744073709551615})";
+  EXPECT_EQ(Problems(uint64, "18446744073709551616.0"),
+            std::vector<std::string>{"/ is greater than the maximum 18446744073709551615"});
+  EXPECT_EQ(Problems(R"({"maximum":3})", "3.0"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"maximum":3})", "3.5"),
+            std::vector<std::string>{"/ is greater than the maximum 3"});
+  EXPECT_EQ(Problems(R"({"minimum":-3})", "-3.5"),
+            std::vector<std::string>{"/ is less than the minimum -3"});
+  EXPECT_EQ(Problems(R"({"minimum":1.5})", "1"),
+            std::vector<std::string>{"/ is less than the minimum 1.5"});
+}
+
+// Found by cross_check_test: std::regex read UTF-8 bytes, so "." could not match "é".
+TEST(JsonSchemaTest, APatternSeesCharactersNotBytes) {
+  EXPECT_EQ(Problems(R"({"pattern":"^.$"})", "\"\u00e9\""), std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"pattern":"^.$"})", R"("\ud83d\ude00")"), std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"pattern":"^[\u00e0-\u00ff]{2}$"})", "\"\u00e9\u00e8\""),
+            std::vector<std::string>{});
+  EXPECT_EQ(Problems(R"({"pattern":"^.$"})", R"("ab")"),
+            std::vector<std::string>{"/ does not match ^.$"});
+  // ECMAScript: "$" is the end of the string, not before a final newline.
+  EXPECT_EQ(Problems(R"({"pattern":"^a$"})", R"("a\n")"),
+            std::vector<std::string>{"/ does not match ^a$"});
+}
+
 TEST(JsonSchemaTest, LengthsCountCodePointsNotBytes) {
   EXPECT_EQ(Problems(R"({"maxLength":1})", "\"\u00e9\""), std::vector<std::string>{});
   EXPECT_EQ(Problems(R"({"maxLength":1})", R"("ab")"),

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "conformance/protocol_schema/transcript.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
 #include "ref/base/test_tmpdir.h"
@@ -75,65 +76,20 @@ TEST(ValidatorTest, ASchemaWithAKeywordTheValidatorDoesNotImplementDoesNotLoad) 
   EXPECT_THAT(loaded.status().message(), HasSubstr("\"format\""));
 }
 
-struct TranscriptLine {
-  char side;  // '>' or '<', as PROTOCOL.md writes it
-  std::string text;
-};
-
-// The lines of PROTOCOL.md's code blocks that are transcript lines ("> {...}", "< {...}").
+// The transcript lines of a PROTOCOL.md in the runfiles.
 std::vector<TranscriptLine> Transcript(const std::string& protocol_md) {
   StatusOr<std::string> text = base::ReadFile(base::Runfile(protocol_md));
   EXPECT_THAT(text.status(), IsOk());
-  std::vector<TranscriptLine> out;
-  bool in_block = false;
-  size_t start = 0;
-  const std::string all = text.ok() ? *text : "";
-  while (start < all.size()) {
-    const size_t end = std::min(all.find('\n', start), all.size());
-    const std::string line = all.substr(start, end - start);
-    start = end + 1;
-    if (line.starts_with("```")) in_block = !in_block;
-    if (in_block && (line.starts_with("> ") || line.starts_with("< "))) {
-      out.push_back({line[0], line.substr(2)});
-    }
-  }
-  return out;
-}
-
-// The op a line names, "" when it names none.
-std::string OpOf(const std::string& line) {
-  const nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-  if (!doc.is_object() || !doc.contains("op") || !doc["op"].is_string()) return "";
-  return doc["op"].get<std::string>();
-}
-
-// A line that is not an answer: it names an op, or is no JSON object at all.
-bool IsRequest(const std::string& line) {
-  const nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-  return !doc.is_object() || doc.contains("op");
+  return TranscriptLines(text.ok() ? *text : "");
 }
 
 // Every line that breaks a rule, with its first violation.
 std::map<std::string, std::string> BrokenLines(Protocol protocol,
                                                const std::vector<TranscriptLine>& lines) {
   std::map<std::string, std::string> broken;
-  std::string in_flight, callback;  // the ops an answer answers
-  for (const TranscriptLine& line : lines) {
-    // '>' is what the suite or the gate wrote: the backend's requests; the testee's gate
-    // messages and answers to callbacks.
-    const bool ours = line.side == '>';
-    const bool request = protocol == Protocol::kBackend ? ours : IsRequest(line.text);
-    LineDirection direction;
-    std::string op;
-    if (request) {
-      direction = ours ? LineDirection::kRequestSent : LineDirection::kRequestReceived;
-      (ours ? in_flight : callback) = OpOf(line.text);
-    } else {
-      direction = ours ? LineDirection::kAnswerSent : LineDirection::kAnswerReceived;
-      op = ours ? callback : in_flight;
-    }
-    const std::vector<std::string> found = Check(protocol, direction, op, line.text);
-    if (!found.empty()) broken[line.text] = found.front();
+  for (const DirectedLine& d : Directed(protocol, lines)) {
+    const std::vector<std::string> found = Check(protocol, d.direction, d.op, d.line.text);
+    if (!found.empty()) broken[d.line.text] = found.front();
   }
   return broken;
 }
