@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "fakes/prices_server/odata.h"
+#include "fakes/prices_server/price_request.h"
 #include "fakes/prices_server/query_text.h"
 
 namespace azure_pricing::fakes::prices {
@@ -20,20 +21,6 @@ namespace {
 constexpr const char* kIndexedFields[] = {
     "serviceName", "armRegionName", "armSkuName", "type",     "serviceFamily",
     "meterName",   "productName",   "skuName",    "location", "reservationTerm"};
-
-// Fixed rates for the fake's currencies: the real API converts; the fake only has to be
-// consistent. An unknown code is answered in USD, as the CLI cannot tell.
-const std::map<std::string, double>& Rates() {
-  static const auto* rates = new std::map<std::string, double>{
-      {"USD", 1.0},  {"EUR", 0.92}, {"GBP", 0.79}, {"JPY", 150.0}, {"AUD", 1.5},
-      {"CAD", 1.36}, {"CHF", 0.88}, {"INR", 83.0}, {"BRL", 5.0},   {"KRW", 1330.0}};
-  return *rates;
-}
-
-HttpResponse Error(int status, std::string_view message) {
-  Json body = {{"Error", {{"Code", "BadRequest"}, {"Message", message}}}};
-  return {status, "application/json; charset=utf-8", body.dump()};
-}
 
 constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();
 constexpr uint32_t kUnescaped = std::numeric_limits<uint32_t>::max();
@@ -265,90 +252,10 @@ Catalog& Catalog::operator=(Catalog&&) noexcept = default;
 size_t Catalog::size() const { return impl_->texts.size(); }
 
 bool Catalog::Add(std::string_view text, std::string* error) {
-  Json whole = Json::parse(text, nullptr, false);
-  if (!whole.is_discarded()) {
-    if (whole.is_object() && whole.contains("Items") && whole["Items"].is_array()) {
-      for (const Json& item : whole["Items"]) impl_->Append(item);
-      return true;
-    }
-    if (whole.is_object()) {  // a one-line JSON Lines file
-      impl_->Append(whole);
-      return true;
-    }
-    if (error) *error = "a catalog is a JSON object with an Items array, or JSON Lines of items";
-    return false;
-  }
-  size_t start = 0, line = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    ++line;
-    const std::string_view row = text.substr(start, end - start);
-    start = end + 1;
-    if (row.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    Json item = Json::parse(row, nullptr, false);
-    if (item.is_discarded() || !item.is_object()) {
-      if (error) *error = "line " + std::to_string(line) + " is not a JSON object";
-      return false;
-    }
-    impl_->Append(item);
-  }
-  return true;
+  return ReadCatalogText(text, [this](Json item) { impl_->Append(item); }, error);
 }
 
 namespace {
-
-// One request's query, read and checked: what to match, which page, in which currency.
-struct PriceQuery {
-  std::string_view query;  // as sent, for the NextPageLink
-  std::vector<QueryParam> params;
-  std::optional<std::string> currency, meter_region;
-  std::unique_ptr<Expr> expr;
-  int64_t skip = 0;
-  bool preview_2023 = false;
-};
-
-// The query's parameters; an answer instead when the API refuses them.
-std::optional<HttpResponse> ReadParams(PriceQuery& q, std::optional<std::string>& api_version,
-                                       std::optional<std::string>& filter) {
-  for (const QueryParam& p : q.params) {
-    if (p.key == "api-version") api_version = p.value;
-    if (p.key == "currencyCode") q.currency = Unquote(p.value);
-    if (p.key == "$filter") filter = p.value;
-    if (p.key == "meterRegion") q.meter_region = Unquote(p.value);
-    if (p.key == "$skip") {
-      if (p.value.empty() || p.value.size() > 9 ||
-          p.value.find_first_not_of("0123456789") != std::string::npos) {
-        return Error(400, "Invalid OData parameters supplied");
-      }
-      q.skip = std::stoll(p.value);
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<HttpResponse> ReadQuery(std::string_view query, PriceQuery& q) {
-  q.query = query;
-  q.params = SplitQuery(query);
-  std::optional<std::string> api_version, filter;
-  if (std::optional<HttpResponse> refused = ReadParams(q, api_version, filter)) return refused;
-  if (api_version) {
-    if (*api_version == "2023-01-01-preview") {
-      q.preview_2023 = true;
-    } else if (*api_version != "2021-10-01-preview") {
-      return Error(400, "Unsupported API version");
-    }
-  }
-  if (filter && !filter->empty()) {
-    ParsedFilter parsed = ParseFilter(*filter);
-    if (parsed.error == FilterError::kInvalidParameters) {
-      return Error(400, "Invalid parameters supplied");
-    }
-    if (parsed.error != FilterError::kNone) return Error(400, "Invalid OData parameters supplied");
-    q.expr = std::move(parsed.expr);
-  }
-  return std::nullopt;
-}
 
 // Calls `visit` with each id of the union of `lists` (each sorted), ascending and once, until it
 // returns false.
@@ -395,22 +302,6 @@ std::vector<uint32_t> Match(const Catalog::Impl& c, const PriceQuery& q, size_t 
   return matched;
 }
 
-// The original query, in its order and encoding, with the new $skip last.
-std::string NextPageLink(const PriceQuery& q, size_t next_skip) {
-  std::string next = std::string(kPublicBase) + "?";
-  bool first = true;
-  for (const QueryParam& p : q.params) {
-    if (p.key == "$skip") continue;
-    if (!first) next += "&";
-    next += p.raw_key + (p.raw_value.empty() && q.query.find(p.raw_key + "=") == std::string::npos
-                             ? ""
-                             : "=" + p.raw_value);
-    first = false;
-  }
-  next += std::string(first ? "" : "&") + "$skip=" + std::to_string(next_skip);
-  return next;
-}
-
 // One item as a page shows it. In USD an item already in USD is its text from load (without
 // savingsPlan before the 2023 preview); anything else is edited as the API would, on the item
 // read back from that text (nlohmann's dump and parse round-trip exactly).
@@ -437,9 +328,9 @@ void AppendItem(const Catalog::Impl& c, uint32_t id, const PriceQuery& q, double
 HttpResponse Page(const Catalog::Impl& c, const PriceQuery& q,
                   const std::vector<uint32_t>& matched, int page_size) {
   const std::string code = q.currency && !q.currency->empty() ? *q.currency : "USD";
-  auto rate_it = Rates().find(code);
-  const double rate = rate_it == Rates().end() ? 1.0 : rate_it->second;
-  const std::string billing = rate_it == Rates().end() ? "USD" : code;
+  auto rate_it = CurrencyRates().find(code);
+  const double rate = rate_it == CurrencyRates().end() ? 1.0 : rate_it->second;
+  const std::string billing = rate_it == CurrencyRates().end() ? "USD" : code;
   const size_t begin = static_cast<size_t>(q.skip);
   const size_t end = std::min(matched.size(), begin + static_cast<size_t>(page_size));
   std::string items = "[";
@@ -469,22 +360,12 @@ HttpResponse Page(const Catalog::Impl& c, const PriceQuery& q,
 }  // namespace
 
 HttpResponse HandlePrices(const Catalog& catalog, std::string_view target, int page_size) {
-  if (target.size() > kMaxUrlLength) return {404, "text/html", "<h1>Not Found</h1>"};
-  const size_t question = target.find('?');
-  const std::string_view path = target.substr(0, question);
-  if (path != "/api/retail/prices") return {404, "text/html", "<h1>Not Found</h1>"};
-  PriceQuery q;
-  const std::string_view query = question == std::string_view::npos ? "" : target.substr(question + 1);
-  if (std::optional<HttpResponse> refused = ReadQuery(query, q)) return std::move(*refused);
-  // One match past this page is enough to know there is a next one; a $skip past the end still
-  // counts every match for the API's error message.
-  const size_t enough = static_cast<size_t>(q.skip) + static_cast<size_t>(page_size) + 1;
-  const std::vector<uint32_t> matched = Match(catalog.impl(), q, enough);
-  if (q.skip > 0 && q.skip > static_cast<int64_t>(matched.size())) {
-    return Error(400, "Skip value " + std::to_string(q.skip) + " is greater than the total count " +
-                          std::to_string(matched.size()));
-  }
-  return Page(catalog.impl(), q, matched, page_size);
+  return AnswerRequest(
+      target, page_size,
+      [&catalog](const PriceQuery& q, size_t enough) { return Match(catalog.impl(), q, enough); },
+      [&catalog, page_size](const PriceQuery& q, const std::vector<uint32_t>& matched) {
+        return Page(catalog.impl(), q, matched, page_size);
+      });
 }
 
 }  // namespace azure_pricing::fakes::prices

@@ -19,13 +19,9 @@
 #include <string_view>
 #include <vector>
 
-namespace azure_pricing::fakes::prices {
+#include "fakes/prices_server/price_request.h"
 
-struct HttpResponse {
-  int status = 200;
-  std::string content_type = "application/json; charset=utf-8";
-  std::string body;
-};
+namespace azure_pricing::fakes::prices {
 
 class Catalog {
  public:
@@ -47,8 +43,6 @@ class Catalog {
 };
 
 inline constexpr int kPageSize = 1000;
-inline constexpr size_t kMaxUrlLength = 2048;
-inline constexpr char kPublicBase[] = "https://prices.azure.com:443/api/retail/prices";
 
 // `target` is the request target as sent: "/api/retail/prices?currencyCode=USD&$filter=...".
 // `page_size` other than the API's 1,000 lets a test serve oversized or undersized pages.
