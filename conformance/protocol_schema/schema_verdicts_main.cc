@@ -1,13 +1,14 @@
-// verdicts: this validator's verdicts as JSON lines, for cross_check_test.py, which asks
-// python-jsonschema the same questions and requires the same answers.
+// schema_verdicts: the JSON Schema validator's verdicts as JSON lines, for
+// json_schema_cross_check_test.py, which asks python-jsonschema the same questions and requires
+// the same answers.
 //
-//   verdicts transcripts
+//   schema_verdicts transcripts
 //       One line per transcript line of the two PROTOCOL.md files (in the runfiles), with the
 //       schema the gate's protocol validator chooses for it (conformance/protocol_schema):
 //       {"protocol":"backend","side":">","document":LINE,"schema":FILE,"valid":BOOL,"refused":TEXT}
 //       where FILE is the schema's path ("conformance/testee/schema/answer.case.schema.json"), or
 //       null with "refused" (the first violation) when no schema applies: framing, an unknown op.
-//   verdicts judge SCHEMA_FILE...
+//   schema_verdicts judge SCHEMA_FILE...
 //       Loads the schemas (a $ref resolves among them by $id; a file without $id is known by
 //       its path) and prints one line per file, {"file":FILE,"id":ID,"schema_problems":[...]}
 //       (CheckSchema: what the subset refuses); then, for each {"schema":ID,"document":TEXT}
@@ -49,7 +50,7 @@ ordered_json Described(const std::vector<SchemaProblem>& problems) {
 int Transcripts() {
   StatusOr<protocol_schema::ProtocolSchemas> schemas = protocol_schema::ProtocolSchemas::Load();
   if (!schemas.ok()) {
-    std::cerr << "verdicts: " << schemas.status().message() << "\n";
+    std::cerr << "schema_verdicts: " << schemas.status().message() << "\n";
     return 1;
   }
   const struct {
@@ -64,7 +65,7 @@ int Transcripts() {
   for (const auto& p : kProtocols) {
     StatusOr<std::string> text = base::ReadFile(base::Runfile(p.markdown));
     if (!text.ok()) {
-      std::cerr << "verdicts: cannot read " << p.markdown << ": " << text.status().message()
+      std::cerr << "schema_verdicts: cannot read " << p.markdown << ": " << text.status().message()
                 << "\n";
       return 1;
     }
@@ -95,13 +96,13 @@ bool LoadSchemas(const std::vector<std::string>& files, SchemaRegistry& registry
     const ordered_json schema = text.ok() ? ordered_json::parse(*text, nullptr, false)
                                           : ordered_json(ordered_json::value_t::discarded);
     if (schema.is_discarded()) {
-      std::cerr << "verdicts: cannot read " << file << " as JSON\n";
+      std::cerr << "schema_verdicts: cannot read " << file << " as JSON\n";
       return false;
     }
     const bool has_id = schema.is_object() && schema.contains("$id") && schema["$id"].is_string();
     const std::string key = has_id ? schema["$id"].get<std::string>() : file;
     if (!registry.emplace(key, schema).second) {
-      std::cerr << "verdicts: two schemas are known as " << key << "\n";
+      std::cerr << "schema_verdicts: two schemas are known as " << key << "\n";
       return false;
     }
     keys.push_back(key);
@@ -144,7 +145,7 @@ int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 1 && args[0] == "transcripts") return Transcripts();
   if (args.size() >= 2 && args[0] == "judge") return JudgeAll({args.begin() + 1, args.end()});
-  std::cerr << "verdicts: usage: verdicts transcripts | verdicts judge SCHEMA_FILE...\n";
+  std::cerr << "schema_verdicts: usage: schema_verdicts transcripts | schema_verdicts judge SCHEMA_FILE...\n";
   return kUsage;
 }
 
@@ -153,5 +154,5 @@ int Main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   return azure_pricing::base::GuardedMain(
-      "verdicts", [&] { return azure_pricing::conformance::Main(argc, argv); });
+      "schema_verdicts", [&] { return azure_pricing::conformance::Main(argc, argv); });
 }

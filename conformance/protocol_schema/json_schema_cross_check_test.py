@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """conformance/json_schema held to a reference: Debian's python3-jsonschema (Draft202012Validator).
 
-usage: cross_check_test.py VERDICTS FILE...
+usage: json_schema_cross_check_test.py SCHEMA_VERDICTS FILE...
 
 VERDICTS is the driver (verdicts_main.cc) that prints this repository's validator's verdicts.
 Each FILE is a schema (*.schema.json) or a document, which is checked against the one schema
@@ -501,7 +501,7 @@ def check_strength(tally, refused):
 
 def main(argv):
     if len(argv) < 3:
-        print("FAIL usage: cross_check_test.py VERDICTS FILE... (the BUILD rule passes them)")
+        print("FAIL usage: json_schema_cross_check_test.py SCHEMA_VERDICTS FILE... (the BUILD rule passes them)")
         return 1
     jsonschema = import_jsonschema()
     if jsonschema is None:
