@@ -15,6 +15,12 @@ EXHAUSTIVE_TESTS = {
               "The companion runs the first of each probe group, and the control (the " +
               "unweakened adapter passes every aimed probe) in full.",
     ),
+    "//conformance/gate:lax_adapter_test": struct(
+        companion = "//conformance/gate:lax_adapter_protocol_test",
+        why = "A lax protocol server judged by all 62 probes, for the backend's whole verdict. " +
+              "The companion runs the protocol probes that catch it (--filter); the verdict on " +
+              "a failing adapter is held by docs/certify-sandbox.md's example-adapter run.",
+    ),
     "//conformance/source_mutants:wrong_testees_test": struct(
         companion = "//conformance/source_mutants:wrong_testees_sample_test",
         why = "Mutation testing of the gate: 13 wrong testees measure how well the cases catch " +
@@ -31,12 +37,6 @@ EXHAUSTIVE_TESTS = {
         why = "Every fault through the whole stack with the pinned real CLI. The companion runs " +
               "every fault through the same stack with the fake CLI, which the sampled " +
               "differential holds to the real one under each kind of fault.",
-    ),
-    "//conformance/gate:lax_adapter_test": struct(
-        companion = "//conformance/gate:lax_adapter_protocol_test",
-        why = "A lax protocol server judged by all 62 probes, for the backend's whole verdict. " +
-              "The companion runs the protocol probes that catch it (--filter); the verdict on " +
-              "a failing adapter is held by docs/certify-sandbox.md's example-adapter run.",
     ),
     "//fakes/azmcp:differential_test": struct(
         companion = "//fakes/azmcp:differential_sample_test",
