@@ -16,17 +16,19 @@
 
 #include "conformance/citations/cites.h"
 #include "conformance/host/scripted_host.h"
+#include "conformance/judge/message_facts.h"
 #include "conformance/judge/profile_facts.h"
 #include "conformance/testee/runner.h"  // the gate's codes, declared in protocol.h
 #include "ref/base/files.h"
 #include "ref/pricing/arguments.h"
 #include "ref/pricing/bounds.h"
 #include "ref/pricing/reasons.h"
+#include "ref/pricing/selection.h"
 #include "ref/status/status.h"
 
 namespace azure_pricing::conformance {
 
-CITES("PROFILE-001", "PROFILE-007", "PROFILE-008", "PROFILE-009");
+CITES("PROFILE-001", "PROFILE-007", "PROFILE-008", "PROFILE-009", "PROFILE-011");
 
 namespace {
 
@@ -258,6 +260,28 @@ TEST(ProfileTest, OversizedIsCountedAsTheProfileSays) {
   };
   EXPECT_EQ(padded_to(65536), "");
   EXPECT_EQ(padded_to(65537), reasons::kArgumentsTooLarge);
+}
+
+// The selection-notes table is the reference's notes in their fixed order, each stating the
+// facts its row says (PROFILE-011, PROFILE-002).
+TEST(ProfileTest, TheSelectionNotesTableIsTheReferencesNotesInOrder) {
+  const char* const notes[] = {kNoteUnknownRegion,    kNoteNoAssignment,
+                               kNoteUnknownFamily,    kNoteExpressRoute,
+                               kNoteFrontDoorStandardPremium, kNoteEdgeZone,
+                               kNoteNearestRegion,    kNoteGlobalFromTruncated,
+                               kNoteNotProofOfAbsence};
+  const std::vector<std::vector<std::string>> rows = TableRows(Profile(), "selection-notes-table");
+  ASSERT_EQ(rows.size(), std::size(notes)) << kProfile << " lists another number of notes";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 3u) << rows[i][0];
+    EXPECT_FALSE(rows[i][1].empty()) << rows[i][0] << ": says nothing of when it appears";
+    const std::vector<judge::Fact> facts = judge::FactsOfCell(rows[i][2]);
+    EXPECT_FALSE(facts.empty()) << rows[i][0] << ": states no fact";
+    for (const std::string& missing : judge::MissingFacts(notes[i], facts)) {
+      ADD_FAILURE() << rows[i][0] << " (row " << i + 1 << "): the reference's note "
+                    << "in that place does not state " << missing;
+    }
+  }
 }
 
 }  // namespace
