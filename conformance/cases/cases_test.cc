@@ -364,6 +364,19 @@ TEST(CaseRunnerTest, ArgvIsJudgedAsTheCliBindsIt) {
   results = RunCrafted(c, bad);
   EXPECT_FALSE(results[0].passed);
   EXPECT_THAT(results[0].detail, HasSubstr("argv: the CLI's $filter is"));
+
+  // A call refused before the CLI ran is said to be so, not judged word by word.
+  host::CallReport refused = Lookup("c#1");
+  refused.outcome = Outcome::kRefused;
+  refused.reason = "invalid_currency";
+  refused.execs = 0;
+  refused.argv.clear();
+  CraftedHost never_run{.reports = {refused}};
+  results = RunCrafted(c, never_run);
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_THAT(results[0].detail,
+              HasSubstr("argv: the CLI was never run (the call refused as invalid_currency)"));
+  EXPECT_THAT(results[0].detail, testing::Not(HasSubstr("ends before")));
 }
 
 TEST(CaseRunnerTest, ACaseSaysWhetherItIsAPlanOrItsCli) {

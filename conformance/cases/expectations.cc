@@ -94,6 +94,11 @@ std::string CheckReason(const ordered_json& expect, const Observed& got) {
 // (PROFILE-005).
 std::string CheckArgv(const ordered_json& expect, const Observed& got) {
   if (!expect.contains("argv") || !got.argv) return "";
+  // An empty argv is a call that never reached the CLI; say so, not which word it lacks.
+  if (got.argv->empty()) {
+    return "the CLI was never run (the call " + got.outcome +
+           (got.reason.empty() ? "" : " as " + got.reason) + ")";
+  }
   return judge::DescribeArgvDifference(*got.argv, expect["argv"].get<std::vector<std::string>>());
 }
 
