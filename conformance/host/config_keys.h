@@ -12,8 +12,7 @@
 namespace azure_pricing::conformance::host {
 
 // The parts of a case a host call is configured from: the host JSON, the backend JSON, the
-// labels JSON and the middleware chain (ScriptedCall's host_json, backend_json, labels_json and
-// middleware).
+// labels JSON and the middleware chain (ScriptedCall's host, backend, labels and middleware).
 inline constexpr std::string_view kConfigurationParts[] = {"host", "backend", "labels",
                                                            "middleware"};
 

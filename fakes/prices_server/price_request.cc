@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "fakes/prices_server/text_lines.h"
+
 namespace azure_pricing::fakes::prices {
 namespace {
 
@@ -110,22 +112,15 @@ bool ReadCatalogText(std::string_view text, const std::function<void(Json item)>
     if (error) *error = "a catalog is a JSON object with an Items array, or JSON Lines of items";
     return false;
   }
-  size_t start = 0, line = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    ++line;
-    const std::string_view row = text.substr(start, end - start);
-    start = end + 1;
-    if (row.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+  return ForEachTextLine(text, [&](size_t line, std::string_view row) {
     Json item = Json::parse(row, nullptr, false);
     if (item.is_discarded() || !item.is_object()) {
       if (error) *error = "line " + std::to_string(line) + " is not a JSON object";
       return false;
     }
     append(std::move(item));
-  }
-  return true;
+    return true;
+  });
 }
 
 }  // namespace azure_pricing::fakes::prices

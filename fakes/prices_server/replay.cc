@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "fakes/prices_server/text_lines.h"
+
 namespace azure_pricing::fakes::prices {
 namespace {
 
@@ -70,22 +72,19 @@ std::optional<RecordedAnswer> Replay::Next(std::string_view target) {
 
 StatusOr<Replay> ParseReplay(std::string_view text, ReplayLine* where) {
   Replay replay;
-  size_t start = 0, line = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    ++line;
-    const std::string_view row = text.substr(start, end - start);
-    start = end + 1;
-    if (row.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+  Status failed = OkStatus();
+  ForEachTextLine(text, [&](size_t line, std::string_view row) {
     StatusOr<std::pair<std::string, RecordedAnswer>> exchange = ReadExchange(row);
     if (!exchange.ok()) {
       if (where != nullptr) where->line = line;
-      return exchange.status();
+      failed = exchange.status();
+      return false;
     }
     replay.by_target_[exchange->first].answers.push_back(std::move(exchange->second));
     ++replay.exchanges_;
-  }
+    return true;
+  });
+  if (!failed.ok()) return failed;
   if (replay.exchanges_ == 0) {
     return Refused(kReplayEmpty, "the file holds no recorded exchange");
   }
