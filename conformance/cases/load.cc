@@ -260,12 +260,10 @@ ordered_json ExpectedOf(const ordered_json& c) {
 
 // The calls and the configuration they share; an error text when one cannot be resolved.
 std::string ResolveCalls(const ordered_json& c, const std::string& path, ResolvedCase& r) {
-  for (const char* part : {"host", "backend", "labels"}) {
-    if (!c.contains(part)) continue;
-    json::Value& value = part == std::string_view("host")      ? r.host
-                         : part == std::string_view("backend") ? r.backend
-                                                               : r.labels;
-    value = host::ConfigValueOf(c[part]);
+  const std::pair<const char*, json::Value*> parts[] = {
+      {"host", &r.host}, {"backend", &r.backend}, {"labels", &r.labels}};
+  for (const auto& [part, value] : parts) {
+    if (c.contains(part)) *value = host::ConfigValueOf(c[part]);
   }
   for (const auto& m : c.value("middleware", ordered_json::array())) {
     r.middleware.push_back(m.get<std::string>());
