@@ -27,22 +27,29 @@ constexpr const char* kSpecArgumentNames[] = {"sku",          "service",  "regio
                                               "service_family", "price_type", "currency",
                                               "include_savings_plan", "filter"};
 
+bool IsSpecArgumentName(std::string_view s) {
+  for (const char* name : kSpecArgumentNames) {
+    if (s == name) return true;
+  }
+  return false;
+}
+
 void CollectUnknownNames(const ordered_json& arguments, std::vector<std::string>& out) {
   if (!arguments.is_object()) return;
   for (const auto& item : arguments.items()) {
-    bool known = false;
-    for (const char* name : kSpecArgumentNames) known = known || item.key() == name;
-    if (!known) out.push_back(item.key());
+    if (!IsSpecArgumentName(item.key())) out.push_back(item.key());
   }
 }
 
-// Quoted runs of raw text, for inputs that are not JSON the runner could read.
+// Quoted runs of raw text, for inputs that are not JSON the runner could read. An argument's
+// name is the tool's own word, which a refusal names (PROFILE-001's «argument»), not an echo.
 void CollectQuotedRuns(const std::string& text, std::vector<std::string>& out) {
   size_t open = text.find('"');
   while (open != std::string::npos) {
     const size_t close = text.find('"', open + 1);
     if (close == std::string::npos) break;
-    out.push_back(text.substr(open + 1, close - open - 1));
+    std::string run = text.substr(open + 1, close - open - 1);
+    if (!IsSpecArgumentName(run)) out.push_back(std::move(run));
     open = text.find('"', close + 1);
   }
 }

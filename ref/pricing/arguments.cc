@@ -215,17 +215,21 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
     if (!reader.ReadValue(value)) break;
     arguments.Add(key, std::move(value));
   }
-  const bool named = OneOf(key, kArgumentNames) &&
-                     (key_complete || reader.error() == json::ParseError::kDuplicateKey);
+  // A fault met while reading an argument's value lies in that value; a repeated name met
+  // before its value is the argument's own name given twice. A name repeated deeper, inside a
+  // value, is not the argument given twice, so that message names no argument.
+  const bool in_value = OneOf(key, kArgumentNames) && key_complete;
+  const bool name_repeated = OneOf(key, kArgumentNames) && !key_complete;
   switch (reader.error()) {
     case json::ParseError::kNone:
       break;
     case json::ParseError::kInvalidUtf8:
-      return named ? Refuse(reasons::kInvalidUtf8, Named(key) + " is not valid UTF-8.")
-                   : Refuse(reasons::kInvalidUtf8, "The arguments are not valid UTF-8.");
+      return in_value ? Refuse(reasons::kInvalidUtf8, Named(key) + " is not valid UTF-8.")
+                      : Refuse(reasons::kInvalidUtf8, "The arguments are not valid UTF-8.");
     case json::ParseError::kDuplicateKey:
-      return named ? Refuse(reasons::kDuplicateArgument, Named(key) + " is given more than once.")
-                   : Refuse(reasons::kDuplicateArgument, "The arguments name the same key twice.");
+      return name_repeated
+                 ? Refuse(reasons::kDuplicateArgument, Named(key) + " is given more than once.")
+                 : Refuse(reasons::kDuplicateArgument, "The arguments name the same key twice.");
     default:
       return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
   }

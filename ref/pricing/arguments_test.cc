@@ -215,6 +215,26 @@ TEST(ArgumentsTest, ByteLevelRefusalsNameTheArgument) {
   EXPECT_EQ(message(R"({"x-secret":"a","x-secret":"b"})"),
             "The arguments name the same key twice.");
   EXPECT_EQ(message("{\"x-secret\xff\":\"a\"}"), "The arguments are not valid UTF-8.");
+  // A name repeated inside a value is not the argument given twice.
+  EXPECT_EQ(message(R"({"filter":{"a":1,"a":2}})"), "The arguments name the same key twice.");
+  EXPECT_EQ(message(R"({"filter":{"sku":1,"sku":2}})"), "The arguments name the same key twice.");
+}
+
+// Text that is not UTF-8 and repeated names are judged while the JSON is read, at their place
+// in the text: before the unknown names, types and values judged after reading, and after any
+// fault earlier in the text (docs/profile.md, the order of the argument checks).
+TEST(ArgumentsTest, ReadingFaultsAreJudgedInTextOrderBeforeEverythingElse) {
+  auto reason = [](std::string_view json) {
+    return std::string(ParseToolArguments(json).status().reason());
+  };
+  EXPECT_EQ(reason(R"({"sku":5,"region":"a\ud800"})"), reasons::kInvalidUtf8);
+  EXPECT_EQ(reason(R"({"read_only":true,"sku":"\udc00"})"), reasons::kInvalidUtf8);
+  EXPECT_EQ(reason(R"({"filter":["a","\ud800"]})"), reasons::kInvalidUtf8);
+  EXPECT_EQ(reason(R"({"sku":"x","filter":{"a":1,"a":2}})"), reasons::kDuplicateArgument);
+  EXPECT_EQ(reason(R"({"read_only":[{"sku":1,"sku":2}]})"), reasons::kDuplicateArgument);
+  EXPECT_EQ(reason(R"({"sku":"x" "region":"\ud800"})"), reasons::kMalformedArguments);
+  EXPECT_EQ(reason(R"({"sku":"a","sku":"b","region":"\ud800"})"), reasons::kDuplicateArgument);
+  EXPECT_EQ(reason(R"({"region":"\ud800","sku":"a","sku":"b"})"), reasons::kInvalidUtf8);
 }
 
 TEST(ArgumentsTest, OptionLikeValuesNeverReachTheCli) {
