@@ -6,6 +6,7 @@
 
 #include "ref/json/json.h"
 #include "ref/json/reader.h"
+#include "ref/pricing/messages.h"
 #include "ref/pricing/reasons.h"
 #include "ref/status/status_macros.h"
 #include "ref/zones/location_values.h"
@@ -17,7 +18,10 @@ Status Refuse(Reason reason, std::string message) {
   return Status(Outcome::kRefused, reason, std::move(message));
 }
 
-std::string Named(std::string_view name) { return "Argument '" + std::string(name) + "'"; }
+// The message `text` about the argument `name`.
+std::string About(std::string_view text, std::string_view name) {
+  return messages::Fill(text, messages::kArgument, name);
+}
 
 // Decodes one code point; the input was already checked to be UTF-8.
 uint32_t DecodeAt(std::string_view s, size_t& i) {
@@ -77,24 +81,22 @@ size_t CodePointCount(std::string_view s) {
 
 Status CheckText(std::string_view name, const std::string& value, size_t max_length) {
   if (value.empty()) {
-    return Refuse(reasons::kEmptyValue, Named(name) + " must not be empty; leave it out instead.");
+    return Refuse(reasons::kEmptyValue, About(messages::kEmpty, name));
   }
   const std::string_view why = ForbiddenCharacterReason(value);
   if (why.empty() && IsBlank(value)) {
-    return Refuse(reasons::kEmptyValue,
-                  Named(name) + " must not be blank (only spaces); leave it out instead.");
+    return Refuse(reasons::kEmptyValue, About(messages::kBlank, name));
   }
   if (why == kCharInvalidUtf8) {
-    return Refuse(reasons::kInvalidUtf8, Named(name) + " is not valid UTF-8.");
+    return Refuse(reasons::kInvalidUtf8, About(messages::kArgumentNotUtf8, name));
   }
   if (!why.empty()) {
-    return Refuse(
-        reasons::kForbiddenCharacter,
-        Named(name) + " contains a control, line-separator or bidirectional-control character.");
+    return Refuse(reasons::kForbiddenCharacter, About(messages::kForbiddenCharacter, name));
   }
   if (CodePointCount(value) > max_length) {
     return Refuse(reasons::kValueTooLong,
-                  Named(name) + " is longer than " + std::to_string(max_length) + " characters.");
+                  messages::Fill(About(messages::kTooLong, name), messages::kMaximum,
+                                 std::to_string(max_length)));
   }
   return OkStatus();
 }
@@ -104,10 +106,7 @@ Status CheckTypedValue(std::string_view name, const std::string& value) {
   // The CLI's parser reads a leading '@' as a response file to expand and "--" as the end of
   // options; neither may reach it as a value.
   if (value.front() == '@' || value.front() == '-') {
-    return Refuse(reasons::kOptionLikeValue,
-                  Named(name) +
-                      " must not start with '-' or '@' (the CLI would read it as an "
-                      "option or a file to expand).");
+    return Refuse(reasons::kOptionLikeValue, About(messages::kOptionLike, name));
   }
   return OkStatus();
 }
@@ -195,14 +194,14 @@ std::string TerminalSafe(std::string_view text, size_t max_chars) {
 
 StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
   if (arguments_json.size() > kMaxArgumentsJsonBytes) {
-    return Refuse(reasons::kArgumentsTooLarge, "The arguments object is larger than " +
-                                                   std::to_string(kMaxArgumentsJsonBytes) +
-                                                   " bytes.");
+    return Refuse(reasons::kArgumentsTooLarge,
+                  messages::Fill(messages::kArgumentsTooLarge, messages::kMaximum,
+                                 std::to_string(kMaxArgumentsJsonBytes)));
   }
   // Read member by member so that a bad byte or a repeated name can be pinned on its argument.
   json::Reader reader(arguments_json, /*max_depth=*/4, json::Reader::Utf8Check::kPerString);
   if (reader.Peek() != json::Reader::Next::kObject || !reader.BeginObject()) {
-    return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
+    return Refuse(reasons::kMalformedArguments, messages::kMalformedArguments);
   }
   json::Value arguments = json::Value::Object();
   std::string key;
@@ -224,17 +223,17 @@ StatusOr<ToolArguments> ParseToolArguments(std::string_view arguments_json) {
     case json::ParseError::kNone:
       break;
     case json::ParseError::kInvalidUtf8:
-      return in_value ? Refuse(reasons::kInvalidUtf8, Named(key) + " is not valid UTF-8.")
-                      : Refuse(reasons::kInvalidUtf8, "The arguments are not valid UTF-8.");
+      return Refuse(reasons::kInvalidUtf8, in_value ? About(messages::kArgumentNotUtf8, key)
+                                                    : messages::kArgumentsNotUtf8);
     case json::ParseError::kDuplicateKey:
-      return name_repeated
-                 ? Refuse(reasons::kDuplicateArgument, Named(key) + " is given more than once.")
-                 : Refuse(reasons::kDuplicateArgument, "The arguments name the same key twice.");
+      return Refuse(reasons::kDuplicateArgument, name_repeated
+                                                     ? About(messages::kArgumentRepeated, key)
+                                                     : messages::kKeyRepeated);
     default:
-      return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
+      return Refuse(reasons::kMalformedArguments, messages::kMalformedArguments);
   }
   if (!reader.Finish()) {
-    return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
+    return Refuse(reasons::kMalformedArguments, messages::kMalformedArguments);
   }
   return ValidateToolArguments(arguments);
 }
@@ -244,9 +243,7 @@ namespace {
 Status CheckArgumentNames(const json::Value& arguments) {
   for (const json::Member& m : arguments.members()) {
     if (!OneOf(m.key, kArgumentNames)) {
-      return Refuse(reasons::kUnknownArgument,
-                    "The arguments contain a name that is not one of: sku, service, region, "
-                    "service_family, price_type, currency, include_savings_plan, filter.");
+      return Refuse(reasons::kUnknownArgument, messages::kUnknownArgument);
     }
   }
   return OkStatus();
@@ -265,13 +262,13 @@ Status ReadValues(const json::Value& arguments, const std::vector<StringSlot>& s
   for (const StringSlot& s : slots) {
     const json::Value* v = arguments.Find(s.name);
     if (v == nullptr || v->is_null()) continue;
-    if (!v->is_string()) return Refuse(reasons::kWrongType, Named(s.name) + " must be a string.");
+    if (!v->is_string()) return Refuse(reasons::kWrongType, About(messages::kNotAString, s.name));
     *s.slot = v->as_string();
   }
   if (const json::Value* v = arguments.Find("include_savings_plan");
       v != nullptr && !v->is_null()) {
     if (!v->is_bool()) {
-      return Refuse(reasons::kWrongType, Named("include_savings_plan") + " must be true or false.");
+      return Refuse(reasons::kWrongType, messages::kNotABoolean);
     }
     include_savings_plan = v->as_bool();
   }
@@ -291,21 +288,13 @@ Status CheckRegionSpelling(const std::optional<std::string>& region) {
   const std::string& r = *region;
   if (const std::optional<std::string_view> exact = zones::LocationValueDifferingInCase(r)) {
     return Refuse(reasons::kRegionCaseMismatch,
-                  "Argument 'region' differs only in letter case from the price-list location "
-                  "value '" +
-                      std::string(*exact) +
-                      "'; location values are exact and case-sensitive. Give it exactly as '" +
-                      std::string(*exact) +
-                      "', or give an ARM region name such as eastus. The location values are " +
-                      zones::LocationValueList() + ".");
+                  messages::Fill(messages::Fill(messages::kRegionCase, messages::kLocationValue,
+                                                *exact),
+                                 messages::kLocationValues, zones::LocationValueList()));
   }
   if (const std::optional<std::string_view> exact = zones::LocationValueDifferingInSpacing(r)) {
     return Refuse(reasons::kRegionWhitespace,
-                  "Argument 'region' matches the price-list location value '" +
-                      std::string(*exact) +
-                      "' only with its spaces changed; location values are exact. Give it exactly "
-                      "as '" +
-                      std::string(*exact) + "'.");
+                  messages::Fill(messages::kRegionSpacing, messages::kLocationValue, *exact));
   }
   // The value is non-empty UTF-8 by now: decode its first and its last character.
   size_t first = 0;
@@ -314,33 +303,23 @@ Status CheckRegionSpelling(const std::optional<std::string>& region) {
   while (last > 0 && (static_cast<unsigned char>(r[last]) & 0xC0) == 0x80) --last;
   const uint32_t tail = DecodeAt(r, last);
   if (IsSpace(head) || IsSpace(tail)) {
-    return Refuse(reasons::kRegionWhitespace,
-                  "Argument 'region' must not start or end with a space: ARM region names (such "
-                  "as eastus) and the price-list location values are exact.");
+    return Refuse(reasons::kRegionWhitespace, messages::kRegionEnds);
   }
   return OkStatus();
 }
 
 Status CheckPriceListValues(const ToolArguments& args, const std::optional<std::string>& currency) {
   if (args.filter.has_value() && !FilterStaysParenthesized(*args.filter)) {
-    return Refuse(reasons::kUnbalancedFilter,
-                  "Argument 'filter' must balance its parentheses and close its quoted strings: it "
-                  "is wrapped in parentheses so that it stays ANDed with the other filters.");
+    return Refuse(reasons::kUnbalancedFilter, messages::kUnbalancedFilter);
   }
   if (args.price_type.has_value() && !OneOf(*args.price_type, kPriceTypes)) {
-    return Refuse(reasons::kInvalidPriceType,
-                  "Argument 'price_type' must be exactly Consumption, Reservation or "
-                  "DevTestConsumption (case-sensitive); savings plans come from "
-                  "include_savings_plan.");
+    return Refuse(reasons::kInvalidPriceType, messages::kInvalidPriceType);
   }
   if (args.service_family.has_value() && !OneOf(*args.service_family, kServiceFamilies)) {
-    return Refuse(reasons::kInvalidServiceFamily,
-                  "Argument 'service_family' must be one of the price list's service families, "
-                  "spelled exactly as in the parameter schema (case-sensitive).");
+    return Refuse(reasons::kInvalidServiceFamily, messages::kInvalidServiceFamily);
   }
   if (currency.has_value() && !IsCurrencyCode(*currency)) {
-    return Refuse(reasons::kInvalidCurrency,
-                  "Argument 'currency' must be three upper-case letters, such as USD or EUR.");
+    return Refuse(reasons::kInvalidCurrency, messages::kInvalidCurrency);
   }
   return CheckRegionSpelling(args.region);
 }
@@ -349,20 +328,10 @@ Status CheckCombination(const ToolArguments& args) {
   const bool any_filter = args.sku || args.service || args.region || args.service_family ||
                           args.price_type || args.filter;
   if (!any_filter) {
-    return Refuse(reasons::kMissingFilter,
-                  "At least one of sku, service, region, service_family, price_type or filter is "
-                  "required; currency and include_savings_plan do not count.");
+    return Refuse(reasons::kMissingFilter, messages::kMissingFilter);
   }
   if (args.service.has_value() && !args.sku.has_value()) {
-    return Refuse(
-        reasons::kServiceWithoutSku,
-        "Argument 'service' requires 'sku': the pinned CLI rejects a service without a SKU, "
-        "even with a filter. Instead, omit both service and sku and filter on serviceName, "
-        "productName "
-        "or meterName instead. For Private Endpoint pricing use region=\"eastus\" with "
-        "filter=\"serviceName eq 'Virtual Network' and productName eq 'Virtual Network Private "
-        "Link' and meterName eq 'Standard Private Endpoint'\"; those rows have an empty ARM SKU "
-        "and return as a Global fallback.");
+    return Refuse(reasons::kServiceWithoutSku, messages::kServiceWithoutSku);
   }
   return OkStatus();
 }
@@ -371,7 +340,7 @@ Status CheckCombination(const ToolArguments& args) {
 
 StatusOr<ToolArguments> ValidateToolArguments(const json::Value& arguments) {
   if (!arguments.is_object()) {
-    return Refuse(reasons::kMalformedArguments, "The arguments are not one JSON object.");
+    return Refuse(reasons::kMalformedArguments, messages::kMalformedArguments);
   }
   RETURN_IF_ERROR(CheckArgumentNames(arguments));
   ToolArguments args;

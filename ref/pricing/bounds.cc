@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ref/pricing/messages.h"
 #include "ref/pricing/reasons.h"
 
 namespace azure_pricing {
@@ -12,13 +13,13 @@ Status ValidateHostBounds(const HostBounds& bounds) {
   };
   if (bounds.exec_timeout_seconds < kMinExecTimeoutSeconds ||
       bounds.exec_timeout_seconds > kMaxExecTimeoutSeconds) {
-    return refuse("Host bound exec_timeout_seconds must be between 1 and 600.");
+    return refuse(messages::kInvalidExecTimeout);
   }
   if (bounds.max_output_bytes < kMinOutputBytes || bounds.max_output_bytes > kMaxOutputBytes) {
-    return refuse("Host bound max_output_bytes must be between 1024 and 67108864.");
+    return refuse(messages::kInvalidOutputBytes);
   }
   if (bounds.max_rows < kMinRows || bounds.max_rows > kMaxRows) {
-    return refuse("Host bound max_rows must be between 1 and 5000.");
+    return refuse(messages::kInvalidMaxRows);
   }
   return OkStatus();
 }

@@ -7,20 +7,10 @@
 
 #include "ref/json/json.h"
 #include "ref/json/reader.h"
+#include "ref/pricing/messages.h"
 #include "ref/pricing/reasons.h"
 
 namespace azure_pricing {
-
-const char kFilterCorrectionGuidance[] =
-    "The price API rejected the filter (HTTP 400). Filters may use only these fields: "
-    "armRegionName, location, meterId, meterName, productId, skuId, productName, skuName, "
-    "serviceName, serviceId, serviceFamily, priceType, armSkuName and reservationTerm, with eq, "
-    "and, or, parentheses and contains(meterName, 'Spot') for substrings. Values are "
-    "case-sensitive and quoted with single quotes. There is no operating-system field such as "
-    "osType: Windows virtual-machine meters have Windows at the end of productName. skuName is a "
-    "price-list value, not a portal display name. The API accepts at most 20 comparisons per "
-    "query, and a region argument that names an ARM region uses 13 of them. Correct the filter "
-    "and try again.";
 
 namespace {
 
@@ -29,42 +19,29 @@ Status Fail(Reason reason, const char* message) {
 }
 
 Status Timeout() {
-  return Fail(reasons::kTimeout,
-              "The pricing lookup did not finish within the host's time limit; no prices were "
-              "returned. Narrow the query or try again later.");
+  return Fail(reasons::kTimeout, messages::kTimeout);
 }
 Status OutputLimit() {
-  return Fail(reasons::kOutputLimit,
-              "The pricing CLI produced more output than the host allows; no prices were "
-              "returned. Narrow the query.");
+  return Fail(reasons::kOutputLimit, messages::kOutputLimit);
 }
 Status MalformedEnvelope() {
-  return Fail(reasons::kMalformedEnvelope,
-              "The pricing CLI's output is not the expected result envelope; it was not "
-              "accepted.");
+  return Fail(reasons::kMalformedEnvelope, messages::kMalformedEnvelope);
 }
 Status MalformedRow() {
-  return Fail(reasons::kMalformedRow,
-              "A price row from the pricing CLI is malformed; no prices were returned.");
+  return Fail(reasons::kMalformedRow, messages::kMalformedRow);
 }
 Status CliFailed() {
-  return Fail(reasons::kCliFailed,
-              "The pricing lookup failed: the CLI reported an error (for example the price API "
-              "was unreachable or answered with an error). Try again later or narrow the query.");
+  return Fail(reasons::kCliFailed, messages::kCliFailed);
 }
 
 Status ForParseError(json::ParseError error) {
   switch (error) {
     case json::ParseError::kInvalidUtf8:
-      return Fail(reasons::kInvalidUtf8,
-                  "The pricing CLI's output is not valid UTF-8; it was not accepted.");
+      return Fail(reasons::kInvalidUtf8, messages::kOutputNotUtf8);
     case json::ParseError::kDuplicateKey:
-      return Fail(reasons::kDuplicateKey,
-                  "The pricing CLI's output repeats a key in a JSON object; it was not accepted.");
+      return Fail(reasons::kDuplicateKey, messages::kDuplicateKey);
     case json::ParseError::kNonFiniteNumber:
-      return Fail(reasons::kNonFiniteNumber,
-                  "The pricing CLI's output holds a non-finite or out-of-range number; it was "
-                  "not accepted.");
+      return Fail(reasons::kNonFiniteNumber, messages::kNonFiniteNumber);
     default:
       return MalformedEnvelope();
   }
@@ -90,17 +67,11 @@ Status ClassifyFailureEnvelope(const json::Value& envelope) {
       }
       if (t == "ClientResultException" &&
           m.rfind("Service request failed.\nStatus: 404 ", 0) == 0) {
-        return Fail(reasons::kUpstreamNotFound,
-                    "The price API answered 404 (Not Found). It does so when the request URL is "
-                    "longer than about 2,048 characters: shorten the filter or use fewer "
-                    "arguments.");
+        return Fail(reasons::kUpstreamNotFound, messages::kUpstreamNotFound);
       }
       if (t == "ArgumentOutOfRangeException" && (m.rfind("Unknown ServiceFamily value.", 0) == 0 ||
                                                  m.rfind("Unknown PriceType value.", 0) == 0)) {
-        return Fail(reasons::kUpstreamValueUnknown,
-                    "The price list returned a service family or price type that the pinned CLI "
-                    "does not know, so the CLI dropped every row. Narrow the query (for example "
-                    "with serviceName or serviceFamily) to avoid those meters.");
+        return Fail(reasons::kUpstreamValueUnknown, messages::kUpstreamValueUnknown);
       }
     }
   }
@@ -468,8 +439,7 @@ StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
     return OutputLimit();
   }
   if (!result.stderr_bytes.empty()) {
-    return Fail(reasons::kStderrNotEmpty,
-                "The pricing CLI wrote to its error stream; its result was not accepted.");
+    return Fail(reasons::kStderrNotEmpty, messages::kStderrNotEmpty);
   }
   std::vector<PriceRow> rows;
   if (result.exit_code == 0 && internal::ReadSuccessEnvelope(result.stdout_bytes, rows)) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ref/pricing/messages.h"
 #include "ref/status/status.h"
 
 namespace azure_pricing {
@@ -57,7 +58,7 @@ inline bool operator==(const SavingsPlanPrice& a, const SavingsPlanPrice& b) {
 }
 
 // The fixed guidance returned with `upstream_filter_rejected`.
-extern const char kFilterCorrectionGuidance[];
+using messages::kFilterCorrectionGuidance;
 
 StatusOr<std::vector<PriceRow>> ValidateCliResult(const CliResult& result,
                                                   int64_t max_output_bytes);

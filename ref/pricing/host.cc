@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ref/pricing/lookup.h"
+#include "ref/pricing/messages.h"
 #include "ref/pricing/report.h"
 #include "ref/pricing/schema.h"
 #include "ref/status/status_macros.h"
@@ -26,8 +27,7 @@ struct AttachedTool {
 };
 
 Status DisposeFailed() {
-  return Status(Outcome::kFailed, sandbox::kDisposeFailed,
-                "The sandbox could not be disposed after the call; any result was discarded.");
+  return Status(Outcome::kFailed, sandbox::kDisposeFailed, messages::kDisposeFailed);
 }
 
 // Acquire, bounded exec, dispose: one sandbox per Run, disposed on every path.
@@ -45,8 +45,7 @@ class SandboxCliRunner : public CliRunner {
     if (bounded == nullptr) {
       if (!lease->Dispose().ok()) return DisposeFailed();
       return Status(Outcome::kRefused, reasons::kBoundedExecMissing,
-                    "The sandbox does not offer bounded execution, which this tool requires; the "
-                    "CLI was not run.");
+                    messages::kSandboxWithoutBoundedExec);
     }
     sandbox::ExecRequest request;
     request.argv = argv;
@@ -64,8 +63,7 @@ class SandboxCliRunner : public CliRunner {
       } else if (exec.status().reason() == sandbox::kExecOutputLimitReason) {
         result.output_limit_exceeded = true;
       } else {
-        return Status(Outcome::kFailed, reasons::kExecFailed,
-                      "The sandbox failed to execute the pricing CLI.");
+        return Status(Outcome::kFailed, reasons::kExecFailed, messages::kExecFailed);
       }
       return result;
     }
@@ -135,25 +133,21 @@ namespace {
 Status CheckAttach(sandbox::Router& router, const std::string& agent_id, const ToolOptions& options,
                    const sandbox::Spec& spec) {
   if (options.image.empty()) {
-    return Status(Outcome::kRefused, reasons::kImageRequired,
-                  "make_azure_pricing_tools needs an image that provides /usr/local/bin/azmcp.");
+    return Status(Outcome::kRefused, reasons::kImageRequired, messages::kImageRequired);
   }
   if (agent_id.empty()) {
-    return Status(Outcome::kRefused, reasons::kAgentIdRequired,
-                  "make_azure_pricing_tools needs the agent id that keys its sandboxes.");
+    return Status(Outcome::kRefused, reasons::kAgentIdRequired, messages::kAgentIdRequired);
   }
   RETURN_IF_ERROR(ValidateHostBounds(options.bounds));
   if (options.outbound_max_confidentiality.has_value() &&
       !labels::ParseConfidentiality(*options.outbound_max_confidentiality).has_value()) {
     // The policy middleware would log an unknown cap and let every call pass.
-    return Status(Outcome::kRefused, reasons::kInvalidOutboundCap,
-                  "outbound_max_confidentiality must be public, private or user_identity.");
+    return Status(Outcome::kRefused, reasons::kInvalidOutboundCap, messages::kInvalidOutboundCap);
   }
   RETURN_IF_ERROR(router.EnsureCanServe(spec));
   if (!router.SelectedBackend()->declaration().bounded_exec) {
     return Status(Outcome::kRefused, reasons::kBoundedExecMissing,
-                  "The sandbox backend does not offer bounded execution, which this tool "
-                  "requires.");
+                  messages::kBackendWithoutBoundedExec);
   }
   return OkStatus();
 }
