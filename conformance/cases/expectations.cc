@@ -484,14 +484,50 @@ std::string CheckViolations(const ordered_json& expect, const Observed& got) {
   return violations == expect["violations"] ? "" : Mismatch(violations, expect["violations"]);
 }
 
+ordered_json LabelJson(const std::optional<labels::ContentLabel>& label) {
+  if (!label.has_value()) return nullptr;
+  return {{"integrity", std::string(labels::Name(label->integrity))},
+          {"confidentiality", std::string(labels::Name(label->confidentiality))}};
+}
+
 std::string CheckResultLabel(const ordered_json& expect, const Observed& got) {
   if (!got.report || !expect.contains("result_label")) return "";
-  ordered_json label = nullptr;
-  if (const auto& l = got.report->result_label; l.has_value()) {
-    label = {{"integrity", std::string(labels::Name(l->integrity))},
-             {"confidentiality", std::string(labels::Name(l->confidentiality))}};
-  }
+  const ordered_json label = LabelJson(got.report->result_label);
   return label == expect["result_label"] ? "" : Mismatch(label, expect["result_label"]);
+}
+
+// Hiding (the framework's auto_hide_untrusted) and the audit log are the host's record of the
+// call; a report of an older testee protocol version does not carry them, so it cannot pass.
+std::string CheckLabelTracking(const ordered_json& expect, const Observed& got) {
+  const bool states = expect.contains("output_hidden") || expect.contains("conversation_label") ||
+                      expect.contains("audit_log");
+  if (!got.report || !states) return "";
+  const host::CallReport& r = *got.report;
+  if (!r.reports_label_tracking) {
+    return "not reported: the testee's protocol version carries no output_variable, "
+           "conversation_label or audit_log (version 4 does)";
+  }
+  std::string problems;
+  auto add = [&problems](const std::string& problem) {
+    problems += (problems.empty() ? "" : "; ") + problem;
+  };
+  if (expect.contains("output_hidden") &&
+      r.output_variable.has_value() != expect["output_hidden"].get<bool>()) {
+    add(expect["output_hidden"].get<bool>()
+            ? "the output was shown to the model as text; expected it hidden behind a variable "
+              "reference"
+            : "the output was hidden behind a variable reference; expected it shown as text");
+  }
+  if (expect.contains("conversation_label")) {
+    const ordered_json label = LabelJson(r.conversation_label);
+    if (label != expect["conversation_label"]) {
+      add("conversation_label " + Mismatch(label, expect["conversation_label"]));
+    }
+  }
+  if (expect.contains("audit_log") && ordered_json(r.audit_log) != expect["audit_log"]) {
+    add("audit_log " + Mismatch(ordered_json(r.audit_log), expect["audit_log"]));
+  }
+  return problems;
 }
 
 std::string CheckTrustedMessageFacts(const ordered_json& expect, const Observed& got) {
@@ -656,6 +692,7 @@ const ExpectationCheck kChecks[] = {
     {"tool wording", {"tool.text_contains"}, CheckToolWording, true},
     {"violations", {"violations"}, CheckViolations},
     {"result_label", {"result_label"}, CheckResultLabel},
+    {"label tracking", {"output_hidden", "conversation_label", "audit_log"}, CheckLabelTracking},
     {"trusted message facts", {"trusted_messages_facts"}, CheckTrustedMessageFacts},
     {"trusted message wording", {"trusted_messages_contain"}, CheckTrustedMessageWording, true},
     {"warning facts", {"warnings_facts"}, CheckWarningFacts},

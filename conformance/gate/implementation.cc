@@ -80,6 +80,12 @@ std::unique_ptr<testee::TesteeProcess> StartImplementation(GateRun& run) {
   std::printf("implementation: %s (testee: %s)\n", run.implementation.c_str(),
               o.testee_command.c_str());
   if (!broken.empty()) run.GateFailure("testee-adapter", "testee adapter broken: " + broken);
+  if (testee && testee->version() != testee::Version::kV4) {
+    std::printf("notice: the testee speaks %s; its reports do not say whether the output was "
+                "hidden or what the policy logged, so the cases judging that fail "
+                "(conformance/testee/PROTOCOL.md, Changes from version 3)\n",
+                std::string(testee::VersionName(testee->version())).c_str());
+  }
   return testee;
 }
 

@@ -365,11 +365,26 @@ Status InvokeTool(const labels::Tool& tool, const ScriptedCall& call,
     if (item.name == azure_pricing::kOutputItem) {
       report.output = item.text;
       report.result_label = item.security_label;
+      report.output_variable = item.variable_id;
     } else {
       report.trusted_messages.push_back(item.text);
     }
   }
   return azure_pricing::OkStatus();
+}
+
+// The conversation label after the call and this call's audit entries, named as the policy's
+// violations are: a confidentiality entry by its subtype.
+void CollectLabelTracking(const MiddlewareChain& middleware, std::vector<size_t>& audit_seen,
+                          CallReport& report) {
+  report.conversation_label = middleware.tracker.context_label();
+  for (size_t i = 0; i < middleware.policies.size(); ++i) {
+    const auto& log = middleware.policies[i]->audit_log();
+    for (size_t e = audit_seen[i]; e < log.size(); ++e) {
+      report.audit_log.push_back(log[e].subtype.value_or(log[e].type));
+    }
+    audit_seen[i] = log.size();
+  }
 }
 
 }  // namespace
@@ -418,6 +433,7 @@ struct ScriptedHost::State {
   std::vector<std::string> warnings;  // the logger's, not yet reported
   CollectingLogger logger{&warnings};
   std::vector<size_t> policy_warnings_seen;  // per policy, how many were reported
+  std::vector<size_t> policy_audit_seen;     // per policy, how many audit entries were reported
   // What make_azure_pricing_tools returned, or why there is no tool to call.
   std::vector<labels::Tool> tools;
   Status no_tool;
@@ -436,6 +452,7 @@ StatusOr<std::unique_ptr<ScriptedHost>> ScriptedHost::Build(const ScriptedCall& 
   state->labels = std::move(label_setup);
   RETURN_IF_ERROR(BuildChain(call, state->labels, state->middleware));
   state->policy_warnings_seen.resize(state->middleware.policies.size(), 0);
+  state->policy_audit_seen.resize(state->middleware.policies.size(), 0);
 
   azure_pricing::HostBounds& bounds = state->host.options.bounds;
   if (call.max_rows) bounds.max_rows = *call.max_rows;
@@ -490,6 +507,7 @@ StatusOr<CallReport> ScriptedHost::Call(const ScriptedCall& call) {
     }
     s.policy_warnings_seen[i] = all.size();
   }
+  CollectLabelTracking(s.middleware, s.policy_audit_seen, report);
   return report;
 }
 

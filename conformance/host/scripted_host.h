@@ -65,6 +65,16 @@ struct CallReport {
   std::optional<labels::ContentLabel> result_label;  // the output's label as the host sees it
   std::vector<std::string> violations;               // when blocked
   std::vector<std::string> warnings;                 // experimental warning, policy warnings
+  // How the host's label tracking treated the call (testee protocol version 4): the variable id
+  // the model was shown instead of the output (nullopt: the output, if any, was shown as text),
+  // the conversation label after the call, and the violations every policy middleware wrote to
+  // the audit log during it, in chain order, named as `violations` names them.
+  std::optional<std::string> output_variable;
+  std::optional<labels::ContentLabel> conversation_label;
+  std::vector<std::string> audit_log;
+  // False for a testee that speaks an older protocol version, whose report does not carry the
+  // three members above: a case that judges them cannot pass.
+  bool reports_label_tracking = true;
   int sandbox_acquisitions = 0;
   int sandbox_disposals = 0;
   int sandbox_live = 0;

@@ -10,10 +10,10 @@
 //   seq_per_case     in every case acquires and disposes a sandbox with callback seq 1 and 2,
 //                    then answers "completed" (PROTOCOL.md: callbacks count per case)
 //   ok               answers every case "completed" with a fixed report (a trivial testee)
-// With --speaks 2 it speaks only version 2 of the protocol, as a testee written before version 3
-// does: it refuses the hello offering version 3 with protocol_mismatch. --speaks 2-anyway
-// answers any hello with version 2, as a version 2 testee that does not read the offer does.
-// --speaks none refuses every version.
+// With --speaks N (2 or 3) it speaks only version N of the protocol, as a testee written before
+// version N+1 does: it refuses the hellos offering newer versions with protocol_mismatch.
+// --speaks 2-anyway answers any hello with version 2, as a version 2 testee that does not read
+// the offer does. --speaks none refuses every version.
 #include <unistd.h>
 
 #include <chrono>
@@ -35,6 +35,9 @@ namespace lp = ::azure_pricing::conformance::line_protocol;
 
 bool Write(const std::string& line) { return lp::WriteAll(1, line, std::nullopt); }
 
+// The version the hello agreed to; a case answer is written as it says.
+Version g_version = Version::kV4;
+
 std::string Read(lp::LineReader& reader) {
   std::string line;
   if (reader.Next(line, std::nullopt) != lp::ReadResult::kLine) _exit(0);
@@ -52,6 +55,7 @@ conformance::host::CallReport Completed() {
   conformance::host::CallReport report;
   report.tools = 1;
   report.output = R"({"prices":[]})";
+  report.conversation_label = labels::ContentLabel{};
   return report;
 }
 
@@ -77,7 +81,7 @@ bool Misbehave(const std::string& mode, lp::LineReader& reader, int64_t seq) {
     _exit(3);
   }
   if (mode == "garbage") return Write("this is not JSON\n");
-  if (mode == "wrong_seq") return Write(EncodeCaseAnswer(seq + 7, Completed()));
+  if (mode == "wrong_seq") return Write(EncodeCaseAnswer(seq + 7, Completed(), g_version));
   // A refused callback ends the testee: the case fails as the gate sees it, never as "completed".
   if (mode == "seq_per_case" && !AcquireAndDispose(reader)) return false;
   if (mode == "no_dispose") {
@@ -89,7 +93,7 @@ bool Misbehave(const std::string& mode, lp::LineReader& reader, int64_t seq) {
           "\n");
     (void)Read(reader);
   }
-  return Write(EncodeCaseAnswer(seq, Completed()));
+  return Write(EncodeCaseAnswer(seq, Completed(), g_version));
 }
 
 // The flag's value after `name` ("--mode", "--speaks"), or `fallback`.
@@ -106,7 +110,8 @@ std::string Hello(const GateMessage& hello, const std::string& speaks, Version& 
     return EncodeHelloAnswer(hello.seq, {"fake-testee", "0.1"}, version);
   }
   const std::optional<Version> offered = VersionNamed(hello.protocol);
-  const bool spoken = offered && (speaks == "all" || (speaks == "2" && *offered == Version::kV2));
+  const bool spoken =
+      offered && (speaks == "all" || VersionName(*offered) == "azure-pricing-testee/" + speaks);
   if (!spoken) {
     return EncodeErrorAnswer(hello.seq, StatusForReason(Outcome::kRefused, kProtocolMismatch));
   }
@@ -117,7 +122,7 @@ std::string Hello(const GateMessage& hello, const std::string& speaks, Version& 
 int Main(int argc, char** argv) {
   const std::string mode = Flag(argc, argv, "--mode", "ok");
   const std::string speaks = Flag(argc, argv, "--speaks", "all");
-  Version version = Version::kV3;
+  Version& version = g_version;
   lp::LineReader reader(0, size_t{1} << 24);
   for (;;) {
     const std::string line = Read(reader);

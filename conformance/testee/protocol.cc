@@ -45,9 +45,10 @@ constexpr line_protocol::KnownReason kKnownReasons[] = {
      "The testee found the case's host configuration unusable."},
 };
 
-constexpr std::array<std::pair<Version, const char*>, 2> kVersions = {{
-    {Version::kV2, kPreviousProtocolVersion},
-    {Version::kV3, kProtocolVersion},
+constexpr std::array<std::pair<Version, const char*>, 3> kVersions = {{
+    {Version::kV2, kProtocolVersion2},
+    {Version::kV3, kProtocolVersion3},
+    {Version::kV4, kProtocolVersion},
 }};
 
 // Where a testee's line breaks the protocol, for the gate's message: a JSON path (`report`,
@@ -214,7 +215,7 @@ const char* ConfigName(const ConfigMember& m, Version version) {
   return version == Version::kV2 ? m.v2_name : m.v3_name;
 }
 
-// Version 3 carries a configuration as the JSON it is, version 2 as its JSON text. A
+// Versions 3 and 4 carry a configuration as the JSON it is, version 2 as its JSON text. A
 // configuration given as text that is not JSON is held as a string (host::ConfigFromText): not an
 // object, so the testee refuses it as it would the text.
 Json ConfigOnWire(const json::Value& value, Version version) {
@@ -223,7 +224,7 @@ Json ConfigOnWire(const json::Value& value, Version version) {
 }
 
 std::optional<json::Value> ConfigFromWire(const Json& value, Version version) {
-  if (version == Version::kV3) return host::ConfigValueOf(value);
+  if (version != Version::kV2) return host::ConfigValueOf(value);
   if (!value.is_string()) return std::nullopt;
   return host::ConfigFromText(value.get<std::string>());
 }
@@ -274,25 +275,32 @@ std::optional<ScriptedCall> CallFrom(const Json& j, Version version) {
   return c;
 }
 
-Json ReportJson(const CallReport& r) {
-  Json label = nullptr;
-  if (r.result_label) {
-    label = {{"integrity", labels::Name(r.result_label->integrity)},
-             {"confidentiality", labels::Name(r.result_label->confidentiality)}};
+Json LabelJson(const std::optional<labels::ContentLabel>& label) {
+  if (!label) return nullptr;
+  return {{"integrity", labels::Name(label->integrity)},
+          {"confidentiality", labels::Name(label->confidentiality)}};
+}
+
+Json ReportJson(const CallReport& r, Version version) {
+  Json out{{"outcome", OutcomeName(r.outcome)},
+           {"reason", r.reason.empty() ? Json(nullptr) : Json(r.reason)},
+           {"trusted_messages", r.trusted_messages},
+           {"output", r.output ? Json(*r.output) : Json(nullptr)},
+           {"result_label", LabelJson(r.result_label)},
+           {"violations", r.violations},
+           {"warnings", r.warnings},
+           {"tools", r.tools},
+           {"tool", r.tool_name.empty()
+                        ? Json(nullptr)
+                        : Json{{"name", r.tool_name},
+                               {"description", r.tool_description},
+                               {"parameters_schema", r.tool_parameters_schema}}}};
+  if (version == Version::kV4) {
+    out["output_variable"] = r.output_variable ? Json(*r.output_variable) : Json(nullptr);
+    out["conversation_label"] = LabelJson(r.conversation_label);
+    out["audit_log"] = r.audit_log;
   }
-  return Json{{"outcome", OutcomeName(r.outcome)},
-              {"reason", r.reason.empty() ? Json(nullptr) : Json(r.reason)},
-              {"trusted_messages", r.trusted_messages},
-              {"output", r.output ? Json(*r.output) : Json(nullptr)},
-              {"result_label", std::move(label)},
-              {"violations", r.violations},
-              {"warnings", r.warnings},
-              {"tools", r.tools},
-              {"tool", r.tool_name.empty()
-                           ? Json(nullptr)
-                           : Json{{"name", r.tool_name},
-                                  {"description", r.tool_description},
-                                  {"parameters_schema", r.tool_parameters_schema}}}};
+  return out;
 }
 
 // The tool as the model sees it: {"name", "description", "parameters_schema"} or null.
@@ -322,8 +330,8 @@ std::optional<Outcome> OutcomeNamed(const Json& v) {
   return std::nullopt;
 }
 
-bool LabelFrom(const Json& j, std::optional<labels::ContentLabel>& out, Fault& fault) {
-  constexpr std::string_view kPath = "report.result_label";
+bool LabelFrom(const Json& j, std::optional<labels::ContentLabel>& out, Fault& fault,
+               const std::string& kPath = "report.result_label") {
   if (j.is_null()) return true;
   if (!j.is_object()) return WrongType(&fault, kPath, j, "object or null");
   if (!OnlyMembers(j, {"integrity", "confidentiality"}, {"integrity", "confidentiality"}, &fault,
@@ -336,10 +344,10 @@ bool LabelFrom(const Json& j, std::optional<labels::ContentLabel>& out, Fault& f
   const auto integrity = labels::ParseIntegrity(j["integrity"].get<std::string>());
   const auto confidentiality = labels::ParseConfidentiality(j["confidentiality"].get<std::string>());
   if (!integrity) {
-    return fault.Set("report.result_label.integrity", "not an integrity label this gate knows");
+    return fault.Set(kPath + ".integrity", "not an integrity label this gate knows");
   }
   if (!confidentiality) {
-    return fault.Set("report.result_label.confidentiality",
+    return fault.Set(kPath + ".confidentiality",
                      "not a confidentiality label this gate knows");
   }
   out = labels::ContentLabel{};
@@ -348,16 +356,47 @@ bool LabelFrom(const Json& j, std::optional<labels::ContentLabel>& out, Fault& f
   return true;
 }
 
-std::optional<CallReport> ReportFrom(const Json& j, Fault& fault) {
-  if (!OnlyMembers(j,
-                   {"outcome", "reason", "trusted_messages", "output", "result_label",
-                    "violations", "warnings", "tools", "tool"},
-                   {"outcome", "reason", "trusted_messages", "output", "result_label",
-                    "violations", "warnings", "tools", "tool"},
-                   &fault, "report")) {
-    return std::nullopt;
+// Version 4's members: the output's variable id or null, the conversation label, the audit log.
+bool LabelTrackingFrom(const Json& j, CallReport& r, Fault& fault) {
+  const Json& variable = j["output_variable"];
+  if (!variable.is_null()) {
+    if (!variable.is_string()) {
+      return WrongType(&fault, "report.output_variable", variable, "string or null");
+    }
+    r.output_variable = variable.get<std::string>();
+    if (r.output_variable->empty()) {
+      return fault.Set("report.output_variable", "empty, want a variable id or null");
+    }
   }
+  if (j["conversation_label"].is_null()) {
+    return fault.Set("report.conversation_label", "null, want the conversation's label");
+  }
+  return LabelFrom(j["conversation_label"], r.conversation_label, fault,
+                   "report.conversation_label") &&
+         StringList(j["audit_log"], r.audit_log, &fault, "report.audit_log");
+}
+
+std::optional<CallReport> ReportFrom(const Json& j, Fault& fault, Version version) {
+  const bool v4 = version == Version::kV4;
+  const bool members =
+      v4 ? OnlyMembers(j,
+                       {"outcome", "reason", "trusted_messages", "output", "result_label",
+                        "violations", "warnings", "tools", "tool", "output_variable",
+                        "conversation_label", "audit_log"},
+                       {"outcome", "reason", "trusted_messages", "output", "result_label",
+                        "violations", "warnings", "tools", "tool", "output_variable",
+                        "conversation_label", "audit_log"},
+                       &fault, "report")
+         : OnlyMembers(j,
+                       {"outcome", "reason", "trusted_messages", "output", "result_label",
+                        "violations", "warnings", "tools", "tool"},
+                       {"outcome", "reason", "trusted_messages", "output", "result_label",
+                        "violations", "warnings", "tools", "tool"},
+                       &fault, "report");
+  if (!members) return std::nullopt;
   CallReport r;
+  r.reports_label_tracking = v4;
+  if (r.reports_label_tracking && !LabelTrackingFrom(j, r, fault)) return std::nullopt;
   const Json& outcome_json = j["outcome"];
   const std::optional<Outcome> outcome = OutcomeNamed(outcome_json);
   const std::optional<int64_t> tools = AsInt64(j["tools"]);
@@ -456,7 +495,8 @@ std::optional<Status> ErrorFrom(const Json& doc, Fault& fault) {
 }
 
 // The fields of an "ok":true answer to `answered`.
-StatusOr<TesteeAnswer> OkAnswerFrom(const Json& doc, GateOp answered, TesteeAnswer answer) {
+StatusOr<TesteeAnswer> OkAnswerFrom(const Json& doc, GateOp answered, TesteeAnswer answer,
+                                    Version version) {
   Fault fault;
   switch (answered) {
     case GateOp::kHello: {
@@ -489,7 +529,7 @@ StatusOr<TesteeAnswer> OkAnswerFrom(const Json& doc, GateOp answered, TesteeAnsw
       if (!OnlyMembers(doc, {"seq", "ok", "report"}, {"report"}, &fault)) {
         return ProtocolError(fault);
       }
-      std::optional<CallReport> report = ReportFrom(doc["report"], fault);
+      std::optional<CallReport> report = ReportFrom(doc["report"], fault, version);
       if (!report) return ProtocolError(fault);
       answer.report = std::move(*report);
       return answer;
@@ -547,8 +587,8 @@ std::string EncodeHelloAnswer(int64_t seq, const Implementation& implementation,
                     {{"name", implementation.name}, {"version", implementation.version}}}});
 }
 
-std::string EncodeCaseAnswer(int64_t seq, const CallReport& report) {
-  return Line(Json{{"seq", seq}, {"ok", true}, {"report", ReportJson(report)}});
+std::string EncodeCaseAnswer(int64_t seq, const CallReport& report, Version version) {
+  return Line(Json{{"seq", seq}, {"ok", true}, {"report", ReportJson(report, version)}});
 }
 
 std::string EncodeStopAnswer(int64_t seq) { return Line(Json{{"seq", seq}, {"ok", true}}); }
@@ -576,7 +616,7 @@ bool IsCallback(std::string_view line) {
   return doc && doc->is_object() && doc->contains("op");
 }
 
-StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered) {
+StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered, Version version) {
   Fault fault;
   try {
     const std::optional<Json> doc = ParseStrict(line);
@@ -611,7 +651,7 @@ StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered) {
       answer.error = std::move(*error);
       return answer;
     }
-    return OkAnswerFrom(*doc, answered, std::move(answer));
+    return OkAnswerFrom(*doc, answered, std::move(answer), version);
   } catch (const std::exception&) {
     fault.Set("the line", "not readable as an answer");
     return ProtocolError(fault);

@@ -24,15 +24,18 @@
 namespace azure_pricing::conformance::testee {
 
 // Changes with every incompatible change. The gate offers the newest version first and, to a
-// testee that answers that hello with protocol_mismatch, the previous one. A testee answers with
+// testee that answers a hello with protocol_mismatch, the next older one. A testee answers with
 // the version it speaks; the gate speaks whichever of its versions the answer names.
-inline constexpr char kProtocolVersion[] = "azure-pricing-testee/3";
-inline constexpr char kPreviousProtocolVersion[] = "azure-pricing-testee/2";
+inline constexpr char kProtocolVersion[] = "azure-pricing-testee/4";
+inline constexpr char kProtocolVersion3[] = "azure-pricing-testee/3";
+inline constexpr char kProtocolVersion2[] = "azure-pricing-testee/2";
 
-// The versions this side speaks. They differ only in how a case's call carries its
-// configuration: version 3 as JSON objects (`host`, `backend`, `labels`), version 2 as JSON
-// text in strings (`host_json`, `backend_json`, `labels_json`).
-enum class Version { kV2, kV3 };
+// The versions this side speaks, oldest first. Version 3 sends a case's configuration as JSON
+// objects (`host`, `backend`, `labels`), version 2 as JSON text in strings (`host_json`,
+// `backend_json`, `labels_json`). Version 4's report adds how the host's label tracking treated
+// the call (`output_variable`, `conversation_label`, `audit_log`), which older reports cannot
+// say.
+enum class Version { kV2, kV3, kV4 };
 
 std::string_view VersionName(Version version);
 std::optional<Version> VersionNamed(std::string_view name);
@@ -95,10 +98,12 @@ struct TesteeAnswer {
 // One line each, '\n'-terminated. A case's call is written as `version` carries it; a
 // configuration text that is not JSON goes as a string in version 3 (which a testee refuses as
 // invalid_configuration, as it would the text in version 2).
-std::string EncodeGateMessage(const GateMessage& message, Version version = Version::kV3);
+std::string EncodeGateMessage(const GateMessage& message, Version version = Version::kV4);
 std::string EncodeHelloAnswer(int64_t seq, const Implementation& implementation,
-                              Version version = Version::kV3);
-std::string EncodeCaseAnswer(int64_t seq, const conformance::host::CallReport& report);
+                              Version version = Version::kV4);
+// Version 4 writes the report's label-tracking members; older versions leave them out.
+std::string EncodeCaseAnswer(int64_t seq, const conformance::host::CallReport& report,
+                             Version version = Version::kV4);
 std::string EncodeStopAnswer(int64_t seq);
 std::string EncodeErrorAnswer(std::optional<int64_t> seq, const Status& error);
 
@@ -106,7 +111,7 @@ std::string EncodeErrorAnswer(std::optional<int64_t> seq, const Status& error);
 // back as the JSON text ScriptedCall holds). On failure `seq` holds the message's seq when it
 // could be read. Failures: kMalformedMessage, kUnknownOp (Outcome::kRefused).
 StatusOr<GateMessage> DecodeGateMessage(std::string_view line, std::optional<int64_t>* seq,
-                                        Version version = Version::kV3);
+                                        Version version = Version::kV4);
 
 // True when a testee's line is a callback request (it has an "op" member) rather than an answer.
 bool IsCallback(std::string_view line);
@@ -114,7 +119,10 @@ bool IsCallback(std::string_view line);
 // `answered` says which fields an "ok":true answer has. Failures are kTesteeProtocolError, and
 // kProtocolMismatch for a hello answer naming a version this side does not speak. An error answer decodes fine,
 // its Status with a fixed message (StatusForReason).
-StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered);
+// A case answer's report is read as `version` carries it; one of an older version has
+// reports_label_tracking false.
+StatusOr<TesteeAnswer> DecodeAnswer(std::string_view line, GateOp answered,
+                                    Version version = Version::kV4);
 
 // kTesteeProtocolError with its fixed message and, when `fault` is not empty, " At fault: "
 // and `fault`: where the testee's line breaks the protocol (a JSON path such as

@@ -16,6 +16,7 @@ namespace {
 using conformance::host::CallReport;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 std::string WithoutNewline(std::string line) {
   EXPECT_EQ(line.back(), '\n');
@@ -84,8 +85,10 @@ TEST(TesteeProtocolTest, Version3SendsATextThatIsNotJsonAsAStringTheTesteeMustRe
 }
 
 TEST(TesteeProtocolTest, VersionsAreNamedAsHelloSpellsThem) {
-  EXPECT_EQ(VersionName(Version::kV3), kProtocolVersion);
-  EXPECT_EQ(VersionName(Version::kV2), kPreviousProtocolVersion);
+  EXPECT_EQ(VersionName(Version::kV4), kProtocolVersion);
+  EXPECT_EQ(VersionName(Version::kV3), kProtocolVersion3);
+  EXPECT_EQ(VersionName(Version::kV2), kProtocolVersion2);
+  EXPECT_EQ(VersionNamed("azure-pricing-testee/4"), Version::kV4);
   EXPECT_EQ(VersionNamed("azure-pricing-testee/3"), Version::kV3);
   EXPECT_EQ(VersionNamed("azure-pricing-testee/2"), Version::kV2);
   EXPECT_EQ(VersionNamed("azure-pricing-testee/1"), std::nullopt);
@@ -93,7 +96,7 @@ TEST(TesteeProtocolTest, VersionsAreNamedAsHelloSpellsThem) {
   StatusOr<TesteeAnswer> v2 =
       DecodeAnswer(WithoutNewline(EncodeHelloAnswer(1, {"py", "0.2"}, Version::kV2)), GateOp::kHello);
   ASSERT_THAT(v2.status(), IsOk());
-  EXPECT_EQ(v2->protocol, kPreviousProtocolVersion);
+  EXPECT_EQ(v2->protocol, kProtocolVersion2);
 }
 
 TEST(TesteeProtocolTest, HelloAndStopRoundTrip) {
@@ -127,6 +130,9 @@ TEST(TesteeProtocolTest, ACaseAnswerRoundTripsEveryPartTheTesteeKnows) {
   r.tool_name = "azure_pricing_get";
   r.tool_description = "d";
   r.tool_parameters_schema = R"({"type":"object"})";
+  r.output_variable = "var_1";
+  r.conversation_label = labels::ContentLabel{};
+  r.audit_log = {"untrusted_context", "max_allowed_confidentiality"};
   r.sandbox_acquisitions = 5;  // the gate's to count, never carried
   StatusOr<TesteeAnswer> a = DecodeAnswer(WithoutNewline(EncodeCaseAnswer(3, r)), GateOp::kCase);
   ASSERT_THAT(a.status(), IsOk());
@@ -143,6 +149,32 @@ TEST(TesteeProtocolTest, ACaseAnswerRoundTripsEveryPartTheTesteeKnows) {
   EXPECT_EQ(a->report.tool_description, "d");
   EXPECT_EQ(a->report.tool_parameters_schema, r.tool_parameters_schema);
   EXPECT_EQ(a->report.sandbox_acquisitions, 0);
+  EXPECT_TRUE(a->report.reports_label_tracking);
+  EXPECT_EQ(a->report.output_variable, "var_1");
+  EXPECT_EQ(a->report.conversation_label, labels::ContentLabel{});
+  EXPECT_THAT(a->report.audit_log, ElementsAre("untrusted_context", "max_allowed_confidentiality"));
+}
+
+TEST(TesteeProtocolTest, AnOlderVersionsReportCarriesNoLabelTrackingAndMayNotAddIt) {
+  CallReport r;
+  r.output_variable = "var_1";
+  r.conversation_label = labels::ContentLabel{};
+  r.audit_log = {"untrusted_context"};
+  const std::string v3 = WithoutNewline(EncodeCaseAnswer(3, r, Version::kV3));
+  EXPECT_EQ(v3.find("output_variable"), std::string::npos);
+  StatusOr<TesteeAnswer> a = DecodeAnswer(v3, GateOp::kCase, Version::kV3);
+  ASSERT_THAT(a.status(), IsOk());
+  EXPECT_FALSE(a->report.reports_label_tracking);
+  EXPECT_EQ(a->report.output_variable, std::nullopt);
+  EXPECT_THAT(a->report.audit_log, IsEmpty());
+  // Each version's report is exactly its members: a version 3 report lacks version 4's three.
+  EXPECT_THAT(DecodeAnswer(v3, GateOp::kCase, Version::kV4).status(),
+              StatusIs(Outcome::kFailed, kTesteeProtocolError,
+                       ::testing::EndsWith(" At fault: report.output_variable: missing.")));
+  EXPECT_THAT(DecodeAnswer(WithoutNewline(EncodeCaseAnswer(3, r)), GateOp::kCase, Version::kV3)
+                  .status(),
+              StatusIs(Outcome::kFailed, kTesteeProtocolError,
+                       ::testing::EndsWith(" At fault: report.output_variable: unknown member.")));
 }
 
 TEST(TesteeProtocolTest, AnErrorAnswerKeepsAKnownReasonAndNeverTheTesteesMessage) {
@@ -210,7 +242,9 @@ std::string Report(const std::string& replace, const std::string& with) {
   std::string report =
       R"({"outcome":"completed","reason":null,"trusted_messages":["a","b"],"output":null,)"
       R"("result_label":null,"violations":[],"warnings":[],"tools":1,)"
-      R"("tool":{"name":"t","description":"d","parameters_schema":"{}"}})";
+      R"("tool":{"name":"t","description":"d","parameters_schema":"{}"},)"
+      R"("output_variable":null,"conversation_label":{"integrity":"trusted",)"
+      R"("confidentiality":"public"},"audit_log":[]})";
   if (!replace.empty()) {
     const size_t at = report.find(replace);
     EXPECT_NE(at, std::string::npos) << replace;
@@ -231,6 +265,10 @@ const std::string kCases[][2] = {
     {R"("name":"t")", R"("name":42)"},
     {R"("warnings":[])", R"("warnings":[],"warnings":["SECRET"])"},
     {R"("output":null)", R"("output":{"prices":"SECRET"})"},
+    {R"("output_variable":null)", R"("output_variable":"")"},
+    {R"("output_variable":null)", R"("output_variable":7)"},
+    {R"("conversation_label":{"integrity":"trusted",)", R"("conversation_label":{"integrity":"SECRET",)"},
+    {R"("audit_log":[])", R"("audit_log":[1])"},
 };
 
 INSTANTIATE_TEST_SUITE_P(
@@ -266,6 +304,10 @@ TEST(TesteeProtocolTest, AReportFaultIsNamedByItsJsonPath) {
       "report.tool.name: wrong type (number), want string",
       "report.warnings: member repeated",
       "report.output: wrong type (object), want string or null",
+      "report.output_variable: empty, want a variable id or null",
+      "report.output_variable: wrong type (number), want string or null",
+      "report.conversation_label.integrity: not an integrity label this gate knows",
+      "report.audit_log[0]: wrong type (number), want string",
   };
   static_assert(std::size(faults) == std::size(kCases));
   for (size_t i = 0; i < std::size(kCases); ++i) {

@@ -111,7 +111,7 @@ Status TesteeProcess::Launch() {
   reader_.emplace(child_.from_child, lp::kMaxLineBytes);
   const Clock::time_point deadline = Clock::now() + deadlines_.hello;
   // A testee that already agreed on a version (before a restart) is offered that one alone.
-  std::vector<Version> offers = {Version::kV3, Version::kV2};
+  std::vector<Version> offers = {Version::kV4, Version::kV3, Version::kV2};
   if (version_) offers = {*version_};
   for (Version offer : offers) {
     ASSIGN_OR_RETURN(bool agreed, Hello(offer, deadline));
@@ -235,7 +235,7 @@ StatusOr<CallReport> TesteeProcess::RunCall(const ScriptedCall& call) {
       continue;
     }
     Observe(LineDirection::kAnswerReceived, kOpCase, line);
-    StatusOr<TesteeAnswer> answer = DecodeAnswer(line, GateOp::kCase);
+    StatusOr<TesteeAnswer> answer = DecodeAnswer(line, GateOp::kCase, version());
     // Killed and reaped either way; the error names the member or line at fault.
     if (!answer.ok()) {
       (void)Kill(kTesteeProtocolError);

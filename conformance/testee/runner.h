@@ -53,7 +53,7 @@ class TesteeProcess {
 
   const Implementation& implementation() const { return implementation_; }
   // The protocol version the testee agreed to in its first hello.
-  Version version() const { return version_.value_or(Version::kV3); }
+  Version version() const { return version_.value_or(Version::kV4); }
   pid_t pid() const { return child_.process.pid(); }  // 0 while no testee is running
 
   // One case. Sandbox counts and argv come from the gate's backend; the rest from the testee.

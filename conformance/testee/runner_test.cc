@@ -26,6 +26,7 @@ using conformance::host::CallReport;
 using conformance::host::ScriptedCall;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 constexpr char kReference[] = "conformance/testee/reference_testee";
 constexpr char kFake[] = "conformance/testee/fake_testee";
@@ -209,17 +210,34 @@ std::unique_ptr<TesteeProcess> StartSeeing(std::vector<std::string> argv, Seen& 
   return testee.ok() ? std::move(*testee) : nullptr;
 }
 
-TEST(RunnerVersionTest, OffersVersion3AndSendsTheConfigurationAsObjects) {
+TEST(RunnerVersionTest, OffersVersion4AndSendsTheConfigurationAsObjects) {
   Seen seen;
   std::unique_ptr<TesteeProcess> testee = StartSeeing({kFake}, seen);
   ASSERT_NE(testee, nullptr);
-  EXPECT_EQ(testee->version(), Version::kV3);
+  EXPECT_EQ(testee->version(), Version::kV4);
   ScriptedCall call = TrivialCall();
   call.host = conformance::host::ConfigFromText(R"({"max_rows":7})");
-  ASSERT_THAT(testee->RunCall(call).status(), IsOk());
+  StatusOr<CallReport> report = testee->RunCall(call);
+  ASSERT_THAT(report.status(), IsOk());
+  EXPECT_TRUE(report->reports_label_tracking);
   ASSERT_EQ(seen.sent.size(), 2u);
-  EXPECT_THAT(seen.sent[0], HasSubstr(R"("protocol":"azure-pricing-testee/3")"));
+  EXPECT_THAT(seen.sent[0], HasSubstr(R"("protocol":"azure-pricing-testee/4")"));
   EXPECT_THAT(seen.sent[1], HasSubstr(R"("host":{"max_rows":7},"backend":{},"labels":{})"));
+  EXPECT_THAT(seen.received.back(), HasSubstr(R"("output_variable":null,"conversation_label":)"));
+}
+
+TEST(RunnerVersionTest, ATesteeOfVersion3IsSpokenToInItAndItsReportSaysNothingOfHiding) {
+  Seen seen;
+  std::unique_ptr<TesteeProcess> testee = StartSeeing({kFake, "--speaks", "3"}, seen);
+  ASSERT_NE(testee, nullptr);
+  EXPECT_EQ(testee->version(), Version::kV3);
+  ASSERT_EQ(seen.sent.size(), 2u);
+  EXPECT_THAT(seen.sent[1], HasSubstr(R"("seq":2,"op":"hello","protocol":"azure-pricing-testee/3")"));
+  StatusOr<CallReport> report = testee->RunCall(TrivialCall());
+  ASSERT_THAT(report.status(), IsOk());
+  EXPECT_FALSE(report->reports_label_tracking);
+  EXPECT_THAT(seen.sent.back(), HasSubstr(R"("host":{},"backend":{},"labels":{})"));
+  EXPECT_THAT(seen.received.back(), Not(HasSubstr("output_variable")));
 }
 
 TEST(RunnerVersionTest, ATesteeOfVersion2IsOfferedItOnTheSamePipeAndGetsTextConfiguration) {
@@ -228,9 +246,10 @@ TEST(RunnerVersionTest, ATesteeOfVersion2IsOfferedItOnTheSamePipeAndGetsTextConf
   ASSERT_NE(testee, nullptr);
   const pid_t pid = testee->pid();
   EXPECT_EQ(testee->version(), Version::kV2);
-  ASSERT_EQ(seen.received.size(), 2u);
+  ASSERT_EQ(seen.received.size(), 3u);
   EXPECT_THAT(seen.received[0], HasSubstr(R"("reason":"protocol_mismatch")"));
-  EXPECT_THAT(seen.sent[1], HasSubstr(R"("seq":2,"op":"hello","protocol":"azure-pricing-testee/2")"));
+  EXPECT_THAT(seen.received[1], HasSubstr(R"("reason":"protocol_mismatch")"));
+  EXPECT_THAT(seen.sent[2], HasSubstr(R"("seq":3,"op":"hello","protocol":"azure-pricing-testee/2")"));
   ScriptedCall call = TrivialCall();
   call.host = conformance::host::ConfigFromText(R"({"max_rows":7})");
   ASSERT_THAT(testee->RunCall(call).status(), IsOk());

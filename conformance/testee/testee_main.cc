@@ -125,7 +125,7 @@ class GateBackend : public sandbox::Backend {
 
 struct Session {
   bool started = false;
-  Version version = Version::kV3;  // the one hello agreed to
+  Version version = Version::kV4;  // the one hello agreed to
   lp::SeqOrder order;
   // The host of the last case and its backend, for a case that continues it (same_host).
   std::unique_ptr<GateBackend> backend;
@@ -152,7 +152,7 @@ std::string AnswerCase(GateChannel& gate, Session& session, const GateMessage& m
   }
   StatusOr<host::CallReport> report = session.host->Call(message.call);
   if (!report.ok()) return EncodeErrorAnswer(message.seq, report.status());
-  return EncodeCaseAnswer(message.seq, *report);
+  return EncodeCaseAnswer(message.seq, *report, session.version);
 }
 
 // The answer to one line from the gate; `stop` is set once stop was answered.

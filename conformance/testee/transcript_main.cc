@@ -95,7 +95,7 @@ void RawSession(const std::string& testee) {
       (R"({"seq":1,"op":"case","call":{"arguments":"{}","same_host":false,"host":{},)"
        R"("backend":{},"labels":{},"middleware":[]}})"),
       R"({"seq":2,"op":"hello","protocol":"azure-pricing-testee/1"})",
-      R"({"seq":3,"op":"hello","protocol":"azure-pricing-testee/3"})",
+      R"({"seq":3,"op":"hello","protocol":"azure-pricing-testee/4"})",
       R"({"seq":3,"op":"stop"})",
       "not json",
       R"({"seq":5,"op":"dance"})",

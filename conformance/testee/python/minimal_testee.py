@@ -28,7 +28,7 @@ import base64
 import json
 import sys
 
-PROTOCOL = "azure-pricing-testee/3"
+PROTOCOL = "azure-pricing-testee/4"
 NAME, VERSION = "minimal-python-testee", "0.1"
 ARGUMENTS = ["sku", "service", "region", "service_family", "price_type", "currency",
              "include_savings_plan", "filter"]
@@ -152,11 +152,20 @@ def lookup(gate, call):
         gate.call("dispose", sandbox=acquired["sandbox"])
 
 
-def report(result):
+def report(result, call):
+    # No label tracking: the output is never hidden, the conversation keeps the label the
+    # framework gave it, and no policy logs anything.
+    labels = call.get("labels")
+    given = labels.get("conversation") if isinstance(labels, dict) else None
+    conversation = {"integrity": "trusted", "confidentiality": "public"}
+    for name, value in (given.items() if isinstance(given, dict) else []):
+        if name in conversation and value is not None:
+            conversation[name] = value
     out = {"outcome": result["outcome"], "reason": result.get("reason"),
            "trusted_messages": result["trusted_messages"], "output": result.get("output"),
            "result_label": result.get("result_label"), "violations": [], "warnings": [],
-           "tools": 1, "tool": TOOL}
+           "tools": 1, "tool": TOOL,
+           "output_variable": None, "conversation_label": conversation, "audit_log": []}
     return out
 
 
@@ -169,12 +178,13 @@ def main():
             # The gate then offers the previous version, which this testee does not speak either.
             gate.send({"seq": seq, "ok": False,
                        "error": {"outcome": "refused", "reason": "protocol_mismatch",
-                                 "message": "This testee speaks azure-pricing-testee/3 only."}})
+                                 "message": "This testee speaks azure-pricing-testee/4 only."}})
         elif op == "hello":
             gate.send({"seq": seq, "ok": True, "protocol": PROTOCOL,
                        "implementation": {"name": NAME, "version": VERSION}})
         elif op == "case":
-            gate.send({"seq": seq, "ok": True, "report": report(lookup(gate, message["call"]))})
+            call = message["call"]
+            gate.send({"seq": seq, "ok": True, "report": report(lookup(gate, call), call)})
         elif op == "stop":
             gate.send({"seq": seq, "ok": True})
             return

@@ -6,7 +6,7 @@ check).
 usage: variant_testee.py PATH/reference_testee [ARGS...]
 
 It starts the reference testee as a child and relays the testee protocol
-(azure-pricing-testee/3 or /2, ../PROTOCOL.md) both ways: the gate's lines go to the child unchanged;
+(azure-pricing-testee/4, /3 or /2, ../PROTOCOL.md) both ways: the gate's lines go to the child unchanged;
 every line the child writes is rewritten before the gate sees it:
 
 1. JSON layout: members in reverse order at every depth, extra whitespace; inside
