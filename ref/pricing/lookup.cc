@@ -12,6 +12,8 @@ namespace azure_pricing {
 StatusOr<LookupPlan> PlanLookup(std::string_view arguments_json, const HostBounds& bounds,
                                 Logger* logger) {
   WarnExperimentalOnce(logger);
+  // For the direct callers of PlanLookup and RunLookup, whose bounds nobody checked. A tool's
+  // bounds were checked at attach and never change, so on its calls this never refuses.
   RETURN_IF_ERROR(ValidateHostBounds(bounds));
   ASSIGN_OR_RETURN(ToolArguments args, ParseToolArguments(arguments_json));
   RegionPlan region = PlanRegion(args, zones::ZoneTable::Bundled());

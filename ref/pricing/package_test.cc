@@ -7,6 +7,7 @@
 
 #include "conformance/citations/cites.h"
 #include "ref/pricing/lookup.h"
+#include "ref/pricing/reasons.h"
 
 namespace azure_pricing {
 CITES("INTRO-001", "HOST-004");
@@ -46,6 +47,22 @@ TEST(PackageTest, RunLookupWarnsOnFirstUseEvenWhenTheCallIsRefused) {
   EXPECT_EQ(logger.warnings.size(), 1u);
   (void)RunLookup("{}", HostBounds{}, runner, &logger);
   EXPECT_EQ(logger.warnings.size(), 1u);
+}
+
+// PlanLookup and RunLookup are entry points of their own (tools/azure_pricing --print-argv calls
+// PlanLookup with bounds from its flags), so they check the bounds on every call. Through
+// make_azure_pricing_tools this check never fires: the host refuses bad bounds at attach and a
+// tool's bounds never change, which is why no case of the gate can reach it.
+TEST(PackageTest, TheDirectEntryPointsRefuseBadBoundsBeforeRunningAnything) {
+  HostBounds bad;
+  bad.max_rows = 0;
+  const StatusOr<LookupPlan> plan = PlanLookup(R"({"sku":"A"})", bad);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().reason(), reasons::kInvalidHostBounds);
+  NeverRuns runner;
+  const LookupOutcome outcome = RunLookup(R"({"sku":"A"})", bad, runner);
+  EXPECT_EQ(outcome.outcome(), Outcome::kRefused);
+  EXPECT_EQ(outcome.reason(), reasons::kInvalidHostBounds);
 }
 
 TEST(PackageTest, VersionMetadataSaysUnreleasedAndNamesBothClis) {
