@@ -1,8 +1,13 @@
 // Egress: GET to prices.azure.com through the backend's proxy, verified against the injected
 // SSL_CERT_FILE; everything else refused; and one real lookup through the whole path.
-#include <memory>
-#include <string>
+#include <openssl/evp.h>
 
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "conformance/backend/exact_upstream.h"
 #include "conformance/backend/suite_internal.h"
 #include "conformance/backend/wrong_name_upstream.h"
 #include "ref/labels/middleware.h"
@@ -22,9 +27,16 @@ bool Succeeded(const Json& out) {
   return out.value("ok", false) && out.value("status", 0) >= 200 && out.value("status", 0) < 300;
 }
 
+// What the probe's request got to, as facts. A handshake that failed says so first, with the
+// probe's own TLS error (a certificate that did not verify names why), so a FAIL line caused by
+// TLS or a certificate reads as one.
 std::string Summary(const Json& out) {
+  const std::string error = out.value("error", "");
+  if (out.value("stage", "") == "tls") {
+    return "TLS handshake failed" + (error.empty() ? "" : ": " + error);
+  }
   return "stage " + out.value("stage", "?") + ", status " + std::to_string(out.value("status", 0)) +
-         (out.value("error", "").empty() ? "" : ", " + out.value("error", ""));
+         (error.empty() ? "" : ", " + error);
 }
 
 // A request that must not get through; passes when the proxy answered it with a refusal (an
@@ -101,6 +113,21 @@ Observation OtherMethodsRefused(Context& ctx) {
     if (!seen.passed) return seen;
   }
   return Pass("HEAD, OPTIONS, TRACE, PUT, PATCH and DELETE refused; none reached the upstream");
+}
+
+// `Upgrade` would turn the tunnel into another protocol the proxy cannot judge; a request that
+// carries it is refused whole, with or without the Connection header that names it.
+Observation UpgradeRefused(Context& ctx) {
+  const std::vector<std::vector<std::string>> runs = {
+      {"https-get", kPricesUrl, "--header", "Upgrade: websocket"},
+      {"https-get", kPricesUrl, "--header", "Connection: Upgrade", "--header", "Upgrade: h2c"}};
+  for (const std::vector<std::string>& args : runs) {
+    Observation seen = RefusedUnseen(ctx, args, "a GET carrying an Upgrade header (" + args[3] +
+                                                    (args.size() > 5 ? ", " + args[5] : "") + ")");
+    if (!seen.passed) return seen;
+  }
+  return Pass("a GET carrying Upgrade, alone or named by Connection, was refused; none reached "
+              "the upstream");
 }
 
 Observation BodyRefused(Context& ctx) {
@@ -181,6 +208,41 @@ Observation SameTunnelRequests(Context& ctx) {
               "the upstream");
 }
 
+// Host and target are judged on every request of a tunnel too, not only the method: a GET for
+// another Host, or for an absolute target naming another host, after an allowed GET on the same
+// tunnel (kept alive, or pipelined) must not reach the upstream.
+Observation SameTunnelHostAndTarget(Context& ctx) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"a GET with Host management.azure.com after a GET on the same tunnel",
+       {"https-get", kPricesUrl, "--then", "GET", "--then-host", "management.azure.com"}},
+      {"a GET for https://management.azure.com/subscriptions after a GET on the same tunnel",
+       {"https-get", kPricesUrl, "--then", "GET", "--then-target",
+        "https://management.azure.com/subscriptions"}},
+      {"a GET with Host management.azure.com pipelined after a GET",
+       {"https-get", kPricesUrl, "--then", "GET", "--then-host", "management.azure.com",
+        "--pipeline"}}};
+  for (const auto& [what, args] : runs) {
+    std::string why;
+    std::optional<Json> out;
+    const std::optional<std::vector<std::string>> methods = UpstreamMethods(ctx, args, out, &why);
+    if (!methods) return Fail(why);
+    if (methods->size() > 1) {
+      return Fail(what + " reached the upstream (" + std::to_string(methods->size()) +
+                  " requests arrived, only the first was allowed)");
+    }
+    const Json responses = out->value("responses", Json::array());
+    if (!responses.is_array() || responses.size() != 2) {
+      return Fail("the probe did not report its requests on one tunnel: is it this suite's probe?");
+    }
+    const int status = responses[1].is_object() ? responses[1].value("status", 0) : 0;
+    if (status >= 200 && status < 300) {
+      return Fail(what + " was answered " + std::to_string(status));
+    }
+  }
+  return Pass("a later GET for another Host or another host's target, kept alive or pipelined, "
+              "never reached the upstream");
+}
+
 Observation ClosedEgress(Context& ctx) {
   if (ctx.backend.declaration().egress_modes.count(sandbox::Egress::kClosed) == 0) {
     return NotApplicable("the backend does not declare closed egress");
@@ -249,14 +311,15 @@ Observation EmptyTrustStoreFails(Context& ctx) {
 
 // Points the backend's egress at `upstream` for one GET of the price API, then back at the
 // suite's price API; the GET's result, or nullopt with `why`.
-std::optional<Json> GetVia(Context& ctx, const sandbox::EgressUpstream& upstream, std::string* why) {
+std::optional<Json> GetVia(Context& ctx, const sandbox::EgressUpstream& upstream,
+                           const std::vector<std::string>& args, std::string* why) {
   const sandbox::EgressUpstream real{"127.0.0.1", ctx.options.price_api.port,
                                      ctx.options.price_api.ca_pem};
   if (Status s = ctx.backend.RedirectEgress(upstream); !s.ok()) {
     *why = "the backend cannot point its egress at the suite's upstream: " + Describe(s);
     return std::nullopt;
   }
-  std::optional<Json> out = ProbeJson(ctx, {"https-get", kPricesUrl}, why);
+  std::optional<Json> out = ProbeJson(ctx, args, why);
   if (Status s = ctx.backend.RedirectEgress(real); !s.ok()) {
     *why = "the backend did not take the suite's price API back: " + Describe(s);
     return std::nullopt;
@@ -276,12 +339,85 @@ Observation RestoredGet(Context& ctx, const std::string& passed) {
   return Pass(passed);
 }
 
+// The bytes of `base64`, or nullopt when it is not standard padded base64.
+std::optional<std::string> DecodeBase64(const std::string& base64) {
+  if (base64.size() % 4 != 0) return std::nullopt;
+  std::string out(base64.size() / 4 * 3, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(base64.data()),
+                                static_cast<int>(base64.size()));
+  if (n < 0) return std::nullopt;
+  // EVP_DecodeBlock counts the padding's zero bytes too.
+  const size_t padding = base64.ends_with("==") ? 2 : base64.ends_with("=") ? 1 : 0;
+  out.resize(static_cast<size_t>(n) - padding);
+  return out;
+}
+
+// The header lines of `response`'s head, the status line excluded.
+std::set<std::string> HeadLines(const std::string& response) {
+  std::set<std::string> lines;
+  const std::string head = response.substr(0, response.find("\r\n\r\n"));
+  size_t start = head.find("\r\n");
+  while (start != std::string::npos) {
+    const size_t end = head.find("\r\n", start + 2);
+    lines.insert(head.substr(start + 2, end == std::string::npos ? end : end - start - 2));
+    start = end;
+  }
+  return lines;
+}
+
+// How `got` differs from `sent`, by header name and body: facts, not the bytes.
+std::string Difference(const std::string& sent, const std::string& got) {
+  const std::set<std::string> a = HeadLines(sent), b = HeadLines(got);
+  std::string added, removed;
+  for (const std::string& line : b) {
+    if (!a.contains(line)) added += (added.empty() ? "" : ", ") + line.substr(0, line.find(':'));
+  }
+  for (const std::string& line : a) {
+    if (!b.contains(line)) removed += (removed.empty() ? "" : ", ") + line.substr(0, line.find(':'));
+  }
+  const size_t sent_body = sent.find("\r\n\r\n"), got_body = got.find("\r\n\r\n");
+  const bool body_changed = got_body == std::string::npos ||
+                            sent.substr(sent_body) != got.substr(got_body);
+  std::string out = std::to_string(sent.size()) + " bytes sent by the upstream, " +
+                    std::to_string(got.size()) + " received";
+  if (sent.substr(0, sent.find("\r\n")) != got.substr(0, got.find("\r\n"))) {
+    out += "; the status line changed";
+  }
+  if (!added.empty()) out += "; header lines added or changed: " + added;
+  if (!removed.empty()) out += "; header lines removed or changed: " + removed;
+  if (body_changed) out += "; the body changed";
+  return out;
+}
+
+Observation ResponseUnchanged(Context& ctx) {
+  const StatusOr<std::unique_ptr<ExactUpstream>> exact = ExactUpstream::Start();
+  if (!exact.ok()) return Fail(exact.status().message());
+  std::string why;
+  const std::optional<Json> out = GetVia(ctx, {"127.0.0.1", (*exact)->port(), (*exact)->ca_pem()},
+                                         {"https-get", kPricesUrl, "--raw"}, &why);
+  if (!out) return Fail(why);
+  if ((*exact)->requests() != 1 || !Succeeded(*out)) {
+    return Fail("the GET did not reach the suite's upstream once (" +
+                std::to_string((*exact)->requests()) + " requests, " + Summary(*out) + ")");
+  }
+  const std::optional<std::string> got = DecodeBase64(out->value("raw_base64", ""));
+  if (!got) return Fail("the probe reported no raw response: is it this suite's probe?");
+  if (*got != (*exact)->response()) {
+    return Fail("the response was altered on its way back: " +
+                Difference((*exact)->response(), *got));
+  }
+  return RestoredGet(ctx, "the upstream's response came back byte for byte (" +
+                              std::to_string(got->size()) + " bytes)");
+}
+
 Observation UpstreamVerified(Context& ctx) {
   const std::optional<tls::KeyAndCert> stranger = tls::MakeCa("backend-suite unrelated CA");
   if (!stranger) return Fail("the suite could not make a CA");
   std::string why;
   const std::optional<Json> refused =
-      GetVia(ctx, {"127.0.0.1", ctx.options.price_api.port, stranger->cert_pem}, &why);
+      GetVia(ctx, {"127.0.0.1", ctx.options.price_api.port, stranger->cert_pem},
+             {"https-get", kPricesUrl}, &why);
   if (!refused) return Fail(why);
   // The proxy's answer when the upstream's certificate does not verify is a 502.
   if (Succeeded(*refused) || refused->value("status", 0) != 502) {
@@ -298,7 +434,8 @@ Observation UpstreamNameVerified(Context& ctx) {
   if (!wrong.ok()) return Fail(wrong.status().message());
   std::string why;
   const std::optional<Json> refused =
-      GetVia(ctx, {"127.0.0.1", (*wrong)->port(), (*wrong)->ca_pem()}, &why);
+      GetVia(ctx, {"127.0.0.1", (*wrong)->port(), (*wrong)->ca_pem()}, {"https-get", kPricesUrl},
+             &why);
   if (!refused) return Fail(why);
   if (const int reached = (*wrong)->requests(); reached > 0) {
     return Fail(std::string("a certificate for ") + kWrongUpstreamName +
@@ -320,6 +457,17 @@ class QuietLogger : public Logger {
   void Warning(std::string_view, std::string_view) override {}
 };
 
+// Why a failed lookup's egress failed, as the probe sees the same path: the tool's reason
+// (cli_failed) cannot say that the handshake or a certificate was the cause, and the CLI's own
+// output never goes into a FAIL line. Empty when the probe's GET works.
+std::string EgressCause(Context& ctx) {
+  std::string why;
+  const std::optional<Json> out = ProbeJson(ctx, {"https-get", kPricesUrl}, &why);
+  if (!out) return "";
+  if (Succeeded(*out)) return "; the probe's own GET through the same egress succeeded";
+  return "; the probe's own GET through the same egress failed: " + Summary(*out);
+}
+
 Observation CliLookup(Context& ctx) {
   sandbox::Router router({&ctx.backend}, {.min_isolation = sandbox::Isolation::kContainer});
   QuietLogger logger;
@@ -332,15 +480,55 @@ Observation CliLookup(Context& ctx) {
   labels::InvokeFunction(tools->front(), call, {});
   if (!call.result.has_value()) return Fail("the tool returned nothing");
   if (call.result->outcome != "completed") {
-    return Fail("the lookup ended " + call.result->outcome + " (" + call.result->reason + ")");
+    return Fail("the lookup ended " + call.result->outcome + " (" + call.result->reason + ")" +
+                EgressCause(ctx));
   }
   return Pass("azure_pricing_get completed through the backend with " + ctx.options.cli_kind);
+}
+
+// Each request inside an open tunnel, judged one by one, and the response that comes back.
+std::vector<ProbeDef> PerRequestProbes() {
+  return {
+      {{"egress.same_tunnel_requests", {"HOST-008"},
+        "every request on a tunnel is checked: a POST after a GET, kept alive or pipelined, is "
+        "refused and never reaches the upstream"},
+       SameTunnelRequests},
+      {{"egress.same_tunnel_host_and_target", {"HOST-008"},
+        "every request on a tunnel is checked for Host and target too: a later GET for another "
+        "Host or another host's target never reaches the upstream"},
+       SameTunnelHostAndTarget},
+      {{"egress.body_refused", {"HOST-008"},
+        "a GET carrying a body is refused and never reaches the upstream"},
+       BodyRefused},
+      {{"egress.upgrade_refused", {"HOST-008"},
+        "a GET carrying an Upgrade header is refused and never reaches the upstream"},
+       UpgradeRefused},
+      {{"egress.port_refused", {"HOST-008"}, "a CONNECT to the allowed host on another port is refused"},
+       PortRefused},
+      {{"egress.method_case", {"HOST-008"},
+        "a method in another letter case (get) is refused and never reaches the upstream"},
+       MethodCase},
+      {{"egress.host_suffix", {"HOST-008"},
+        "a host that only ends with the allowed name (evilprices.azure.com) is refused"},
+       HostSuffix},
+      {{"egress.host_header_mismatch", {"HOST-008"},
+        "a Host header that differs from the CONNECT host is refused and never reaches the "
+        "upstream"},
+       HostHeaderMismatch},
+      {{"egress.sni_mismatch", {"HOST-008"},
+        "a TLS server name that differs from the CONNECT host is refused and never reaches the "
+        "upstream"},
+       SniMismatch},
+      {{"egress.response_unchanged", {"HOST-008"},
+        "the upstream's response is passed back byte for byte"},
+       ResponseUnchanged},
+  };
 }
 
 }  // namespace
 
 std::vector<ProbeDef> EgressProbes() {
-  return {
+  std::vector<ProbeDef> probes = {
       {{"egress.get_allowed", {"HOST-008", "HOST-012", "HOST-013"},
         "a GET to prices.azure.com through HTTPS_PROXY, verified with SSL_CERT_FILE, succeeds"},
        GetAllowed},
@@ -365,34 +553,15 @@ std::vector<ProbeDef> EgressProbes() {
         "the proxy answers 502, sending nothing, when the upstream's certificate verifies but "
         "names another host"},
        UpstreamNameVerified},
-      {{"egress.same_tunnel_requests", {"HOST-008"},
-        "every request on a tunnel is checked: a POST after a GET, kept alive or pipelined, is "
-        "refused and never reaches the upstream"},
-       SameTunnelRequests},
-      {{"egress.body_refused", {"HOST-008"},
-        "a GET carrying a body is refused and never reaches the upstream"},
-       BodyRefused},
-      {{"egress.port_refused", {"HOST-008"}, "a CONNECT to the allowed host on another port is refused"},
-       PortRefused},
-      {{"egress.method_case", {"HOST-008"},
-        "a method in another letter case (get) is refused and never reaches the upstream"},
-       MethodCase},
-      {{"egress.host_suffix", {"HOST-008"},
-        "a host that only ends with the allowed name (evilprices.azure.com) is refused"},
-       HostSuffix},
-      {{"egress.host_header_mismatch", {"HOST-008"},
-        "a Host header that differs from the CONNECT host is refused and never reaches the "
-        "upstream"},
-       HostHeaderMismatch},
-      {{"egress.sni_mismatch", {"HOST-008"},
-        "a TLS server name that differs from the CONNECT host is refused and never reaches the "
-        "upstream"},
-       SniMismatch},
+  };
+  for (ProbeDef& probe : PerRequestProbes()) probes.push_back(std::move(probe));
+  probes.insert(probes.end(), {
       {{"egress.closed", {"HOST-008"}, "with closed egress nothing is reachable"}, ClosedEgress},
       {{"cli.lookup", {"HOST-012", "HOST-013", "HOST-006"},
         "azure_pricing_get completes a lookup through the backend"},
        CliLookup},
-  };
+  });
+  return probes;
 }
 
 }  // namespace azure_pricing::conformance::backend::internal

@@ -159,6 +159,53 @@ Observation ExactBudget(Context& ctx) {
   return Pass("exactly 64 KiB against a 64 KiB budget came back whole");
 }
 
+// A budget of 0 is a budget, not "unset": no output is fine, one byte is too much.
+Observation ZeroBudget(Context& ctx) {
+  const StatusOr<sandbox::ExecResult> silent =
+      RunInSandbox(ctx, {"flood", "0", "stdout"}, {.max_output_bytes = 0});
+  if (!silent.ok()) {
+    return Fail("a program that wrote nothing against a budget of 0 failed as " +
+                Describe(silent.status()));
+  }
+  if (silent->exit_code != 0) {
+    return Fail("a program that wrote nothing came back with exit " +
+                std::to_string(silent->exit_code));
+  }
+  const StatusOr<sandbox::ExecResult> one =
+      RunInSandbox(ctx, {"flood", "1", "stdout"}, {.max_output_bytes = 0});
+  if (one.ok()) return Fail("one byte against a budget of 0 came back as success");
+  if (one.status().reason() != sandbox::kExecOutputLimitReason) {
+    return Fail("one byte against a budget of 0 failed as " + Describe(one.status()) +
+                ", not output_limit");
+  }
+  return Pass("against a budget of 0, no output came back ok and one byte failed as output_limit");
+}
+
+// An argv[0] that names no program: exit 127 as a shell reports it, or the backend's failure;
+// never a success that looks like the program ran.
+Observation MissingProgram(Context& ctx) {
+  StatusOr<std::unique_ptr<sandbox::Sandbox>> box = AcquireSandbox(ctx, SuiteSpec());
+  if (!box.ok()) return Fail("the suite's spec was " + Describe(box.status()));
+  sandbox::BoundedExec* bounded = (*box)->bounded_exec();
+  StatusOr<sandbox::ExecResult> r =
+      bounded == nullptr
+          ? Status(Outcome::kRefused, kNoBoundedExec, "the backend offers no BoundedExec")
+          : bounded->ExecBounded({.argv = {"/usr/local/bin/no-such-program-" + ctx.Marker()},
+                                  .env = ExecOptions().env,
+                                  .timeout_seconds = 30,
+                                  .max_output_bytes = 1 << 20});
+  (void)ctx.backend.Dispose(std::move(*box));
+  if (r.ok() && r->exit_code == 127) return Pass("a missing program came back as exit 127");
+  if (r.ok()) {
+    return Fail("a missing program came back ok with exit " + std::to_string(r->exit_code) +
+                ", not 127");
+  }
+  if (r.status().outcome() != Outcome::kFailed) {
+    return Fail("a missing program was " + Describe(r.status()) + ", not failed");
+  }
+  return Pass("a missing program failed: " + Describe(r.status()));
+}
+
 Observation ClosedStdout(Context& ctx) {
   const std::string marker = ctx.Marker();
   MarkerWatch watch(marker);
@@ -213,6 +260,12 @@ std::vector<ProbeDef> ExecProbes() {
        StderrCounts},
       {{"bounded.exact_budget", {"BOUND-002"}, "output of exactly the budget comes back whole"},
        ExactBudget},
+      {{"bounded.zero_budget", {"BOUND-002"},
+        "with max_output_bytes 0, no output is ok and any output fails the exec as output_limit"},
+       ZeroBudget},
+      {{"exec.missing_program", {"HOST-006"},
+        "an argv[0] that names no program comes back as exit 127 or fails, never as success"},
+       MissingProgram},
       {{"bounded.closed_stdout", {"BOUND-004", "INTRO-007"},
         "a program that closes stdout and keeps running is stopped at the timeout"},
        ClosedStdout},

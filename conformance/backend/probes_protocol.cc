@@ -174,6 +174,35 @@ void Judged(RawAdapter& a, Session& out) {
       a.Exchange(R"({"seq":15,"op":"dispose","sandbox":5})", &why), why, 15, bp::kMalformedMessage);
 }
 
+// The framing's edge lines (PROTOCOL.md, Framing): a repeated member, a lone surrogate escape and
+// a seq outside signed 64 bits leave no seq to read; a line over 16 MiB is too long; another
+// member out of range is malformed with its seq, before its unknown sandbox. The unreadable seq
+// goes last: an adapter that clamps it would refuse every later line as out of order.
+void Edges(RawAdapter& a, Session& out) {
+  std::string why;
+  out["protocol.repeated_member"] = ExpectRefusal(
+      a.Exchange(R"({"seq":20,"op":"dispose","sandbox":"x","sandbox":"y"})", &why), why, Json(),
+      bp::kMalformedMessage);
+  out["protocol.lone_surrogate"] = ExpectRefusal(
+      a.Exchange(R"({"seq":21,"op":"dispose","sandbox":"\ud800"})", &why), why, Json(),
+      bp::kMalformedMessage);
+  const std::string too_long =
+      R"({"seq":22,"op":"dispose","sandbox":")" + std::string(kMaxLine, 'x') + "\"}";
+  out["protocol.line_too_long"] =
+      ExpectRefusal(a.Exchange(too_long, &why), why, Json(), bp::kMessageTooLong);
+  Observation range = ExpectRefusal(
+      a.Exchange(R"({"seq":23,"op":"exec_bounded","sandbox":"no-such","argv":["/bin/true"],)"
+                 R"("env":[],"timeout_seconds":9223372036854775808,"max_output_bytes":1024})",
+                 &why),
+      why, 23, bp::kMalformedMessage);
+  if (range.passed) {
+    range = ExpectRefusal(
+        a.Exchange(R"({"seq":9223372036854775808,"op":"dispose","sandbox":"x"})", &why), why,
+        Json(), bp::kMalformedMessage);
+  }
+  out["protocol.integer_range"] = range;
+}
+
 // Sandboxes that do not exist, seq order, a replay, and a request after stop.
 void Closing(Context& ctx, RawAdapter& a, Session& out) {
   std::string why;
@@ -206,9 +235,10 @@ void Closing(Context& ctx, RawAdapter& a, Session& out) {
         ExpectRefusal(a.Exchange(Dispose(13, id), &why), why, 13, bp::kUnknownSandbox);
   }
   Judged(a, out);
-  const std::optional<std::string> stop = a.Exchange(R"({"seq":16,"op":"stop"})", &why);
+  Edges(a, out);
+  const std::optional<std::string> stop = a.Exchange(R"({"seq":30,"op":"stop"})", &why);
   const std::optional<std::string> after =
-      stop ? a.Exchange(R"({"seq":17,"op":"stop"})", &why, kQuietWait) : std::nullopt;
+      stop ? a.Exchange(R"({"seq":31,"op":"stop"})", &why, kQuietWait) : std::nullopt;
   if (!stop) {
     out["protocol.after_stop"] = Fail("stop was not answered: " + why);
   } else if (after) {
@@ -258,6 +288,10 @@ constexpr char kMemberMissing[] = "protocol.member_missing";
 constexpr char kVersionMismatch[] = "protocol.version_mismatch";
 constexpr char kInvalidUtf8[] = "protocol.invalid_utf8";
 constexpr char kWrongType[] = "protocol.wrong_type";
+constexpr char kRepeatedMember[] = "protocol.repeated_member";
+constexpr char kLoneSurrogate[] = "protocol.lone_surrogate";
+constexpr char kLineTooLong[] = "protocol.line_too_long";
+constexpr char kIntegerRange[] = "protocol.integer_range";
 
 }  // namespace
 
@@ -296,6 +330,18 @@ std::vector<ProbeDef> ProtocolProbes() {
        FromSession<kMemberMissing>},
       {{kWrongType, cites, "a member of the wrong type is refused/malformed_message"},
        FromSession<kWrongType>},
+      {{kRepeatedMember, cites,
+        "a line with a repeated member is answered seq null, refused/malformed_message"},
+       FromSession<kRepeatedMember>},
+      {{kLoneSurrogate, cites,
+        "a line with a lone surrogate escape is answered seq null, refused/malformed_message"},
+       FromSession<kLoneSurrogate>},
+      {{kLineTooLong, cites, "a line over 16 MiB is answered seq null, refused/message_too_long"},
+       FromSession<kLineTooLong>},
+      {{kIntegerRange, cites,
+        "an integer outside signed 64 bits is refused/malformed_message, never clamped (seq null "
+        "when it is the seq)"},
+       FromSession<kIntegerRange>},
       {{kAfterStop, cites, "after answering stop the adapter reads nothing more and exits"},
        FromSession<kAfterStop>},
   };

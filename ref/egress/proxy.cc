@@ -287,7 +287,9 @@ Status EgressProxy::Start() {
   signal(SIGPIPE, SIG_IGN);
   RETURN_IF_ERROR(CheckOptions(options_));
   auto ca = tls::MakeCa("azure-pricing-conformance egress CA");
-  auto leaf = ca ? tls::IssueLeaf(*ca, {options_.allowed_host}, {}) : std::nullopt;
+  const std::string leaf_name =
+      weakenings_.leaf_misnamed ? std::string("management.azure.com") : options_.allowed_host;
+  auto leaf = ca ? tls::IssueLeaf(*ca, {leaf_name}, {}) : std::nullopt;
   const Status no_certificates =
       ProgramError(kStartCertificates, "the egress CA and its leaf cannot be made");
   if (!leaf) return no_certificates;
@@ -521,6 +523,11 @@ Decision EgressProxy::Judge(RequestHead head, std::string sni, const std::string
     }
   }
   if (weakenings_.sni_unchecked) sni = host;
+  if (weakenings_.upgrade_unchecked) {
+    std::erase_if(head.headers, [](const auto& header) {
+      return Upper(header.first) == "UPGRADE" || Upper(header.first) == "CONNECTION";
+    });
+  }
   Decision d = DecideRequest(head, sni, host);
   if (!d.allowed && weakenings_.any_method && d.reason == kMethodNotAllowed) d = {true, 0, ""};
   return d;
@@ -534,7 +541,7 @@ std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string&
   Decision d = parsed.head ? Judge(*parsed.head, sni, host) : parsed.refusal;
   if (d.allowed && request.size() > parsed.consumed) {
     // Pipelined bytes: refused, unless the weakened keep-alive loop takes them as the next head.
-    if (weakenings_.later_requests_unchecked) {
+    if (KeepsTunnelOpen()) {
       pending = request.substr(parsed.consumed);
     } else {
       d = {false, 400, kRequestBody};
@@ -584,8 +591,11 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const std::string& 
       const int n = SSL_read(up_ssl.get(), buf, sizeof buf);
       if (n <= 0) break;
       if (first && n > 12) seen.status = std::atoi(std::string(buf + 9, 3).c_str());
+      std::string chunk(buf, static_cast<size_t>(n));
+      if (first && weakenings_.response_altered && chunk.find("\r\n") != std::string::npos) {
+        chunk.insert(chunk.find("\r\n") + 2, "Via: 1.1 egress-proxy\r\n");
+      }
       first = false;
-      const std::string chunk(buf, static_cast<size_t>(n));
       if (options_.observe) Keep(seen, chunk, options_.max_observed_bytes);
       if (!SslWriteAll(ssl, chunk)) break;
     }
@@ -600,13 +610,19 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const std::string& 
 
 // Only under later_requests_unchecked: the slip of a keep-alive loop that judged the first
 // request only. Each later head (and its Content-Length body) is forwarded as it comes, until
-// the client closes, goes idle or sends something that is not a request head.
+// the client closes, goes idle or sends something that is not a request head. Under
+// later_requests_method_only the loop judges each later method, and nothing else of it.
 void EgressProxy::ForwardLaterUnchecked(SSL* ssl, std::string pending, const timeval& timeout) {
   const auto read = [ssl](char* b, int n) { return SSL_read(ssl, b, n); };
   for (;;) {
     const std::string bytes = ReadHead(read, std::move(pending));
     const ParsedHead parsed = ParseRequestHead(bytes);
     if (!parsed.head) return;
+    if (weakenings_.later_requests_method_only && parsed.head->method != "GET") {
+      LogDecision(kMethodNotAllowed, "request", 405);
+      SslWriteAll(ssl, Refusal(405));
+      return;
+    }
     std::string rest = bytes.substr(parsed.consumed);
     const size_t length = ContentLength(*parsed.head);
     char chunk[4096];
@@ -633,7 +649,7 @@ void EgressProxy::Serve(int fd) {
   std::string pending;
   if (std::optional<RequestHead> head = ReadRequest(ssl.get(), sni, *host, pending)) {
     Forward(ssl.get(), *head, "", timeout);
-    if (weakenings_.later_requests_unchecked) {
+    if (KeepsTunnelOpen()) {
       ForwardLaterUnchecked(ssl.get(), std::move(pending), timeout);
     }
   }

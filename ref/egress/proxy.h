@@ -113,6 +113,17 @@ class EgressProxy {
     bool host_suffix_match = false;
     bool host_header_unchecked = false;  // Host is never compared with the CONNECT host
     bool sni_unchecked = false;          // the SNI is never compared with the CONNECT host
+    // Upgrade (and a Connection header naming it) is never looked at; the request is forwarded
+    // with its Upgrade header.
+    bool upgrade_unchecked = false;
+    // A `Via` header is added to every response passed back, as caching proxies do.
+    bool response_altered = false;
+    // Keep the tunnel open and judge every later request by its method only: a GET with another
+    // Host or an absolute target naming another host is forwarded.
+    bool later_requests_method_only = false;
+    // The leaf the proxy terminates TLS with names management.azure.com, not the allowed host:
+    // every client that verifies (as it must) fails the handshake.
+    bool leaf_misnamed = false;
   };
   struct Tls;
   Status Listen();
@@ -130,6 +141,10 @@ class EgressProxy {
                                          std::string& pending);
   void Forward(SSL* ssl, const RequestHead& head, const std::string& body, const timeval& timeout);
   void ForwardLaterUnchecked(SSL* ssl, std::string pending, const timeval& timeout);
+  // Whether a weakening keeps the tunnel open for requests after the first.
+  bool KeepsTunnelOpen() const {
+    return weakenings_.later_requests_unchecked || weakenings_.later_requests_method_only;
+  }
   void Log(const std::string& line);
   void LogDecision(std::string_view reason, const char* stage, std::optional<int> status);
 

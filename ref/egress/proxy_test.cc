@@ -52,7 +52,10 @@ class ProxyMutator {
         {"method_case_insensitive", &w.method_case_insensitive},
         {"host_suffix_match", &w.host_suffix_match},
         {"host_header_unchecked", &w.host_header_unchecked},
-        {"sni_unchecked", &w.sni_unchecked}};
+        {"sni_unchecked", &w.sni_unchecked},
+        {"upgrade_unchecked", &w.upgrade_unchecked},
+        {"response_altered", &w.response_altered},
+        {"later_requests_method_only", &w.later_requests_method_only}};
     for (const auto& [flag, field] : flags) {
       if (flag == name) *field = true;
     }
@@ -944,6 +947,56 @@ TEST_F(WeakeningTest, LaterRequestsUncheckedForwardsAPostAfterTheFirstGet) {
     } else {
       EXPECT_EQ(methods, std::vector<std::string>({"GET", "POST", "GET", "POST"}));
     }
+  }
+}
+
+TEST_F(WeakeningTest, UpgradeUncheckedForwardsARequestCarryingUpgrade) {
+  const std::string upgrade = std::string("GET ") + kPricesPath +
+                              " HTTP/1.1\r\nHost: prices.azure.com\r\nUpgrade: websocket\r\n\r\n";
+  for (const std::string_view weakening : {"", "upgrade_unchecked"}) {
+    SCOPED_TRACE(weakening);
+    ASSERT_TRUE(upstream_.Reset());
+    const std::unique_ptr<EgressProxy> proxy = Proxy(weakening);
+    Tunnel tunnel(*proxy, "prices.azure.com", "prices.azure.com");
+    ASSERT_TRUE(tunnel.open());
+    tunnel.Send(upgrade);
+    EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 400", 0) == 0, weakening.empty());
+    EXPECT_EQ(Received().size(), weakening.empty() ? 0u : 1u);
+  }
+}
+
+TEST_F(WeakeningTest, ResponseAlteredAddsAViaHeaderTheCorrectProxyNeverAdds) {
+  for (const std::string_view weakening : {"", "response_altered"}) {
+    SCOPED_TRACE(weakening);
+    const std::unique_ptr<EgressProxy> proxy = Proxy(weakening);
+    Tunnel tunnel(*proxy, "prices.azure.com", "prices.azure.com");
+    ASSERT_TRUE(tunnel.open());
+    tunnel.Send(Get("GET", "prices.azure.com"));
+    const std::string response = tunnel.Response();
+    EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
+    EXPECT_EQ(response.find("\r\nVia: ") != std::string::npos, !weakening.empty()) << response;
+  }
+}
+
+TEST_F(WeakeningTest, LaterRequestsMethodOnlyForwardsAnotherHostButNotAPost) {
+  const std::string post =
+      "POST /api/retail/prices HTTP/1.1\r\nHost: prices.azure.com\r\nContent-Length: 0\r\n\r\n";
+  for (const std::string_view weakening : {"", "later_requests_method_only"}) {
+    SCOPED_TRACE(weakening);
+    ASSERT_TRUE(upstream_.Reset());
+    const std::unique_ptr<EgressProxy> proxy = Proxy(weakening);
+    Tunnel tunnel(*proxy, "prices.azure.com", "prices.azure.com");
+    ASSERT_TRUE(tunnel.open());
+    tunnel.Send(Get("GET", "prices.azure.com"));
+    EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 200", 0), 0u);
+    tunnel.Send(Get("GET", "management.azure.com"));
+    EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 ", 0) == 0, !weakening.empty());
+    tunnel.Send(post);
+    EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 405", 0) == 0, !weakening.empty());
+    std::vector<std::string> methods;
+    for (const Json& r : Received()) methods.push_back(r["method"].get<std::string>());
+    EXPECT_EQ(methods, weakening.empty() ? std::vector<std::string>({"GET"})
+                                         : std::vector<std::string>({"GET", "GET"}));
   }
 }
 

@@ -30,6 +30,12 @@ class ProxyMutator {
     proxy.weakenings_.host_header_unchecked = true;
   }
   static void SniUnchecked(EgressProxy& proxy) { proxy.weakenings_.sni_unchecked = true; }
+  static void UpgradeUnchecked(EgressProxy& proxy) { proxy.weakenings_.upgrade_unchecked = true; }
+  static void ResponseAltered(EgressProxy& proxy) { proxy.weakenings_.response_altered = true; }
+  static void LaterRequestsMethodOnly(EgressProxy& proxy) {
+    proxy.weakenings_.later_requests_method_only = true;
+  }
+  static void LeafMisnamed(EgressProxy& proxy) { proxy.weakenings_.leaf_misnamed = true; }
 };
 
 }  // namespace azure_pricing::egress
@@ -94,6 +100,24 @@ bool* BackendFlag(BwrapBackend& b, std::string_view name) {
       {"conversation_scope_refused", &w.conversation_scope_refused},
       {"timeout_zero_unbounded", &w.timeout_zero_unbounded},
       {"state_left_at_dispose", &w.state_left_at_dispose},
+      {"zero_budget_unbounded", &w.zero_budget_unbounded},
+      {"missing_program_succeeds", &w.missing_program_succeeds},
+  };
+  for (const auto& [flag, field] : flags) {
+    if (flag == name) return field;
+  }
+  return nullptr;
+}
+
+// The mutants that weaken the protocol server; null for any other name.
+bool* ServeFlag(protocol::ServeOptions& serve, std::string_view name) {
+  const std::pair<std::string_view, bool*> flags[] = {
+      {"lax_protocol", &serve.lax},
+      {"loose_error_answers", &serve.loose_error_answers},
+      {"repeated_member_last_wins", &serve.repeated_member_last_wins},
+      {"integers_saturate", &serve.integers_saturate},
+      {"no_line_limit", &serve.no_line_limit},
+      {"lone_surrogates_accepted", &serve.lone_surrogates_accepted},
   };
   for (const auto& [flag, field] : flags) {
     if (flag == name) return field;
@@ -112,6 +136,10 @@ ProxyWeakening ProxyWeakeningNamed(std::string_view name) {
       {"host_suffix_match", ProxyMutator::HostSuffixMatch},
       {"host_header_unchecked", ProxyMutator::HostHeaderUnchecked},
       {"sni_unchecked", ProxyMutator::SniUnchecked},
+      {"upgrade_forwarded", ProxyMutator::UpgradeUnchecked},
+      {"response_altered", ProxyMutator::ResponseAltered},
+      {"later_requests_method_only", ProxyMutator::LaterRequestsMethodOnly},
+      {"proxy_leaf_misnamed", ProxyMutator::LeafMisnamed},
   };
   for (const auto& [weakening, weaken] : weakenings) {
     if (weakening == name) return weaken;
@@ -119,10 +147,9 @@ ProxyWeakening ProxyWeakeningNamed(std::string_view name) {
   return nullptr;
 }
 
-}  // namespace
-
-const std::vector<MutantInfo>& Mutants() {
-  static const std::vector<MutantInfo> kMutants = {
+// Bounded exec, exec fidelity, isolation, disposal and specs: the backend's weakenings.
+std::vector<MutantInfo> SandboxMutants() {
+  return {
       {"no_timeout_kill", "bounded.timeout", "nothing is killed at the timeout"},
       {"grandchildren_survive", "bounded.timeout_kills_tree",
        "no PID namespace and only the direct child is killed"},
@@ -134,13 +161,38 @@ const std::vector<MutantInfo>& Mutants() {
       {"shared_network", "isolation.network", "the network namespace is not unshared"},
       {"root_privileges", "isolation.no_privileges",
        "the caller's uid and capabilities are kept inside"},
-      {"post_allowed", "egress.post_refused", "the proxy forwards any method"},
-      {"upstream_unverified", "egress.upstream_verified",
-       "the proxy accepts any upstream certificate"},
       {"credentials_leaked", "isolation.credentials",
        "the host's credential variables are passed into the sandbox"},
       {"dispose_leaves_process", "disposal.nothing_left",
        "a per-sandbox keeper process is never stopped"},
+      {"shared_ipc", "isolation.ipc", "the IPC namespace is not unshared"},
+      {"state_left_at_dispose", "disposal.files_removed",
+       "dispose leaves the sandbox's /tmp and HOME on the host"},
+      {"no_clearenv", "exec.no_path",
+       "the environment is not cleared, so bubblewrap's own PATH reaches the program"},
+      {"host_root_visible", "isolation.host_files",
+       "the host's whole root is bound read-only at /tmp/.host-root"},
+      {"overclaim", "spec.undeclared", "acquire serves specs beyond the declaration"},
+      {"fresh_state_per_exec", "exec.second_exec", "every exec gets a fresh tmpfs /tmp and HOME"},
+      {"sandboxes_share_state", "isolation.concurrent_sandboxes",
+       "live sandboxes share one /tmp and HOME, emptied when the last is disposed"},
+      {"conversation_scope_refused", "spec.scopes_and_cleanup",
+       "acquire refuses conversation-scoped specs"},
+      {"timeout_zero_unbounded", "exec.timeout_zero", "a timeout of 0 means no timeout"},
+      {"signal_exit_raw", "exec.signal_exit_code",
+       "a program killed by a signal exits -1 (255), not 128+N"},
+      {"zero_budget_unbounded", "bounded.zero_budget", "a max_output_bytes of 0 means no limit"},
+      {"missing_program_succeeds", "exec.missing_program",
+       "a program that cannot be found comes back ok with exit 0"},
+  };
+}
+
+// The egress proxy's weakenings.
+std::vector<MutantInfo> EgressMutants() {
+  return {
+      {"post_allowed", "egress.post_refused", "the proxy forwards any method"},
+      {"upstream_unverified", "egress.upstream_verified",
+       "the proxy accepts any upstream certificate"},
       {"later_requests_unchecked", "egress.same_tunnel_requests",
        "the proxy keeps a tunnel open and forwards every request after the first unchecked"},
       {"method_case_insensitive", "egress.method_case",
@@ -151,29 +203,47 @@ const std::vector<MutantInfo>& Mutants() {
        "the proxy never compares Host with the CONNECT host"},
       {"sni_unchecked", "egress.sni_mismatch",
        "the proxy never compares the SNI with the CONNECT host"},
-      {"shared_ipc", "isolation.ipc", "the IPC namespace is not unshared"},
-      {"state_left_at_dispose", "disposal.files_removed",
-       "dispose leaves the sandbox's /tmp and HOME on the host"},
-      {"no_clearenv", "exec.no_path",
-       "the environment is not cleared, so bubblewrap's own PATH reaches the program"},
-      {"host_root_visible", "isolation.host_files",
-       "the host's whole root is bound read-only at /tmp/.host-root"},
-      {"overclaim", "spec.undeclared", "acquire serves specs beyond the declaration"},
       {"closed_egress_open", "egress.closed",
        "a sandbox with closed egress still gets the proxy and HTTPS_PROXY"},
-      {"fresh_state_per_exec", "exec.second_exec", "every exec gets a fresh tmpfs /tmp and HOME"},
-      {"sandboxes_share_state", "isolation.concurrent_sandboxes",
-       "live sandboxes share one /tmp and HOME, emptied when the last is disposed"},
-      {"conversation_scope_refused", "spec.scopes_and_cleanup",
-       "acquire refuses conversation-scoped specs"},
-      {"timeout_zero_unbounded", "exec.timeout_zero", "a timeout of 0 means no timeout"},
-      {"signal_exit_raw", "exec.signal_exit_code",
-       "a program killed by a signal exits -1 (255), not 128+N"},
+      {"upgrade_forwarded", "egress.upgrade_refused",
+       "the proxy never looks at Upgrade and forwards the request with it"},
+      {"response_altered", "egress.response_unchanged",
+       "the proxy adds a `Via` header to every response it passes back"},
+      {"later_requests_method_only", "egress.same_tunnel_host_and_target",
+       "the proxy keeps a tunnel open and judges each later request by its method only"},
+      {"proxy_leaf_misnamed", "cli.lookup",
+       "the proxy's certificate names management.azure.com, so every verified handshake fails",
+       "TLS handshake failed: certificate verify failed"},
+  };
+}
+
+// The protocol server's weakenings.
+std::vector<MutantInfo> ProtocolMutants() {
+  return {
       {"lax_protocol", "protocol.unknown_member",
        "the adapter drops unknown members and ignores seq order"},
       {"loose_error_answers", "protocol.before_hello",
        "error answers lack \"ok\": they carry an error without saying the request failed"},
+      {"repeated_member_last_wins", "protocol.repeated_member",
+       "the adapter reads a repeated member as its last value"},
+      {"integers_saturate", "protocol.integer_range",
+       "the adapter clamps an integer outside signed 64 bits to the nearest bound"},
+      {"no_line_limit", "protocol.line_too_long", "the adapter reads lines of any length"},
+      {"lone_surrogates_accepted", "protocol.lone_surrogate",
+       "the adapter reads a lone surrogate escape as U+FFFD"},
   };
+}
+
+}  // namespace
+
+const std::vector<MutantInfo>& Mutants() {
+  static const std::vector<MutantInfo> kMutants = [] {
+    std::vector<MutantInfo> all = SandboxMutants();
+    for (std::vector<MutantInfo> part : {EgressMutants(), ProtocolMutants()}) {
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  }();
   return kMutants;
 }
 
@@ -201,10 +271,8 @@ Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend:
     mkdir(w.isolation.shared_tmp.c_str(), 0777);
   } else if (name == "credentials_leaked") {
     w.isolation.extra_env = HostCredentials();
-  } else if (name == "lax_protocol") {
-    serve.lax = true;
-  } else if (name == "loose_error_answers") {
-    serve.loose_error_answers = true;
+  } else if (bool* serve_flag = ServeFlag(serve, name)) {
+    *serve_flag = true;
   } else {
     return ProgramError(kUnknownMutant, "no mutant has that name");
   }

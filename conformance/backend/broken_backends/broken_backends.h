@@ -20,6 +20,9 @@ struct MutantInfo {
   std::string name;
   std::string caught_by;  // the probe id meant to reject it
   std::string broken;     // what is wrong, one line
+  // When set, the probe's failure line must contain this: the cause, named (a TLS failure
+  // that read only as the tool's reason would tell the backend's author nothing).
+  std::string names_cause = {};
 };
 
 const std::vector<MutantInfo>& Mutants();

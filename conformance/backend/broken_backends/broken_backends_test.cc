@@ -101,6 +101,9 @@ TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
   EXPECT_TRUE(results[0].applicable) << results[0].detail;
   EXPECT_FALSE(results[0].passed) << GetParam().name << " passed " << GetParam().caught_by
                                   << ": " << results[0].detail;
+  if (!GetParam().names_cause.empty()) {
+    EXPECT_THAT(results[0].detail, ::testing::HasSubstr(GetParam().names_cause));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(ScenariosToRun()), CatchName);

@@ -14,11 +14,18 @@
 //                        Host, no body (Content-Length: 0 unless GET or HEAD); no request has a
 //                        Connection header, so HTTP/1.1 keep-alive is what is asked for
 //   --pipeline           with --then: every request written before any response is read
+//   --header "N: V"      (up to 8) one more header line on the first request, as given
+//   --then-host VALUE    the Host header of the requests after the first (default: the first's)
+//   --then-target PATH   the request target of the requests after the first, sent as given
+//   --raw                (alone, without --then) `raw_base64`: every byte read from the tunnel
+//                        for the first response, head and body as they came, so the caller can
+//                        compare it with what the upstream sent
 // `responses` lists every request in order, first included, as {"method", "status", "ok"} once
 // the handshake succeeded (empty before): status 0 and ok false for a request that got no
 // response, e.g. because the connection closed after the previous one.
 #include <arpa/inet.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 #include <poll.h>
@@ -57,6 +64,10 @@ struct HttpsOptions {
   std::optional<std::string> sni;
   std::vector<std::string> then;  // the methods of the requests after the first
   bool pipeline = false;
+  std::vector<std::string> headers;  // extra "Name: value" lines of the first request
+  std::optional<std::string> then_host;
+  std::optional<std::string> then_target;
+  bool raw = false;
 };
 
 struct Target {
@@ -65,6 +76,15 @@ struct Target {
   std::string path;  // origin-form: "/..." with the query, without the fragment
 };
 
+std::string Base64(const std::string& bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(bytes.data()),
+                                static_cast<int>(bytes.size()));
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
 struct Report {
   std::string stage = "proxy";
   bool ok = false;
@@ -72,10 +92,13 @@ struct Report {
   size_t body_bytes = 0;
   std::string error;
   Json responses = Json::array();
+  std::optional<std::string> raw;  // --raw: the first response's bytes as read
 
   Json ToJson() const {
-    return {{"stage", stage},           {"ok", ok},       {"status", status},
-            {"body_bytes", body_bytes}, {"error", error}, {"responses", responses}};
+    Json out = {{"stage", stage},           {"ok", ok},       {"status", status},
+                {"body_bytes", body_bytes}, {"error", error}, {"responses", responses}};
+    if (raw) out["raw_base64"] = Base64(*raw);
+    return out;
   }
 };
 
@@ -91,6 +114,31 @@ bool IsVisible(std::string_view text) {
   return !text.empty() && text.size() <= 255 &&
          std::all_of(text.begin(), text.end(),
                      [](unsigned char c) { return c > 0x20 && c < 0x7f; });
+}
+
+// "Name: value" with a token for a name and visible ASCII or spaces for a value: one header line,
+// never two.
+bool IsHeaderLine(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos || !IsToken(text.substr(0, colon))) return false;
+  const std::string_view value = text.substr(colon + 1);
+  return value.size() <= 1024 && std::all_of(value.begin(), value.end(), [](unsigned char c) {
+           return c >= 0x20 && c < 0x7f;
+         });
+}
+
+// The flags that shape the requests after the first, and the extra header lines.
+bool SetRequestOption(HttpsOptions& o, const std::string& flag, const std::string& value) {
+  if (flag == "--header" && IsHeaderLine(value) && o.headers.size() < kMaxThen) {
+    o.headers.push_back(value);
+  } else if (flag == "--then-host" && IsVisible(value)) {
+    o.then_host = value;
+  } else if (flag == "--then-target" && IsVisible(value)) {
+    o.then_target = value;
+  } else {
+    return false;
+  }
+  return true;
 }
 
 // One flag that takes a value; false when the flag is unknown or its value does not read.
@@ -111,7 +159,7 @@ bool SetOption(HttpsOptions& o, const std::string& flag, const std::string& valu
   } else if (flag == "--timeout-ms" && (timeout = ParseInteger(value, 1, 3'600'000))) {
     o.timeout_ms = static_cast<int>(*timeout);
   } else {
-    return false;
+    return SetRequestOption(o, flag, value);
   }
   return true;
 }
@@ -124,9 +172,11 @@ std::optional<HttpsOptions> ParseHttpsArgs(const Args& args) {
     const std::string& flag = args[i];
     // A repeated flag is a mistake in the caller's argv, not a "last one wins"; each --then is
     // one more request.
-    if (flag != "--then" && !seen.insert(flag).second) return std::nullopt;
+    if (flag != "--then" && flag != "--header" && !seen.insert(flag).second) return std::nullopt;
     if (flag == "--no-proxy") {
       o.no_proxy = true;
+    } else if (flag == "--raw") {
+      o.raw = true;
     } else if (flag == "--pipeline") {
       o.pipeline = true;
     } else if (i + 1 >= args.size() || !SetOption(o, flag, args[i + 1])) {
@@ -137,6 +187,10 @@ std::optional<HttpsOptions> ParseHttpsArgs(const Args& args) {
   }
   // Alone there is nothing to pipeline: the caller would read a single exchange as a pipelined one.
   if (o.pipeline && o.then.empty()) return std::nullopt;
+  // Likewise a later request's Host or target without a later request; and the raw bytes of
+  // one response are only that response's when nothing follows it on the stream.
+  if ((o.then_host || o.then_target) && o.then.empty()) return std::nullopt;
+  if (o.raw && !o.then.empty()) return std::nullopt;
   return o;
 }
 
@@ -334,10 +388,16 @@ const std::string& MethodOf(const HttpsOptions& options, size_t index) {
 std::string BuildRequest(const Target& target, const HttpsOptions& options, size_t index) {
   const std::string& method = MethodOf(options, index);
   // The default port stays out of Host, as clients write it (the proxy accepts both forms).
-  const std::string host = options.host_header  ? *options.host_header
-                           : target.port == 443 ? Bracketed(target.host)
-                                                : Authority(target.host, target.port);
-  std::string request = method + " " + target.path + " HTTP/1.1\r\nHost: " + host + "\r\n";
+  std::string host = options.host_header  ? *options.host_header
+                     : target.port == 443 ? Bracketed(target.host)
+                                          : Authority(target.host, target.port);
+  std::string path = target.path;
+  if (index > 0 && options.then_host) host = *options.then_host;
+  if (index > 0 && options.then_target) path = *options.then_target;
+  std::string request = method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n";
+  if (index == 0) {
+    for (const std::string& line : options.headers) request += line + "\r\n";
+  }
   std::optional<std::string> body = options.body;
   if (index > 0) {
     body.reset();
@@ -369,6 +429,7 @@ std::vector<HttpResponse> Converse(TlsStream& stream, const Target& target,
       sent = until;
     }
     responses.push_back(ReadResponse(stream, MethodOf(options, responses.size()) == "HEAD"));
+    stream.record = nullptr;  // --raw keeps the first response only
   }
   return responses;
 }
@@ -377,6 +438,10 @@ void Exchange(SSL* ssl, int fd, const Target& target, const HttpsOptions& option
               const Deadline& deadline, Report& report) {
   report.stage = "http";
   TlsStream stream{ssl, fd, deadline};
+  if (options.raw) {
+    report.raw.emplace();
+    stream.record = &*report.raw;
+  }
   const std::vector<HttpResponse> responses = Converse(stream, target, options, report.error);
   if (!responses.empty()) {
     const HttpResponse& first = responses.front();

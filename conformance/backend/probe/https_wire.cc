@@ -23,6 +23,7 @@ int ReadMore(TlsStream& s, std::string& error) {
       s.ssl, s.fd, s.deadline, [&] { return SSL_read(s.ssl, buffer, sizeof buffer); }, error);
   if (n > 0) {
     s.pending.append(buffer, static_cast<size_t>(n));
+    if (s.record != nullptr) s.record->append(buffer, static_cast<size_t>(n));
   } else {
     s.ended = true;
   }

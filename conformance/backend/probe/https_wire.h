@@ -60,6 +60,8 @@ struct TlsStream {
   // Nothing more can be read as HTTP: the peer closed, a read failed or timed out, a response
   // could not be delimited, or the server switched protocols (101).
   bool ended = false;
+  // When set, every byte read from the connection is appended here too, as it came.
+  std::string* record = nullptr;
 };
 
 // The whole of `data`; false with `error` when the peer went away or the deadline passed.

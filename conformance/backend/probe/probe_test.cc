@@ -35,6 +35,7 @@
 #include <vector>
 
 #include <httplib.h>
+#include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -304,6 +305,14 @@ TEST(ProbeTest, BadUsageIsAUsageLineAndExit64) {
       {"https-get", "https://prices.azure.com/", "--sni", "x", "--sni", "y"},
       {"https-get", "https://prices.azure.com/", "--then", "A", "--then", "B", "--then", "C",
        "--then", "D", "--then", "E", "--then", "F", "--then", "G", "--then", "H", "--then", "I"},
+      {"https-get", "https://prices.azure.com/", "--header", "Upgrade"},
+      {"https-get", "https://prices.azure.com/", "--header", "Up grade: x"},
+      {"https-get", "https://prices.azure.com/", "--header", "A: 1\r\nB: 2"},
+      {"https-get", "https://prices.azure.com/", "--then-host", "other.example"},
+      {"https-get", "https://prices.azure.com/", "--then-target", "/y"},
+      {"https-get", "https://prices.azure.com/", "--then", "GET", "--then-target", "/y z"},
+      {"https-get", "https://prices.azure.com/", "--raw", "--then", "GET"},
+      {"https-get", "https://prices.azure.com/", "--raw", "--raw"},
   };
   for (const std::vector<std::string>& args : cases) ExpectUsage(args);
 }
@@ -1160,6 +1169,35 @@ TEST(HttpsGetScriptedTest, RequestsAreSentExactlyAsAsked) {
   // The certificate still verified for 127.0.0.1, the URL's host, under another server name.
   EXPECT_EQ(server.Sni(), "sni.example");
   EXPECT_EQ(run.json["stage"], "http") << run.out;
+}
+
+TEST(HttpsGetScriptedTest, HeadersAndLaterHostAndTargetAreSentAsGiven) {
+  ScriptedServer server({"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+                         "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
+                        /*after_all=*/false);
+  Finished run = RunProbe(ToScripted(
+      server, {"--header", "Upgrade: websocket", "--header", "Connection: Upgrade", "--then", "GET",
+               "--then-host", "other.example", "--then-target", "https://other.example/y"}));
+  EXPECT_EQ(run.json["responses"].size(), 2u) << run.out;
+  const std::string host = "127.0.0.1:" + std::to_string(server.port());
+  // The extra headers on the first request only; the later one's Host and target as given.
+  EXPECT_EQ(server.Requests(),
+            std::vector<std::string>({"GET /x HTTP/1.1\r\nHost: " + host +
+                                          "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+                                      "GET https://other.example/y HTTP/1.1\r\nHost: "
+                                      "other.example\r\n\r\n"}));
+}
+
+TEST(HttpsGetScriptedTest, RawReportsTheResponseBytesAsTheyCame) {
+  const std::string response =
+      "HTTP/1.1 200 OK\r\nx-odd:  spaced \r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello";
+  ScriptedServer server({response}, /*after_all=*/false);
+  Finished run = RunProbe(ToScripted(server, {"--raw"}));
+  EXPECT_EQ(run.json["status"], 200) << run.out;
+  unsigned char encoded[256] = {};
+  const int n = EVP_EncodeBlock(encoded, reinterpret_cast<const unsigned char*>(response.data()),
+                                static_cast<int>(response.size()));
+  EXPECT_EQ(run.json["raw_base64"], std::string(reinterpret_cast<char*>(encoded), n)) << run.out;
 }
 
 }  // namespace

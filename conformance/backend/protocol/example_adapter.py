@@ -31,11 +31,32 @@ def refused(seq, reason, message):
             "error": {"outcome": "refused", "reason": reason, "message": message}}
 
 
+INT64 = range(-2**63, 2**63)
+
+
 def no_repeats(pairs):
     keys = [k for k, _ in pairs]
     if len(keys) != len(set(keys)):
         raise Malformed()
     return dict(pairs)
+
+
+def values(doc):
+    """Every key and value at any depth, `doc` included."""
+    yield doc
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else ()
+    for key, value in items:
+        yield key
+        yield from values(value)
+
+
+def lone_surrogate(doc):
+    # json.loads joins a valid pair into one character, so any surrogate left was alone.
+    return any(isinstance(v, str) and any("\ud800" <= c <= "\udfff" for c in v) for v in values(doc))
+
+
+def out_of_range(doc):
+    return any(type(v) is int and v not in INT64 for v in values(doc))
 
 
 def member(msg, name, kind):
@@ -80,16 +101,18 @@ class Adapter:
             return refused(None, "message_too_long", "The line is too long.")
         try:
             msg = json.loads(raw.decode("utf-8"), object_pairs_hook=no_repeats)
-        except (ValueError, Malformed):
+            if lone_surrogate(msg):  # not Unicode text: judged as invalid UTF-8 is
+                raise Malformed()
+        except (ValueError, RecursionError, Malformed):
             return refused(None, "malformed_message", "The line is not a protocol message.")
         seq = msg.get("seq") if isinstance(msg, dict) else None
-        if type(seq) is not int:
+        if type(seq) is not int or seq not in INT64:
             return refused(None, "malformed_message", "The line is not a protocol message.")
         if seq <= self.last_seq:
             return refused(seq, "out_of_order", "seq must increase.")
         self.last_seq = seq
         op = msg.get("op")
-        if not isinstance(op, str):
+        if not isinstance(op, str) or out_of_range(msg):
             return refused(seq, "malformed_message", "The line is not a protocol message.")
         handler = getattr(self, "op_" + op, None) if op in MEMBERS else None
         if handler is None:
@@ -157,10 +180,25 @@ class Failure(Exception):
         self.error = {"outcome": outcome, "reason": reason, "message": message}
 
 
+def lines(stream):
+    """Each line without its newline; a line past MAX_LINE as MAX_LINE + 1 bytes, the rest of it
+    read and dropped, so that no line is held in memory whole."""
+    while True:
+        raw = stream.readline(MAX_LINE + 2)
+        if not raw:
+            return
+        if not raw.endswith(b"\n") and len(raw) > MAX_LINE:
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(1 << 20)
+            yield b"x" * (MAX_LINE + 1)
+        else:
+            yield raw.rstrip(b"\n")
+
+
 def main():
     adapter = Adapter(Backend())
-    for raw in sys.stdin.buffer:  # stdout carries answers only; log to stderr
-        reply = adapter.answer(raw.rstrip(b"\n"))
+    for raw in lines(sys.stdin.buffer):  # stdout carries answers only; log to stderr
+        reply = adapter.answer(raw)
         sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
         sys.stdout.flush()  # a pipe is block-buffered: without this the suite waits in vain
         if adapter.stopped:

@@ -1,8 +1,12 @@
 #include "conformance/backend/protocol/server.h"
 
+#include <cmath>
+#include <cstdint>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <utility>
@@ -81,6 +85,42 @@ std::string WithoutOk(const std::string& line) {
   return Line(*doc);
 }
 
+// An integer outside signed 64 bits clamped to the nearer bound, at any depth (the
+// integers_saturate mutant's reading).
+void Saturate(Json& value) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(kMax)) {
+    value = kMax;
+  } else if (value.is_number_float() && std::trunc(value.get<double>()) == value.get<double>() &&
+             std::fabs(value.get<double>()) >= 9.2e18) {
+    value = value.get<double>() > 0 ? kMax : kMin;
+  } else if (value.is_structured()) {
+    for (Json& item : value) Saturate(item);
+  }
+}
+
+// The line as the edge-line mutants read it; `line` itself when none is set or it does not parse.
+std::string Lenient(std::string_view line, const ServeOptions& options) {
+  std::string text(line);
+  if (options.lone_surrogates_accepted) {
+    static const std::regex kSurrogate(R"(\\u[dD][89a-fA-F][0-9a-fA-F]{2})");
+    text = std::regex_replace(text, kSurrogate, "\\ufffd");
+  }
+  if (!options.repeated_member_last_wins && !options.integers_saturate) return text;
+  // nlohmann's own parse keeps the last of a repeated member.
+  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return text;
+  if (options.integers_saturate) Saturate(doc);
+  text = Line(doc);
+  text.pop_back();  // its '\n'
+  return text;
+}
+
+bool AnyLenient(const ServeOptions& o) {
+  return o.repeated_member_last_wins || o.integers_saturate || o.lone_surrogates_accepted;
+}
+
 class Server {
  public:
   static constexpr std::chrono::seconds kAnswerWriteDeadline{60};
@@ -108,6 +148,8 @@ class Server {
   // The answer to one line, and whether it was an accepted stop.
   Response Handle(std::string_view line, bool& stop) {
     std::optional<int64_t> seq;
+    const std::string lenient = AnyLenient(options_) ? Lenient(line, options_) : std::string();
+    if (AnyLenient(options_)) line = lenient;
     StatusOr<Request> request = options_.lax ? DecodeLax(line, &seq) : DecodeRequest(line, &seq);
     // The lax_protocol mutant serves any seq; a strict server refuses one out of order.
     if (seq && !order_.Accept(*seq) && !options_.lax) {
@@ -195,7 +237,7 @@ class Server {
 int ServeBackend(sandbox::Backend& backend, const BackendIdentity& identity, int in_fd, int out_fd,
                  const ServeOptions& options) {
   Server server(backend, identity, out_fd, options);
-  line_protocol::LineReader reader(in_fd, kMaxLineBytes);
+  line_protocol::LineReader reader(in_fd, options.no_line_limit ? 4 * kMaxLineBytes : kMaxLineBytes);
   std::string line;
   for (;;) {
     const line_protocol::ReadResult read = reader.Next(line, std::nullopt);

@@ -21,6 +21,12 @@ struct ServeOptions {
   // Wrong on purpose, for the loose_error_answers mutant only: error answers lack "ok", so they
   // say what went wrong without saying that anything did.
   bool loose_error_answers = false;
+  // Wrong on purpose, one each for the mutants of the same names: the framing's edge lines read
+  // as a lenient JSON library reads them.
+  bool repeated_member_last_wins = false;  // a repeated member is its last value
+  bool integers_saturate = false;  // an integer outside signed 64 bits is clamped to the bound
+  bool no_line_limit = false;      // lines of any length (up to 64 MiB) are read and served
+  bool lone_surrogates_accepted = false;  // a surrogate escape reads as U+FFFD
 };
 
 // Returns 0 after answering stop, 1 when `in_fd` ended (EOF or a read error) without one, or when

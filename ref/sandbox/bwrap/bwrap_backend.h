@@ -108,6 +108,8 @@ class BwrapBackend : public Backend {
     bool conversation_scope_refused = false;  // only call-scoped specs are served
     bool timeout_zero_unbounded = false;      // a timeout of 0 means no timeout at all
     bool state_left_at_dispose = false;       // dispose forgets the sandbox's files on the host
+    bool zero_budget_unbounded = false;       // a max_output_bytes of 0 means no limit at all
+    bool missing_program_succeeds = false;    // exit 127 (no such program) comes back as 0
   };
 
   explicit BwrapBackend(BwrapOptions options);
