@@ -48,6 +48,31 @@ TEST(ParseStrictTest, DuplicateKeysInLargeObjectsAreFound) {
   EXPECT_EQ(ErrorOf(text), ParseError::kDuplicateKey);
 }
 
+// Past 16 keys the reader switches from a scan to a hash set seeded with the keys so far; a
+// repeat of any earlier key must be found on either side of that switch, and a frame reused by
+// a sibling object must start empty.
+TEST(ParseStrictTest, RepeatsAreFoundOnBothSidesOfTheSwitchToAHashSet) {
+  auto object = [](int keys, const std::string& extra) {
+    std::string text = "{";
+    for (int i = 0; i < keys; ++i) text += "\"k" + std::to_string(i) + "\":0,";
+    return text + extra + "}";
+  };
+  for (int keys : {15, 16, 17, 40}) {
+    for (int repeated : {0, 7, keys - 1}) {
+      EXPECT_EQ(ErrorOf(object(keys, "\"k" + std::to_string(repeated) + "\":1")),
+                ParseError::kDuplicateKey)
+          << keys << " keys, then k" << repeated << " again";
+    }
+    EXPECT_EQ(ErrorOf(object(keys, "\"new\":1")), ParseError::kNone) << keys;
+  }
+  // A large object, then a sibling and a nested object that reuse its frame: none of its keys
+  // counts against them.
+  const std::string large = object(40, "\"last\":1");
+  EXPECT_EQ(ErrorOf("[" + large + ",{\"k3\":0,\"last\":1}]"), ParseError::kNone);
+  EXPECT_EQ(ErrorOf("[" + large + "," + large + "]"), ParseError::kNone);
+  EXPECT_EQ(ErrorOf("[" + large + ",{\"a\":1,\"a\":2}]"), ParseError::kDuplicateKey);
+}
+
 TEST(ParseStrictTest, NonFiniteAndOutOfRangeNumbers) {
   EXPECT_EQ(ErrorOf("[NaN]"), ParseError::kNonFiniteNumber);
   EXPECT_EQ(ErrorOf("[Infinity]"), ParseError::kNonFiniteNumber);

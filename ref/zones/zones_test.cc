@@ -40,6 +40,27 @@ TEST(ZonesTest, BundledTableHoldsItsInvariants) {
   EXPECT_EQ(sovereign_without_zones, 8);  // US DoD East/Central and six China regions
 }
 
+// Each family reads its own column: japaneast's edge zone (Zone 2, by geography) differs from its
+// DNS zone (Zone 1, uniform for commercial regions), so a family that read another's column
+// would select Front Door or DNS rows at the wrong zone.
+TEST(ZonesTest, EachFamilyReadsItsOwnAssignment) {
+  const RegionZones* japan = Table().Find("japaneast");
+  ASSERT_NE(japan, nullptr);
+  ASSERT_TRUE(japan->For(ZoneFamily::kNetwork).has_value());
+  ASSERT_TRUE(japan->For(ZoneFamily::kEdge).has_value());
+  ASSERT_TRUE(japan->For(ZoneFamily::kDns).has_value());
+  EXPECT_EQ(japan->For(ZoneFamily::kNetwork)->zone, "Zone 2");
+  EXPECT_EQ(japan->For(ZoneFamily::kEdge)->zone, "Zone 2");
+  EXPECT_EQ(japan->For(ZoneFamily::kEdge)->basis, "geography");
+  EXPECT_EQ(japan->For(ZoneFamily::kDns)->zone, "Zone 1");
+  EXPECT_EQ(japan->For(ZoneFamily::kDns)->basis, "uniform_commercial");
+  // A region whose network and edge zones differ tells those two apart as well.
+  const RegionZones* australia = Table().Find("australiaeast");
+  ASSERT_NE(australia, nullptr);
+  EXPECT_EQ(australia->For(ZoneFamily::kNetwork)->zone, "Zone 2");
+  EXPECT_EQ(australia->For(ZoneFamily::kEdge)->zone, "Zone 4");
+}
+
 TEST(ZonesTest, KnownRegionsSelectTheirZones) {
   const RegionZones* eastus = Table().Find("eastus");
   ASSERT_NE(eastus, nullptr);
