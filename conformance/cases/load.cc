@@ -239,9 +239,11 @@ void ReadDescription(const ordered_json& c, ResolvedCase& r) {
 // backend, labels and middleware they share. A failure shows it, so a reader needs no case file.
 ordered_json InputsOf(const ordered_json& c) {
   ordered_json inputs = ordered_json::object();
+  const ordered_json& unchecked = c.value("unchecked_configuration", ordered_json::object());
   for (std::string_view part : host::kConfigurationParts) {
     const std::string key(part);
     if (c.contains(key)) inputs[key] = c[key];
+    if (unchecked.contains(key)) inputs[key] = unchecked[key];
   }
   auto call = [](const ordered_json& entry) {
     ordered_json out = ordered_json::object();
@@ -269,10 +271,13 @@ ordered_json ExpectedOf(const ordered_json& c) {
 std::string ResolveCalls(const ordered_json& c, const std::string& path, ResolvedCase& r) {
   const std::pair<const char*, json::Value*> parts[] = {
       {"host", &r.host}, {"backend", &r.backend}, {"labels", &r.labels}};
+  // A configuration an implementation must refuse is given outside the schema's checks.
+  const ordered_json& unchecked = c.value("unchecked_configuration", ordered_json::object());
   for (const auto& [part, value] : parts) {
     if (c.contains(part)) *value = host::ConfigValueOf(c[part]);
+    if (unchecked.contains(part)) *value = host::ConfigValueOf(unchecked[part]);
   }
-  for (const auto& m : c.value("middleware", ordered_json::array())) {
+  for (const auto& m : unchecked.value("middleware", c.value("middleware", ordered_json::array()))) {
     r.middleware.push_back(m.get<std::string>());
   }
   const ordered_json& then = c.value("then", ordered_json::array());

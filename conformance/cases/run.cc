@@ -27,6 +27,14 @@ std::string Observe(const ResolvedCase& c, const ResolvedCall& call, bool same_h
                     const host::CallExecutor& execute, Observed& got) {
   got.inputs = call.inputs;
   StatusOr<host::CallReport> ran = execute(MakeCall(c, call, same_host));
+  // A host that refuses the case's configuration answers with no report: the case judges the
+  // refusal's outcome and reason (a configuration an implementation must not accept), and a
+  // case that expected a call fails on them, as it would on any other reason.
+  if (!ran.ok() && ran.status().reason() == host::kInvalidConfiguration) {
+    got.outcome = OutcomeName(ran.status().outcome());
+    got.reason = std::string(ran.status().reason());
+    return "";
+  }
   if (!ran.ok()) return "case configuration: " + ran.status().message();
   got.outcome = OutcomeName(ran->outcome);
   got.reason = ran->reason;
