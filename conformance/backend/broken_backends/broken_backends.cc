@@ -253,6 +253,9 @@ const std::vector<MutantInfo>& SecondaryCatches() {
        "the proxy forwards any method: HEAD reaches the upstream"},
       {"upstream_unverified", "egress.upstream_name_verified",
        "the proxy accepts any upstream certificate: one for another name too"},
+      {"proxy_leaf_misnamed", "egress.get_allowed",
+       "the program's own GET fails the handshake, and its line names the certificate",
+       "TLS handshake failed: certificate verify failed"},
   };
   return kCatches;
 }
