@@ -158,8 +158,10 @@ def report(result, call):
     labels = call.get("labels")
     given = labels.get("conversation") if isinstance(labels, dict) else None
     conversation = {"integrity": "trusted", "confidentiality": "public"}
+    names = {"integrity": ("trusted", "untrusted"),
+             "confidentiality": ("public", "private", "user_identity")}
     for name, value in (given.items() if isinstance(given, dict) else []):
-        if name in conversation and value is not None:
+        if value in names.get(name, ()):  # an unknown name is not checked here: kept as default
             conversation[name] = value
     out = {"outcome": result["outcome"], "reason": result.get("reason"),
            "trusted_messages": result["trusted_messages"], "output": result.get("output"),
