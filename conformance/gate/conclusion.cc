@@ -68,11 +68,12 @@ void WriteReports(GateRun& run) {
       run.GateFailure("reports", "cannot write --write-known-failures " + o.write_known_failures);
     }
   }
-  if (!o.json_report.empty() &&
-      !WriteJsonReport(o.json_report, run.implementation, run.records).ok()) {
+  const ReportHeader header = {.implementation = run.implementation,
+                               .profile_version = run.profile_version};
+  if (!o.json_report.empty() && !WriteJsonReport(o.json_report, header, run.records).ok()) {
     run.GateFailure("reports", "cannot write --json " + o.json_report);
   }
-  if (!o.junit_report.empty() && !WriteJUnitReport(o.junit_report, run.records).ok()) {
+  if (!o.junit_report.empty() && !WriteJUnitReport(o.junit_report, header, run.records).ok()) {
     run.GateFailure("reports", "cannot write --junit " + o.junit_report);
   }
 }
@@ -113,9 +114,10 @@ int PrintVerdict(const GateRun& run) {
   std::printf("\nsummary\n%s",
               SummaryTable(Summarize(run.records, run.suite_seconds), run.wall_seconds).c_str());
   if (catalog != nullptr) {
-    std::vector<std::string> implemented;
+    std::vector<ImplementedId> implemented;
     for (const Requirement& r : catalog->requirements) {
-      implemented.push_back(r.id);
+      implemented.push_back(
+          {.id = r.id, .level = r.level == "SHOULD" ? Level::kRecommended : Level::kRequired});
     }
     // A partial run leaves ids out on purpose, and a backend-only run covers the backend's ids
     // only; listing the rest would be noise.

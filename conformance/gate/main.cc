@@ -15,6 +15,7 @@
 #include "conformance/gate/conclusion.h"
 #include "conformance/gate/implementation.h"
 #include "conformance/gate/options.h"
+#include "conformance/gate/profile_version.h"
 #include "conformance/gate/run.h"
 #include "conformance/gate/run_suites.h"
 #include "conformance/gate/suite_registry.h"
@@ -36,6 +37,19 @@ void PrintRunHeader(const GateOptions& options) {
   }
 }
 
+// The version of the profile whose demands this run applies (the cases read its facts from the
+// same file), printed first so a reader of any transcript knows which change list applies.
+void ReadProfileVersion(GateRun& run) {
+  const StatusOr<std::string> version = LoadProfileVersion();
+  if (!version.ok()) {
+    std::printf("profile: %s, version unknown\n", judge::kProfilePath);
+    run.GateFailure("profile-version", version.status().message());
+    return;
+  }
+  run.profile_version = *version;
+  std::printf("profile: %s version %s\n", judge::kProfilePath, version->c_str());
+}
+
 int Main(int argc, char** argv) {
   std::string problem;
   const StatusOr<GateOptions> options = ParseGateOptions(argc, argv, GateSuites(), &problem);
@@ -53,6 +67,7 @@ int Main(int argc, char** argv) {
   }
   std::printf("azure-pricing-conformance gate\n");
   GateRun run{.options = *options};
+  ReadProfileVersion(run);
   const std::optional<Catalog> catalog = LoadCatalog(kCatalogPath);
   if (!catalog) run.GateFailure("catalog-file", std::string(kCatalogPath) + " is missing or malformed");
   for (const Requirement& r : catalog ? catalog->requirements : std::vector<Requirement>{}) {

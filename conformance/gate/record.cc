@@ -55,6 +55,24 @@ std::string TestCase(const GateRecord& r) {
   return out + "    </testcase>\n";
 }
 
+// A <testsuite>'s properties: who was judged and against which profile version on each (a CI
+// view shows one suite at a time), and the backend's own verdict on the backend suite.
+std::string SuiteProperties(const std::string& suite, const ReportHeader& header,
+                            const std::vector<GateRecord>& records) {
+  const auto property = [](const std::string& name, const std::string& value) {
+    return "<property name=\"" + name + "\" value=\"" + XmlEscaped(value) + "\"/>";
+  };
+  std::string out = "    <properties>" + property("implementation", header.implementation);
+  if (!header.profile_version.empty()) {
+    out += property("profile_version", header.profile_version);
+  }
+  const std::optional<BackendVerdict> backend = JudgeBackend(records);
+  if (suite == kBackendSuite && backend) {
+    out += property("backend_verdict", backend->conformant ? "CONFORMANT" : "NOT CONFORMANT");
+  }
+  return out + "</properties>\n";
+}
+
 // A record's JSON-text member as JSON, or as a string if it is not JSON.
 nlohmann::ordered_json AsJson(const std::string& text) {
   nlohmann::ordered_json v = nlohmann::ordered_json::parse(text, nullptr, false);
@@ -148,9 +166,12 @@ std::string_view VerdictName(Verdict verdict) {
   return "failed";
 }
 
-Status WriteJsonReport(const std::string& path, const std::string& implementation,
+Status WriteJsonReport(const std::string& path, const ReportHeader& header,
                        const std::vector<GateRecord>& records) {
-  nlohmann::ordered_json doc = {{"implementation", implementation}};
+  nlohmann::ordered_json doc = {{"implementation", header.implementation}};
+  doc["profile_version"] = header.profile_version.empty()
+                               ? nlohmann::ordered_json(nullptr)
+                               : nlohmann::ordered_json(header.profile_version);
   std::map<std::string, int> counts = {{"passed", 0}, {"failed", 0}, {"known", 0}, {"skipped", 0}};
   nlohmann::ordered_json by_level;
   for (const Level level : {Level::kRequired, Level::kRecommended}) {
@@ -201,7 +222,12 @@ StatusOr<JsonReport> ReadJsonReport(const std::string& path) {
   }
   JsonReport report;
   try {
-    report.implementation = doc.value("implementation", "");
+    report.header.implementation = doc.value("implementation", "");
+    // Reports written before the profile had a version have none.
+    const auto version = doc.find("profile_version");
+    if (version != doc.end() && !version->is_null()) {
+      report.header.profile_version = version->get<std::string>();
+    }
     for (const nlohmann::ordered_json& j : doc["records"]) {
       std::optional<GateRecord> record = RecordFromJson(j);
       if (!record) return Unreadable();
@@ -213,7 +239,8 @@ StatusOr<JsonReport> ReadJsonReport(const std::string& path) {
   return report;
 }
 
-Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& records) {
+Status WriteJUnitReport(const std::string& path, const ReportHeader& header,
+                        const std::vector<GateRecord>& records) {
   std::map<std::string, std::vector<const GateRecord*>> by_suite;
   for (const GateRecord& r : records) by_suite[r.suite].push_back(&r);
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
@@ -226,12 +253,7 @@ Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& 
     xml += "  <testsuite name=\"" + XmlEscaped(suite) + "\" tests=\"" +
            std::to_string(members.size()) + "\" failures=\"" + std::to_string(failures) +
            "\" skipped=\"" + std::to_string(skipped) + "\">\n";
-    const std::optional<BackendVerdict> backend = JudgeBackend(records);
-    if (suite == kBackendSuite && backend) {
-      xml += "    <properties><property name=\"backend_verdict\" value=\"" +
-             std::string(backend->conformant ? "CONFORMANT" : "NOT CONFORMANT") +
-             "\"/></properties>\n";
-    }
+    xml += SuiteProperties(suite, header, records);
     for (const GateRecord* r : members) xml += TestCase(*r);
     xml += "  </testsuite>\n";
   }

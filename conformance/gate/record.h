@@ -71,16 +71,25 @@ std::optional<BackendVerdict> JudgeBackend(const std::vector<GateRecord>& record
 // A program error (ProgramError()): a report file cannot be written.
 inline constexpr Reason kReportWriteFailed = "report_write_failed";
 
-// {"implementation": ..., "records": [{suite, id, file, requirements, level, result,
+// Who was judged, and against which version of docs/profile.md: a report's records mean
+// something only beside both. An empty profile_version (the profile could not be read, which
+// fails the run) is written as JSON null and left out of JUnit.
+struct ReportHeader {
+  std::string implementation;
+  std::string profile_version;
+};
+
+// {"implementation": ..., "profile_version": "2026-12-05.1",
+//  "records": [{suite, id, file, requirements, level, result,
 //   expected, actual, detail, seconds[, inputs, expected_value, actual_value]}],
 //  "passed": N, "failed": N, "known": N, "skipped": N,
 //  "by_level": {"REQUIRED": {passed, failed, known, skipped}, "RECOMMENDED": {...}}}
-Status WriteJsonReport(const std::string& path, const std::string& implementation,
+Status WriteJsonReport(const std::string& path, const ReportHeader& header,
                        const std::vector<GateRecord>& records);
 
 // What a --json report holds that ReadJsonReport gives back (the counts follow from the records).
 struct JsonReport {
-  std::string implementation;
+  ReportHeader header;
   std::vector<GateRecord> records;
 };
 
@@ -91,11 +100,13 @@ inline constexpr Reason kReportUnreadable = "report_unreadable";
 // Reads back what WriteJsonReport wrote: a recorded run's report for a test, or a CI's report.
 StatusOr<JsonReport> ReadJsonReport(const std::string& path);
 
-// JUnit XML: one <testsuite> per suite, one <testcase> per record (classname = suite, name =
-// id, a level property); failures of REQUIRED checks as <failure message=...>; known failures,
-// skips and failures of RECOMMENDED checks as <skipped message=...>, so CI's JUnit view fails
-// exactly when the gate does.
-Status WriteJUnitReport(const std::string& path, const std::vector<GateRecord>& records);
+// JUnit XML: one <testsuite> per suite, each with a profile_version property (JUnit gives
+// <testsuites> no properties), one <testcase> per record (classname = suite, name = id, a level
+// property); failures of REQUIRED checks as <failure message=...>; known failures, skips and
+// failures of RECOMMENDED checks as <skipped message=...>, so CI's JUnit view fails exactly
+// when the gate does.
+Status WriteJUnitReport(const std::string& path, const ReportHeader& header,
+                        const std::vector<GateRecord>& records);
 
 }  // namespace azure_pricing::conformance
 

@@ -16,9 +16,14 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string TmpFile(const std::string& name) {
   return base::TestTmpDir() + "/" + name;
+}
+
+ReportHeader Header() {
+  return {.implementation = "impl 1", .profile_version = "2026-12-05.1"};
 }
 
 std::vector<GateRecord> Sample() {
@@ -29,9 +34,10 @@ std::vector<GateRecord> Sample() {
 }
 
 TEST(GateRecordTest, TheJsonReportHoldsEveryRecordAndTheCounts) {
-  ASSERT_THAT(WriteJsonReport(TmpFile("r.json"), "impl 1", Sample()), IsOk());
+  ASSERT_THAT(WriteJsonReport(TmpFile("r.json"), Header(), Sample()), IsOk());
   const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("r.json")));
   EXPECT_EQ(doc["implementation"], "impl 1");
+  EXPECT_EQ(doc["profile_version"], "2026-12-05.1");
   ASSERT_EQ(doc["records"].size(), 3u);
   EXPECT_EQ(doc["records"][1]["result"], "failed");
   EXPECT_EQ(doc["records"][1]["expected"], "refused/x");
@@ -50,7 +56,7 @@ TEST(GateRecordTest, TheJsonReportCarriesInputsAndWholeValuesAsJson) {
   records[1].inputs = R"({"calls":[{"arguments":{"sku":"x"}}]})";
   records[1].expected_value = R"([{"outcome":"refused"}])";
   records[1].actual_value = "not json";
-  ASSERT_THAT(WriteJsonReport(TmpFile("v.json"), "impl 1", records), IsOk());
+  ASSERT_THAT(WriteJsonReport(TmpFile("v.json"), Header(), records), IsOk());
   const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("v.json")));
   const nlohmann::json& r = doc["records"][1];
   EXPECT_EQ(r["level"], "RECOMMENDED");
@@ -64,7 +70,7 @@ TEST(GateRecordTest, TheJsonReportCarriesInputsAndWholeValuesAsJson) {
 TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
   std::vector<GateRecord> records = Sample();
   records[1].level = Level::kRecommended;
-  ASSERT_THAT(WriteJUnitReport(TmpFile("rec.xml"), records), IsOk());
+  ASSERT_THAT(WriteJUnitReport(TmpFile("rec.xml"), Header(), records), IsOk());
   const std::string xml = *base::ReadFile(TmpFile("rec.xml"));
   EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
   EXPECT_THAT(xml, HasSubstr("<skipped message=\"failed (RECOMMENDED): outcome"));
@@ -72,9 +78,13 @@ TEST(GateRecordTest, ARecommendedFailureIsNoJUnitFailure) {
 }
 
 TEST(GateRecordTest, TheJUnitReportEscapesAndCountsPerSuite) {
-  ASSERT_THAT(WriteJUnitReport(TmpFile("r.xml"), Sample()), IsOk());
+  ASSERT_THAT(WriteJUnitReport(TmpFile("r.xml"), Header(), Sample()), IsOk());
   const std::string xml = *base::ReadFile(TmpFile("r.xml"));
   EXPECT_THAT(xml, HasSubstr("<testsuite name=\"cases\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
+  // Each suite says which implementation was judged against which profile version.
+  EXPECT_THAT(xml, HasSubstr("\">\n    <properties><property name=\"implementation\" value=\"impl 1\"/>"
+                             "<property name=\"profile_version\" value=\"2026-12-05.1\"/>"
+                             "</properties>\n    <testcase classname=\"cases\""));
   EXPECT_THAT(xml, HasSubstr("<testsuite name=\"backend\" tests=\"1\" failures=\"0\" skipped=\"1\">"));
   EXPECT_THAT(xml, HasSubstr("message=\"outcome: completed, want &quot;refused&quot; &lt;&amp;&gt;\""));
 }
@@ -92,7 +102,7 @@ TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
   EXPECT_TRUE(verdict->conformant);  // the kind failure is the implementation's, not its
   EXPECT_EQ(verdict->required, 1);
   EXPECT_EQ(verdict->not_applicable, 1);
-  ASSERT_THAT(WriteJsonReport(TmpFile("b.json"), "impl", records), IsOk());
+  ASSERT_THAT(WriteJsonReport(TmpFile("b.json"), Header(), records), IsOk());
   const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("b.json")));
   EXPECT_EQ(doc["backend_verdict"]["verdict"], "CONFORMANT");
   EXPECT_EQ(doc["records"][2]["result"], "not_applicable");
@@ -101,7 +111,7 @@ TEST(GateRecordTest, TheBackendVerdictCountsApplicableProbesInJsonAndJUnit) {
   verdict = JudgeBackend(records);
   EXPECT_FALSE(verdict->conformant);
   EXPECT_EQ(verdict->failed, 1);
-  ASSERT_THAT(WriteJUnitReport(TmpFile("b.xml"), records), IsOk());
+  ASSERT_THAT(WriteJUnitReport(TmpFile("b.xml"), Header(), records), IsOk());
   EXPECT_THAT(*base::ReadFile(TmpFile("b.xml")),
               HasSubstr("<property name=\"backend_verdict\" value=\"NOT CONFORMANT\"/>"));
   EXPECT_FALSE(JudgeBackend({records[0]}).has_value());
@@ -117,10 +127,14 @@ TEST(GateRecordTest, AReportReadsBackAsItWasWritten) {
   written[1].expected_value = R"([{"outcome":"refused"}])";
   written[1].actual_value = "not json";
   written[2].verdict = Verdict::kNotApplicable;
-  ASSERT_THAT(WriteJsonReport(TmpFile("back.json"), "impl 2", written), IsOk());
+  ASSERT_THAT(WriteJsonReport(TmpFile("back.json"),
+                              {.implementation = "impl 2", .profile_version = "2026-12-09.2"},
+                              written),
+              IsOk());
   const StatusOr<JsonReport> read = ReadJsonReport(TmpFile("back.json"));
   ASSERT_THAT(read.status(), IsOk());
-  EXPECT_EQ(read->implementation, "impl 2");
+  EXPECT_EQ(read->header.implementation, "impl 2");
+  EXPECT_EQ(read->header.profile_version, "2026-12-09.2");
   ASSERT_EQ(read->records.size(), written.size());
   for (size_t i = 0; i < written.size(); ++i) {
     const GateRecord& w = written[i];
@@ -135,6 +149,20 @@ TEST(GateRecordTest, AReportReadsBackAsItWasWritten) {
               std::tie(w.inputs, w.expected_value, w.actual_value))
         << i;
   }
+}
+
+// A run whose profile could not be read (which fails it) still writes its report, saying so.
+TEST(GateRecordTest, AnUnknownProfileVersionIsNullInJsonAndAbsentFromJUnit) {
+  const ReportHeader header = {.implementation = "impl"};
+  ASSERT_THAT(WriteJsonReport(TmpFile("n.json"), header, Sample()), IsOk());
+  const nlohmann::json doc = nlohmann::json::parse(*base::ReadFile(TmpFile("n.json")));
+  ASSERT_TRUE(doc.contains("profile_version"));
+  EXPECT_TRUE(doc["profile_version"].is_null());
+  const StatusOr<JsonReport> read = ReadJsonReport(TmpFile("n.json"));
+  ASSERT_THAT(read.status(), IsOk());
+  EXPECT_EQ(read->header.profile_version, "");
+  ASSERT_THAT(WriteJUnitReport(TmpFile("n.xml"), header, Sample()), IsOk());
+  EXPECT_THAT(*base::ReadFile(TmpFile("n.xml")), Not(HasSubstr("profile_version")));
 }
 
 TEST(GateRecordTest, AReportNotAsTheGateWritesItIsUnreadable) {
@@ -156,7 +184,7 @@ TEST(GateRecordTest, AReportNotAsTheGateWritesItIsUnreadable) {
 }
 
 TEST(GateRecordTest, AnUnwritableReportIsAnError) {
-  EXPECT_THAT(WriteJsonReport("/proc/nonexistent/dir/r.json", "i", Sample()),
+  EXPECT_THAT(WriteJsonReport("/proc/nonexistent/dir/r.json", Header(), Sample()),
               ProgramErrorIs(kReportWriteFailed));
 }
 

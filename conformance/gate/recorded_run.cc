@@ -39,6 +39,7 @@ StatusOr<RecordedGateRun> ReadRecordedGateRun(const std::string& name) {
   if (!report.ok()) return report.status();
   return RecordedGateRun{.exit_status = static_cast<int>(exit_status),
                          .stdout_text = std::move(*stdout_text),
+                         .profile_version = std::move(report->header.profile_version),
                          .records = std::move(report->records)};
 }
 

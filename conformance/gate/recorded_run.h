@@ -17,6 +17,7 @@ namespace azure_pricing::conformance {
 struct RecordedGateRun {
   int exit_status = -1;  // 124 when the run was killed at its deadline
   std::string stdout_text;
+  std::string profile_version;  // as its --json report states it; empty if it states none
   std::vector<GateRecord> records;
 
   // The records of one suite, in the run's order.

@@ -25,7 +25,9 @@ class RecordedGateRunTest : public ::testing::Test {
   void Record(const std::string& status, const std::vector<GateRecord>& records) {
     ASSERT_THAT(base::WriteFileAtomically(stem_ + ".status", status), IsOk());
     ASSERT_THAT(base::WriteFileAtomically(stem_ + ".stdout", "gate: PASS\n"), IsOk());
-    ASSERT_THAT(WriteJsonReport(stem_ + ".json", "reference", records), IsOk());
+    ASSERT_THAT(WriteJsonReport(stem_ + ".json",
+                                {.implementation = "reference", .profile_version = "2026-12-05.1"},
+                                records), IsOk());
   }
   std::string stem_;
 };
@@ -38,6 +40,7 @@ TEST_F(RecordedGateRunTest, ARecordReadsBackWithItsStatusOutputAndRecords) {
   ASSERT_THAT(run.status(), IsOk());
   EXPECT_EQ(run->exit_status, 0);
   EXPECT_EQ(run->stdout_text, "gate: PASS\n");
+  EXPECT_EQ(run->profile_version, "2026-12-05.1");
   EXPECT_THAT(run->RecordsOf("backend"), ElementsAre(Field(&GateRecord::id, "exec.argv"),
                                                      Field(&GateRecord::id, "egress.closed")));
   EXPECT_THAT(run->RecordsOf("live"), ::testing::IsEmpty());

@@ -74,7 +74,7 @@ std::string SummaryTable(const std::vector<SuiteSummary>& summaries,
   return out + Row(total);
 }
 
-RequirementCoverage ComputeRequirementCoverage(const std::vector<std::string>& implemented_ids,
+RequirementCoverage ComputeRequirementCoverage(const std::vector<ImplementedId>& implemented,
                                                const std::vector<GateRecord>& records) {
   std::set<std::string> cited, failing;
   for (const GateRecord& r : records) {
@@ -85,23 +85,32 @@ RequirementCoverage ComputeRequirementCoverage(const std::vector<std::string>& i
     }
   }
   RequirementCoverage out;
-  out.implemented = static_cast<int>(implemented_ids.size());
-  for (const std::string& id : implemented_ids) {
-    if (cited.count(id) == 0) {
-      out.not_covered.push_back(id);
+  out.implemented = static_cast<int>(implemented.size());
+  for (const ImplementedId& i : implemented) {
+    if (cited.count(i.id) == 0) {
+      out.not_covered.push_back(i.id);
       continue;
     }
-    out.covered.push_back(id);
-    if (failing.count(id) == 0) out.passing.push_back(id);
+    LevelCoverage& level = i.level == Level::kRequired ? out.required : out.recommended;
+    level.covered.push_back(i.id);
+    if (failing.count(i.id) == 0) level.passing.push_back(i.id);
   }
   return out;
 }
 
 std::string CoverageLine(const RequirementCoverage& coverage, bool list_uncovered) {
-  std::string line = "requirements: " + std::to_string(coverage.covered.size()) + " of " +
-                     std::to_string(coverage.implemented) +
-                     " implemented ids covered by this run, " +
-                     std::to_string(coverage.passing.size()) + " passing";
+  // "all passing" only when there is something to pass: "REQUIRED 0, all passing" would claim a
+  // verdict on nothing.
+  const auto part = [](const char* level, const LevelCoverage& c, const char* verb) {
+    const size_t covered = c.covered.size();
+    const bool all = covered > 0 && c.passing.size() == covered;
+    return std::string("; ") + level + " " + std::to_string(covered) + ", " +
+           (all ? "all " : std::to_string(c.passing.size()) + " ") + verb;
+  };
+  std::string line = "requirements: " + std::to_string(coverage.Covered()) + " of " +
+                     std::to_string(coverage.implemented) + " implemented ids covered by this run" +
+                     part("REQUIRED", coverage.required, "passing") +
+                     part("RECOMMENDED", coverage.recommended, "met");
   if (coverage.not_covered.empty() || !list_uncovered) return line;
   line += "; not covered:";
   for (const std::string& id : coverage.not_covered) line += " " + id;

@@ -42,19 +42,37 @@ std::vector<SuiteSummary> Summarize(const std::vector<GateRecord>& records,
 std::string SummaryTable(const std::vector<SuiteSummary>& summaries,
                          std::optional<double> wall_seconds = std::nullopt);
 
+// An implemented catalog id and the level of the checks it makes: REQUIRED for a MUST,
+// RECOMMENDED for a SHOULD (docs/profile.md, PROFILE-012).
+struct ImplementedId {
+  std::string id;
+  Level level = Level::kRequired;
+};
+
+// The ids of one level a check of this run cites, and those all of whose checks passed.
+struct LevelCoverage {
+  std::vector<std::string> covered;
+  std::vector<std::string> passing;
+};
+
 struct RequirementCoverage {
-  int implemented = 0;               // ids the catalog marks implemented
-  std::vector<std::string> covered;  // implemented ids a check of this run cites
-  std::vector<std::string> passing;  // covered ids all of whose checks passed
+  int implemented = 0;  // ids the catalog marks implemented
+  LevelCoverage required;
+  LevelCoverage recommended;
   std::vector<std::string> not_covered;
+
+  int Covered() const {
+    return static_cast<int>(required.covered.size() + recommended.covered.size());
+  }
 };
 
 // Checks of the gate itself (suite "gate") and the catalog check cite nothing.
-RequirementCoverage ComputeRequirementCoverage(const std::vector<std::string>& implemented_ids,
+RequirementCoverage ComputeRequirementCoverage(const std::vector<ImplementedId>& implemented,
                                                const std::vector<GateRecord>& records);
 
-// "requirements: 131 of 140 implemented ids covered by this run, 131 passing", then (when
-// `list_uncovered`) "; not covered: ID ID ...".
+// The levels apart, so a RECOMMENDED id not met never reads as something REQUIRED failing:
+// "requirements: 153 of 156 implemented ids covered by this run; REQUIRED 140, all passing;
+// RECOMMENDED 13, 12 met", then (when `list_uncovered`) "; not covered: ID ID ...".
 std::string CoverageLine(const RequirementCoverage& coverage, bool list_uncovered = true);
 
 // One line for a failed record:

@@ -66,18 +66,50 @@ TEST(GateReportTest, TheTotalTimeIsTheWallTimeWhenGiven) {
 }
 
 TEST(GateReportTest, CoverageSeparatesCoveredPassingAndUncoveredIds) {
-  const RequirementCoverage c =
-      ComputeRequirementCoverage({"ARG-001", "ARG-002", "HOST-012", "SEL-001", "ZONE-001"},
-                                 Sample());
+  const RequirementCoverage c = ComputeRequirementCoverage(
+      {{"ARG-001"}, {"ARG-002"}, {"HOST-012"}, {"SEL-001"}, {"ZONE-001"}}, Sample());
   EXPECT_EQ(c.implemented, 5);
-  EXPECT_THAT(c.covered, ElementsAre("ARG-001", "ARG-002", "HOST-012", "SEL-001"));
-  EXPECT_THAT(c.passing, ElementsAre());  // every covered id has a failed, skipped or known check
+  EXPECT_EQ(c.Covered(), 4);
+  EXPECT_THAT(c.required.covered, ElementsAre("ARG-001", "ARG-002", "HOST-012", "SEL-001"));
+  // Every covered id has a failed, skipped or known check.
+  EXPECT_THAT(c.required.passing, ElementsAre());
+  EXPECT_THAT(c.recommended.covered, ElementsAre());
   EXPECT_THAT(c.not_covered, ElementsAre("ZONE-001"));
   EXPECT_EQ(CoverageLine(c),
-            "requirements: 4 of 5 implemented ids covered by this run, 0 passing; not covered: "
-            "ZONE-001");
+            "requirements: 4 of 5 implemented ids covered by this run; REQUIRED 4, 0 passing; "
+            "RECOMMENDED 0, 0 met; not covered: ZONE-001");
   EXPECT_EQ(CoverageLine(c, false),
-            "requirements: 4 of 5 implemented ids covered by this run, 0 passing");
+            "requirements: 4 of 5 implemented ids covered by this run; REQUIRED 4, 0 passing; "
+            "RECOMMENDED 0, 0 met");
+}
+
+// A RECOMMENDED check not met (the reference's wording, a SHOULD) leaves every REQUIRED id
+// passing, and the line says so instead of counting it among the ids that fail.
+TEST(GateReportTest, CoverageCountsRecommendedIdsNotMetApartFromRequiredOnes) {
+  const std::vector<GateRecord> records = {
+      {.suite = "kind", .id = "a", .requirements = {"ARG-001"}},
+      {.suite = "kind", .id = "b", .requirements = {"ARG-002", "BOUND-030"}},
+      {.suite = "kind", .id = "b/wording", .requirements = {"PROFILE-003"},
+       .verdict = Verdict::kFailed, .level = Level::kRecommended},
+      {.suite = "kind", .id = "c", .requirements = {"BOUND-030"}, .level = Level::kRecommended}};
+  const RequirementCoverage c = ComputeRequirementCoverage(
+      {{"ARG-001"},
+       {"ARG-002"},
+       {"BOUND-030", Level::kRecommended},
+       {"PROFILE-003", Level::kRecommended},
+       {"PROFILE-008", Level::kRecommended}},
+      records);
+  EXPECT_THAT(c.required.passing, ElementsAre("ARG-001", "ARG-002"));
+  EXPECT_THAT(c.recommended.covered, ElementsAre("BOUND-030", "PROFILE-003"));
+  EXPECT_THAT(c.recommended.passing, ElementsAre("BOUND-030"));
+  EXPECT_EQ(CoverageLine(c),
+            "requirements: 4 of 5 implemented ids covered by this run; REQUIRED 2, all passing; "
+            "RECOMMENDED 2, 1 met; not covered: PROFILE-008");
+  const RequirementCoverage met =
+      ComputeRequirementCoverage({{"ARG-001"}, {"BOUND-030", Level::kRecommended}}, records);
+  EXPECT_EQ(CoverageLine(met),
+            "requirements: 2 of 2 implemented ids covered by this run; REQUIRED 1, all passing; "
+            "RECOMMENDED 1, all met");
 }
 
 TEST(GateReportTest, AFailureLineNamesTheCaseItsIdsExpectedAndActual) {

@@ -89,6 +89,9 @@ struct GateRun {
   // The suites' run as a whole: some run side by side, so it is less than their sum.
   std::optional<double> wall_seconds;
   std::string implementation;
+  // docs/profile.md's version, as the gate read it at start; empty when it could not be read
+  // (a failure of the run).
+  std::string profile_version;
   std::set<std::string> should_only;  // catalog ids whose level is SHOULD
   const Catalog* catalog = nullptr;   // null when requirements.json did not load
   // Makes the implementation's calls: the reference in process, or the testee.
