@@ -59,6 +59,48 @@ def out_of_range(doc):
     return any(type(v) is int and v not in INT64 for v in values(doc))
 
 
+# The members of acquire's objects, each with its type, and the values a name may take.
+SPEC = {"os_family": str, "min_isolation": str, "requires": list, "egress": str,
+        "egress_allow": list, "isolation_scope": str, "cleanup": str, "image": str}
+KEY = {"agent_id": str, "session_id": str, "call_id": str}
+UPSTREAM = {"host": str, "port": int, "ca_pem": str}
+NAMES = {
+    "os_family": {"posix", "windows"},
+    "min_isolation": {"none", "runtime", "os_process", "container", "hardened_container",
+                      "microvm", "vm"},
+    "egress": {"closed", "allowlist", "unrestricted"},
+    "isolation_scope": {"conversation", "call"},
+    "cleanup": {"reclaim", "reset", "dispose"},
+}
+CAPABILITIES = {"EXEC", "RUN_CODE", "HOST_TOOLS", "FILES_IN", "FILES_OUT", "FILES_LIST",
+                "FILES_DELETE", "SNAPSHOT", "ATTACHED_IDENTITY", "RECLAIM", "EGRESS_METHODS"}
+
+
+def shaped(value, members):
+    """`value` when it is an object with exactly `members`, each of its type."""
+    if type(value) is not dict or set(value) != set(members):
+        raise Malformed()
+    if any(type(value[name]) is not kind for name, kind in members.items()):
+        raise Malformed()
+    return value
+
+
+def checked_spec(spec):
+    shaped(spec, SPEC)
+    if any(spec[name] not in values for name, values in NAMES.items()):
+        raise Malformed()
+    if not all(type(c) is str and c in CAPABILITIES for c in spec["requires"]):
+        raise Malformed()
+    for rule in spec["egress_allow"]:  # {"host": string, "methods": optional array of string}
+        if type(rule) is not dict or type(rule.get("host")) is not str:
+            raise Malformed()
+        methods = rule.get("methods")
+        if not set(rule) <= {"host", "methods"} or not (
+                methods is None or type(methods) is list and all(type(m) is str for m in methods)):
+            raise Malformed()
+    return spec
+
+
 def member(msg, name, kind):
     value = msg.get(name)
     if type(value) is not kind:  # `type is`, so that True is not an int
@@ -140,8 +182,12 @@ class Adapter:
                 "declaration": self.backend.declaration}
 
     def op_acquire(self, msg):
-        sandbox = self.backend.acquire(member(msg, "spec", dict), member(msg, "key", dict),
-                                       msg.get("egress_upstream"))
+        # Every member is checked before anything is acquired, nested objects included.
+        spec, key = checked_spec(member(msg, "spec", dict)), shaped(msg.get("key"), KEY)
+        upstream = msg.get("egress_upstream")
+        if upstream is not None and not 1 <= shaped(upstream, UPSTREAM)["port"] <= 65535:
+            raise Malformed()
+        sandbox = self.backend.acquire(spec, key, upstream)
         sandbox_id = "sb-%d" % self.next_id
         self.next_id += 1
         self.live[sandbox_id] = sandbox
