@@ -62,7 +62,9 @@ std::string SuiteProperties(const std::string& suite, const ReportHeader& header
   const auto property = [](const std::string& name, const std::string& value) {
     return "<property name=\"" + name + "\" value=\"" + XmlEscaped(value) + "\"/>";
   };
-  std::string out = "    <properties>" + property("implementation", header.implementation);
+  // A run that judged no implementation (--suite catalog, a backend alone) names none.
+  std::string out = "    <properties>";
+  if (!header.implementation.empty()) out += property("implementation", header.implementation);
   if (!header.profile_version.empty()) {
     out += property("profile_version", header.profile_version);
   }

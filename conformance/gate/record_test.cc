@@ -151,7 +151,8 @@ TEST(GateRecordTest, AReportReadsBackAsItWasWritten) {
   }
 }
 
-// A run whose profile could not be read (which fails it) still writes its report, saying so.
+// A run whose profile could not be read (which fails it) still writes its report, saying so;
+// one that judged no implementation names none.
 TEST(GateRecordTest, AnUnknownProfileVersionIsNullInJsonAndAbsentFromJUnit) {
   const ReportHeader header = {.implementation = "impl"};
   ASSERT_THAT(WriteJsonReport(TmpFile("n.json"), header, Sample()), IsOk());
@@ -163,6 +164,11 @@ TEST(GateRecordTest, AnUnknownProfileVersionIsNullInJsonAndAbsentFromJUnit) {
   EXPECT_EQ(read->header.profile_version, "");
   ASSERT_THAT(WriteJUnitReport(TmpFile("n.xml"), header, Sample()), IsOk());
   EXPECT_THAT(*base::ReadFile(TmpFile("n.xml")), Not(HasSubstr("profile_version")));
+  ASSERT_THAT(WriteJUnitReport(TmpFile("c.xml"), {.profile_version = "2026-12-05.1"}, Sample()),
+              IsOk());
+  EXPECT_THAT(*base::ReadFile(TmpFile("c.xml")),
+              HasSubstr("<properties><property name=\"profile_version\" value=\"2026-12-05.1\"/>"
+                        "</properties>"));
 }
 
 TEST(GateRecordTest, AReportNotAsTheGateWritesItIsUnreadable) {
