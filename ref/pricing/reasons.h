@@ -65,7 +65,9 @@ struct ReasonCode {
 };
 
 // Every reason a call of the tool can end with, including the router's and the backend's that
-// the tool passes on unchanged. Each (outcome, code) pair appears once.
+// the tool passes on unchanged. Each (outcome, code) pair appears once. The router's
+// sandbox::kRouterDisabled is not one: a disabled router yields no tool (HOST-003) and a
+// router's settings never change once it is built, so no call of the tool can meet it.
 inline constexpr std::array kAll = {
     ReasonCode{Outcome::kRefused, kArgumentsTooLarge},
     ReasonCode{Outcome::kRefused, kMalformedArguments},
@@ -90,7 +92,6 @@ inline constexpr std::array kAll = {
     ReasonCode{Outcome::kRefused, kAgentIdRequired},
     ReasonCode{Outcome::kRefused, kInvalidOutboundCap},
     ReasonCode{Outcome::kRefused, kBoundedExecMissing},
-    ReasonCode{Outcome::kRefused, sandbox::kRouterDisabled},
     ReasonCode{Outcome::kRefused, sandbox::kNoBackend},
     ReasonCode{Outcome::kRefused, sandbox::kOsFamilyUnsupported},
     ReasonCode{Outcome::kRefused, sandbox::kBackendNotPermitted},
