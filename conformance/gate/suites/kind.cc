@@ -1,4 +1,5 @@
 // The kind suite: every case of conformance/cases/*.json, through the implementation.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -78,6 +79,9 @@ void RunCases(GateRun& run, std::set<std::pair<std::string, std::string>>& reach
   const std::vector<std::string> files = CaseFiles();
   if (files.empty())
     run.GateFailure("case-files", std::string("no case files in ") + kCaseDirectory);
+  // The counts line up in one column whatever the longest file name.
+  int width = 0;
+  for (const std::string& file : files) width = std::max(width, static_cast<int>(file.size()));
   for (size_t f = 0; f < files.size(); ++f) {
     run.progress.Show("kind", f, files.size(), files[f]);
     const auto start = std::chrono::steady_clock::now();
@@ -98,8 +102,8 @@ void RunCases(GateRun& run, std::set<std::pair<std::string, std::string>>& reach
                                         ? ""
                                         : "; RECOMMENDED " + std::to_string(tally.wording_met) +
                                               " of " + std::to_string(tally.wording) + " met";
-    std::printf("  %-36s %3d passed, %d failed%s\n", files[f].c_str(), tally.passed, tally.failed,
-                recommended.c_str());
+    std::printf("  %-*s %3d passed, %d failed%s\n", width, files[f].c_str(), tally.passed,
+                tally.failed, recommended.c_str());
   }
 }
 
