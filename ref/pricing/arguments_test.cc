@@ -95,6 +95,13 @@ TEST(ArgumentsTest, LengthBoundsCountCodePoints) {
   EXPECT_THAT(
       ParseToolArguments(R"({"filter":")" + std::string(kMaxArgumentsJsonBytes, 'f') + "\"}"),
       StatusIs(Outcome::kRefused, reasons::kArgumentsTooLarge));
+  // The bound itself is allowed: valid arguments padded with blanks to exactly the bound.
+  std::string text = R"({"sku":"x")";
+  text += std::string(kMaxArgumentsJsonBytes - text.size() - 1, ' ') + "}";
+  ASSERT_EQ(text.size(), kMaxArgumentsJsonBytes);
+  EXPECT_THAT(ParseToolArguments(text), IsOk());
+  EXPECT_THAT(ParseToolArguments(text + " "),
+              StatusIs(Outcome::kRefused, reasons::kArgumentsTooLarge));
 }
 
 TEST(ArgumentsTest, ForbiddenCharacterClasses) {

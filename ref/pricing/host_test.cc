@@ -238,6 +238,21 @@ TEST(ToolCallTest, ADisposeFailureWinsOverTheBoundedExecRefusal) {
   EXPECT_EQ(ctx.result->outcome, "failed");
 }
 
+// A sandbox that may have outlived its call discards whatever else the call ended with: the
+// disposal's failure is reported over an exec error and a timeout alike.
+TEST(ToolCallTest, ADisposeFailureWinsOverAnExecErrorAndATimeout) {
+  for (const CallScript& script :
+       {CallScript{.exec = {.exec_error = true}, .fail_dispose = true},
+        CallScript{.exec = {.stdout_bytes = Envelope(1), .delay_ms = 60'000},
+                   .fail_dispose = true}}) {
+    Fixture f;
+    f.backend.Script(script);
+    labels::InvocationContext ctx = f.Call({});
+    EXPECT_EQ(ctx.result->reason, sandbox::kDisposeFailed);
+    EXPECT_EQ(ctx.result->outcome, "failed");
+  }
+}
+
 TEST(ToolCallTest, RefusedArgumentsNeverAcquire) {
   // INTRO-004 (no acquisition before validation)
   Fixture f;
