@@ -37,6 +37,7 @@ import difflib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -323,9 +324,16 @@ def main():
             sys.exit("--refresh rewrites the source: run it with "
                      "`tools/bazel run //docs:TEST -- --refresh`")
         doc_path = os.path.join(workspace, doc_path)
-    tmp = tempfile.mkdtemp(prefix="transcripts.", dir=os.environ.get("TEST_TMPDIR"))
-    runner = Runner(parse_bins(args.bin), tmp, parse_replays(args.replay))
-    names, failures = check_doc(doc_path, runner, args.refresh)
+    # Under `bazel run` (--refresh) TEST_TMPDIR lies in Bazel's output tree, which another Bazel
+    # command may clean while this runs; the system's temporary directory is ours alone.
+    tmp = tempfile.mkdtemp(prefix="transcripts.",
+                           dir=None if args.refresh else os.environ.get("TEST_TMPDIR"))
+    try:
+        runner = Runner(parse_bins(args.bin), tmp, parse_replays(args.replay))
+        names, failures = check_doc(doc_path, runner, args.refresh)
+    finally:
+        if args.refresh:
+            shutil.rmtree(tmp, ignore_errors=True)
     for failure in failures:
         print("FAIL: " + failure + "\n")
     if failures and not args.refresh:
