@@ -34,10 +34,14 @@ void ApplyKnownFailureList(GateRun& run) {
   const GateOptions& o = run.options;
   if (o.known_failures.empty()) return;
   std::printf("\nknown failures: %s\n", o.known_failures_text.c_str());
-  const StatusOr<std::vector<KnownFailure>> known = LoadKnownFailures(o.known_failures);
+  const StatusOr<KnownFailureList> known = LoadKnownFailures(o.known_failures);
   if (!known.ok()) {
     run.GateFailure("known-failures", known.status().message());
     return;
+  }
+  if (const std::string moved = ProfileMovedNotice(known->profile_version, run.profile_version);
+      !moved.empty()) {
+    std::printf("  %s\n", moved.c_str());
   }
   // A listed id of a suite this run left out, or that --filter excludes, is not held against it.
   const auto selected = [&run](const std::string& id) {
@@ -46,8 +50,9 @@ void ApplyKnownFailureList(GateRun& run) {
     }
     return !run.options.Partial();
   };
-  const std::vector<std::string> problems = ApplyKnownFailures(*known, run.records, selected);
-  std::printf("  %zu listed, %zu do not hold\n", known->size(), problems.size());
+  const std::vector<std::string> problems =
+      ApplyKnownFailures(known->failures, run.records, selected);
+  std::printf("  %zu listed, %zu do not hold\n", known->failures.size(), problems.size());
   for (const std::string& problem : problems) run.GateFailure("known-failures", problem);
   if (!problems.empty()) {
     std::printf("  rewrite it: rerun with --write-known-failures %s\n",
@@ -59,7 +64,9 @@ void ApplyKnownFailureList(GateRun& run) {
 void WriteReports(GateRun& run) {
   const GateOptions& o = run.options;
   if (!o.write_known_failures.empty()) {
-    if (WriteKnownFailures(o.write_known_failures, run.implementation, run.records).ok()) {
+    if (WriteKnownFailures(o.write_known_failures, run.implementation, run.profile_version,
+                           run.records)
+            .ok()) {
       const auto listed =
           std::count_if(run.records.begin(), run.records.end(), ListedAsKnownFailure);
       std::printf("\nwrote %td known failures to %s (this run's verdict is unchanged)\n", listed,

@@ -15,20 +15,23 @@ Status Unreadable() {
 
 }  // namespace
 
-StatusOr<std::vector<KnownFailure>> LoadKnownFailures(const std::string& path) {
+StatusOr<KnownFailureList> LoadKnownFailures(const std::string& path) {
   const StatusOr<std::string> text = base::ReadFile(path);
   if (!text.ok()) return Unreadable();
   const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
   if (!doc.is_object() || !doc.contains("known_failures") || !doc["known_failures"].is_array()) {
     return Unreadable();
   }
-  std::vector<KnownFailure> out;
+  KnownFailureList out;
+  const nlohmann::json& version = doc.value("profile_version", nlohmann::json());
+  if (!version.is_null() && !version.is_string()) return Unreadable();
+  if (version.is_string()) out.profile_version = version.get<std::string>();
   for (const nlohmann::json& entry : doc["known_failures"]) {
     if (!entry.is_object() || !entry.value("id", nlohmann::json()).is_string() ||
         !entry.value("detail", nlohmann::json()).is_string()) {
       return Unreadable();
     }
-    out.push_back({entry["id"].get<std::string>(), entry["detail"].get<std::string>()});
+    out.failures.push_back({entry["id"].get<std::string>(), entry["detail"].get<std::string>()});
   }
   return out;
 }
@@ -57,11 +60,18 @@ std::vector<std::string> ApplyKnownFailures(
   return problems;
 }
 
+std::string ProfileMovedNotice(const std::string& list_version, const std::string& run_version) {
+  if (list_version.empty() || list_version == run_version) return "";
+  return "written against profile version " + list_version + "; this is " + run_version +
+         ": docs/profile.md's Changes since then say what changed";
+}
+
 bool ListedAsKnownFailure(const GateRecord& r) {
   return r.suite != kGateSuite && (r.verdict == Verdict::kFailed || r.verdict == Verdict::kKnown);
 }
 
 Status WriteKnownFailures(const std::string& path, const std::string& implementation,
+                          const std::string& profile_version,
                           const std::vector<GateRecord>& records) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const GateRecord& r : records) {
@@ -70,6 +80,7 @@ Status WriteKnownFailures(const std::string& path, const std::string& implementa
     }
   }
   const nlohmann::ordered_json doc = {{"implementation", implementation},
+                                      {"profile_version", profile_version},
                                       {"known_failures", std::move(list)}};
   if (!base::WriteFileAtomically(
            path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")

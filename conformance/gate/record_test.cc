@@ -213,17 +213,37 @@ TEST(KnownFailuresTest, AFailureThatChangedIsReported) {
   EXPECT_EQ(records[1].verdict, Verdict::kFailed);
 }
 
+TEST(KnownFailuresTest, AListOfAnotherProfileVersionPointsToTheChanges) {
+  EXPECT_EQ(ProfileMovedNotice("2026-12-02.1", "2026-12-05.1"),
+            "written against profile version 2026-12-02.1; this is 2026-12-05.1: "
+            "docs/profile.md's Changes since then say what changed");
+  EXPECT_EQ(ProfileMovedNotice("2026-12-05.1", "2026-12-05.1"), "");
+  EXPECT_EQ(ProfileMovedNotice("", "2026-12-05.1"), "");
+}
+
 TEST(KnownFailuresTest, WrittenListsReadBackAndBadFilesAreRefused) {
   std::vector<GateRecord> records = Sample();
   records.push_back({.suite = kGateSuite, .id = "list does not hold", .verdict = Verdict::kFailed});
-  ASSERT_THAT(WriteKnownFailures(TmpFile("k.json"), "impl", records), IsOk());
-  const StatusOr<std::vector<KnownFailure>> back = LoadKnownFailures(TmpFile("k.json"));
+  ASSERT_THAT(WriteKnownFailures(TmpFile("k.json"), "impl", "2026-12-05.1", records), IsOk());
+  const StatusOr<KnownFailureList> back = LoadKnownFailures(TmpFile("k.json"));
   ASSERT_THAT(back.status(), IsOk());
-  ASSERT_EQ(back->size(), 1u);
-  EXPECT_EQ((*back)[0].id, "b");
-  ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), "{\"known_failures\": [1]}"), IsOk());
-  EXPECT_THAT(LoadKnownFailures(TmpFile("bad.json")).status(),
-              ProgramErrorIs(kKnownFailuresUnreadable));
+  EXPECT_EQ(back->profile_version, "2026-12-05.1");
+  ASSERT_EQ(back->failures.size(), 1u);
+  EXPECT_EQ(back->failures[0].id, "b");
+  // A list written before the profile had versions names none, and still reads.
+  ASSERT_THAT(base::WriteFileAtomically(TmpFile("old.json"),
+                                        R"({"implementation":"i","known_failures":[]})"),
+              IsOk());
+  const StatusOr<KnownFailureList> old = LoadKnownFailures(TmpFile("old.json"));
+  ASSERT_THAT(old.status(), IsOk());
+  EXPECT_EQ(old->profile_version, "");
+  for (const char* bad : {R"({"known_failures": [1]})",
+                          R"({"profile_version": 7, "known_failures": []})"}) {
+    ASSERT_THAT(base::WriteFileAtomically(TmpFile("bad.json"), bad), IsOk());
+    EXPECT_THAT(LoadKnownFailures(TmpFile("bad.json")).status(),
+                ProgramErrorIs(kKnownFailuresUnreadable))
+        << bad;
+  }
   EXPECT_THAT(LoadKnownFailures("/proc/nonexistent").status(),
               ProgramErrorIs(kKnownFailuresUnreadable));
 }
