@@ -860,6 +860,12 @@ class WeakeningTest : public ::testing::Test {
   }
 
   Json Received() { return Json::parse(upstream_.RequestLog()); }
+  // The methods the upstream received, in order.
+  std::vector<std::string> ReceivedMethods() {
+    std::vector<std::string> methods;
+    for (const Json& r : Received()) methods.push_back(r["method"].get<std::string>());
+    return methods;
+  }
 
   fakes::test_support::PricesServerProcess upstream_;
 };
@@ -940,8 +946,7 @@ TEST_F(WeakeningTest, LaterRequestsUncheckedForwardsAPostAfterTheFirstGet) {
       // The POST's answer, read before the tunnel closes: the upstream logged it by then.
       EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 405", 0) == 0, !weakening.empty());
     }
-    std::vector<std::string> methods;
-    for (const Json& r : Received()) methods.push_back(r["method"].get<std::string>());
+    const std::vector<std::string> methods = ReceivedMethods();
     if (weakening.empty()) {
       EXPECT_EQ(methods, std::vector<std::string>({"GET"}));
     } else {
@@ -993,9 +998,7 @@ TEST_F(WeakeningTest, LaterRequestsMethodOnlyForwardsAnotherHostButNotAPost) {
     EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 ", 0) == 0, !weakening.empty());
     tunnel.Send(post);
     EXPECT_EQ(tunnel.Response().rfind("HTTP/1.1 405", 0) == 0, !weakening.empty());
-    std::vector<std::string> methods;
-    for (const Json& r : Received()) methods.push_back(r["method"].get<std::string>());
-    EXPECT_EQ(methods, weakening.empty() ? std::vector<std::string>({"GET"})
+    EXPECT_EQ(ReceivedMethods(), weakening.empty() ? std::vector<std::string>({"GET"})
                                          : std::vector<std::string>({"GET", "GET"}));
   }
 }
