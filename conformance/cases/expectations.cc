@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "conformance/host/config_keys.h"
+#include "conformance/host/config_value.h"
 #include "conformance/json_schema/json_schema.h"
 #include "conformance/judge/cli_request.h"
 #include "conformance/judge/json_diff.h"
@@ -484,15 +485,9 @@ std::string CheckViolations(const ordered_json& expect, const Observed& got) {
   return violations == expect["violations"] ? "" : Mismatch(violations, expect["violations"]);
 }
 
-ordered_json LabelJson(const std::optional<labels::ContentLabel>& label) {
-  if (!label.has_value()) return nullptr;
-  return {{"integrity", std::string(labels::Name(label->integrity))},
-          {"confidentiality", std::string(labels::Name(label->confidentiality))}};
-}
-
 std::string CheckResultLabel(const ordered_json& expect, const Observed& got) {
   if (!got.report || !expect.contains("result_label")) return "";
-  const ordered_json label = LabelJson(got.report->result_label);
+  const ordered_json label = host::JsonOfLabel<ordered_json>(got.report->result_label);
   return label == expect["result_label"] ? "" : Mismatch(label, expect["result_label"]);
 }
 
@@ -519,7 +514,7 @@ std::string CheckLabelTracking(const ordered_json& expect, const Observed& got) 
             : "the output was hidden behind a variable reference; expected it shown as text");
   }
   if (expect.contains("conversation_label")) {
-    const ordered_json label = LabelJson(r.conversation_label);
+    const ordered_json label = host::JsonOfLabel<ordered_json>(r.conversation_label);
     if (label != expect["conversation_label"]) {
       add("conversation_label " + Mismatch(label, expect["conversation_label"]));
     }

@@ -5,11 +5,13 @@
 #define CONFORMANCE_HOST_CONFIG_VALUE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ref/json/json.h"
+#include "ref/labels/labels.h"
 
 namespace azure_pricing::conformance::host {
 
@@ -62,6 +64,14 @@ Json JsonOfConfig(const json::Value& value) {
       break;
   }
   return nullptr;
+}
+
+// A label as cases and protocol lines write it, {"integrity", "confidentiality"}; null for none.
+template <class Json>
+Json JsonOfLabel(const std::optional<labels::ContentLabel>& label) {
+  if (!label.has_value()) return Json(nullptr);
+  return Json{{"integrity", std::string(labels::Name(label->integrity))},
+              {"confidentiality", std::string(labels::Name(label->confidentiality))}};
 }
 
 }  // namespace azure_pricing::conformance::host

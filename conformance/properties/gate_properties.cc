@@ -145,11 +145,6 @@ void EverySandboxIsDisposedAndFaultsFailClosed(const GateExecutor& execute) {
   RC_ASSERT(r.output.has_value() == ScriptSucceeds(script));
 }
 
-Json LabelJson(const ContentLabel& l) {
-  return {{"integrity", std::string(labels::Name(l.integrity))},
-          {"confidentiality", std::string(labels::Name(l.confidentiality))}};
-}
-
 // The host, labels and middleware of one generated call, as the case JSON states them.
 struct LabelSetup {
   std::optional<Integrity> egress;
@@ -181,9 +176,9 @@ ScriptedCall LabelledCall(const LabelSetup& s) {
   if (s.cap) host["outbound_max_confidentiality"] = std::string(labels::Name(*s.cap));
   call.host = host::ConfigValueOf(host);
   Json argument_labels = Json::array();
-  for (const ContentLabel& l : s.arguments) argument_labels.push_back(LabelJson(l));
+  for (const ContentLabel& l : s.arguments) argument_labels.push_back(host::JsonOfLabel<Json>(l));
   call.labels = host::ConfigValueOf(
-      Json{{"conversation", LabelJson(s.conversation)}, {"arguments", argument_labels}});
+      Json{{"conversation", host::JsonOfLabel<Json>(s.conversation)}, {"arguments", argument_labels}});
   for (const Middleware m : s.chain) {
     call.middleware.push_back(m == Middleware::kTracker  ? "tracker"
                               : m == Middleware::kPolicy ? "policy"

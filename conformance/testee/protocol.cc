@@ -275,18 +275,12 @@ std::optional<ScriptedCall> CallFrom(const Json& j, Version version) {
   return c;
 }
 
-Json LabelJson(const std::optional<labels::ContentLabel>& label) {
-  if (!label) return nullptr;
-  return {{"integrity", labels::Name(label->integrity)},
-          {"confidentiality", labels::Name(label->confidentiality)}};
-}
-
 Json ReportJson(const CallReport& r, Version version) {
   Json out{{"outcome", OutcomeName(r.outcome)},
            {"reason", r.reason.empty() ? Json(nullptr) : Json(r.reason)},
            {"trusted_messages", r.trusted_messages},
            {"output", r.output ? Json(*r.output) : Json(nullptr)},
-           {"result_label", LabelJson(r.result_label)},
+           {"result_label", host::JsonOfLabel<Json>(r.result_label)},
            {"violations", r.violations},
            {"warnings", r.warnings},
            {"tools", r.tools},
@@ -297,7 +291,7 @@ Json ReportJson(const CallReport& r, Version version) {
                                {"parameters_schema", r.tool_parameters_schema}}}};
   if (version == Version::kV4) {
     out["output_variable"] = r.output_variable ? Json(*r.output_variable) : Json(nullptr);
-    out["conversation_label"] = LabelJson(r.conversation_label);
+    out["conversation_label"] = host::JsonOfLabel<Json>(r.conversation_label);
     out["audit_log"] = r.audit_log;
   }
   return out;
