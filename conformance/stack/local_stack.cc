@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "conformance/stack/catalog_summary.h"
 #include "ref/base/address.h"
 #include "ref/base/files.h"
 #include "ref/base/runfiles.h"
@@ -148,6 +149,19 @@ StatusOr<std::string> BundledCatalog() {
   return text;
 }
 
+StatusOr<std::string> OfflineCatalog() {
+  std::string catalog;
+  for (const char* part :
+       {"fixtures/live-check/catalog.jsonl", "fixtures/offline-catalog/vm-regions.jsonl"}) {
+    StatusOr<std::string> text = base::ReadFile(Runfile(part));
+    if (!text.ok()) {
+      return Failed(kBundledCatalogMissing, "the offline catalog is not in the runfiles");
+    }
+    catalog += *text;
+  }
+  return catalog;
+}
+
 StatusOr<StackUpstream> ParseUpstream(const std::string& url, const std::string& ca_pem) {
   const Status bad(Outcome::kRefused, kBadUpstream,
                    "the upstream must be https://HOST[:PORT] and its CA a PEM certificate");
@@ -195,6 +209,9 @@ Status LocalStack::Parts::StartApi() {
     return OkStatus();
   }
   const bool replay = !options.replay_jsonl.empty();
+  if (!replay && !options.catalog_source.empty()) {
+    Say(DescribeCatalog(options.catalog_jsonl, options.catalog_source));
+  }
   Say("starting the fake price API (" +
       (replay ? std::to_string(CountLines(options.replay_jsonl)) + " recorded exchanges"
               : std::to_string(CountLines(options.catalog_jsonl)) + " catalog items") +

@@ -72,14 +72,24 @@ struct StackUpstream {
 // "https://HOST[:PORT][/]" with the CA's PEM text; kBadUpstream otherwise.
 StatusOr<StackUpstream> ParseUpstream(const std::string& url, const std::string& ca_pem);
 
-// The catalog bundled for the local stack (fixtures/local-stack/catalog.jsonl, from recorded
-// price pages; see its PROVENANCE.md), read from the runfiles.
+// The stack suite's catalog (fixtures/local-stack/catalog.jsonl, 12 items from recorded price
+// pages; see its PROVENANCE.md), read from the runfiles: the suite and the fault tests count on
+// its few rows.
 StatusOr<std::string> BundledCatalog();
 inline constexpr Reason kBundledCatalogMissing = "bundled_catalog_missing";
+
+// What `azure_pricing` serves by default: the offline catalog of real and real-derived rows, the
+// live check's dry-run catalog followed by the VM rows of more regions (fixtures/live-check and
+// fixtures/offline-catalog; kOfflineCatalogProvenance says which rows come from where).
+StatusOr<std::string> OfflineCatalog();
+inline constexpr char kOfflineCatalogProvenance[] = "fixtures/offline-catalog/PROVENANCE.md";
 
 struct LocalStackOptions {
   CliChoice cli;
   std::string catalog_jsonl;               // what the fake API serves (ignored with upstream)
+  // When set, the stack's first progress line says what catalog_jsonl holds (DescribeCatalog),
+  // naming this as where it comes from: a person whose query finds nothing sees why.
+  std::string catalog_source;
   // When set, the fake API answers only these recorded exchanges (prices_server --replay),
   // instead of serving a catalog: replaying a recording.
   std::string replay_jsonl;

@@ -1,9 +1,10 @@
 // azure_pricing: drive the reference implementation from a shell.
 //   --args-json '{...}'      the tool arguments exactly as a model sends them (required)
 //   (no mode flag)           the whole local stack: the fake price API on loopback with the
-//                            bundled catalog, the bubblewrap backend and its egress proxy, an
+//                            offline catalog, the bubblewrap backend and its egress proxy, an
 //                            image assembled for the run, the CLI in the sandbox
-//                            (conformance/stack/local_stack.h)
+//                            (conformance/stack/local_stack.h); the first stderr line says
+//                            what the catalog holds
 //   --upstream URL --upstream-ca PEM   the local stack's egress goes there, not to the fake API
 //   --print-argv             validate and plan only; print the argv or the refusal
 //   --replay-stdout FILE [--replay-stderr FILE] [--replay-exit N]
@@ -58,14 +59,15 @@ constexpr char kUsage[] =
     "       azure_pricing --schema | --version\n"
     "Runs the reference azure_pricing_get on arguments as a model sends them.\n"
     "With no mode flag it runs the whole stack on this machine (progress on stderr): the fake\n"
-    "price API on loopback (HTTPS, its own run-time CA) serving the bundled catalog of recorded\n"
-    "price pages (fixtures/local-stack), the bubblewrap backend with its GET-only egress proxy,\n"
+    "price API on loopback (HTTPS, its own run-time CA) serving the offline catalog of real and\n"
+    "real-derived price rows (fixtures/offline-catalog; the first stderr line says what it\n"
+    "holds), the bubblewrap backend with its GET-only egress proxy,\n"
     "an image assembled in a temporary directory, and in the sandbox the real azmcp when\n"
     "AZURE_PRICING_AZMCP names it (tools/bazel sets it), else the fake //fakes/azmcp; the\n"
     "output says which. The router's floor is lowered from microVM to container on purpose.\n"
     "Everything it starts stops and its temporary directory is removed when it ends.\n"
-    "  e.g. --args-json '{\"sku\":\"B1MS\",\"region\":\"westeurope\"}'   (a recorded real page)\n"
-    "       --args-json '{\"sku\":\"Standard_BASIC\",\"region\":\"eastus\"}'\n"
+    "  e.g. --args-json '{\"sku\":\"Standard_D2s_v5\",\"region\":\"westeurope\"}'\n"
+    "       --args-json '{\"sku\":\"Standard_D2s_v5\",\"region\":\"eastus\",\"price_type\":\"Reservation\"}'\n"
     "  --upstream URL    the local stack's egress goes to https://HOST[:PORT] instead of the fake\n"
     "                    API; its certificate must verify for prices.azure.com\n"
     "  --upstream-ca PEM the CA file that verifies --upstream (required with it)\n"
@@ -483,12 +485,13 @@ std::optional<stack::LocalStackOptions> StackOptions(const Options& o, std::stri
     so.upstream = std::move(up).value();
     return so;
   }
-  StatusOr<std::string> catalog = stack::BundledCatalog();
+  StatusOr<std::string> catalog = stack::OfflineCatalog();
   if (!catalog.ok()) {
     *problem = catalog.status().message();
     return std::nullopt;
   }
   so.catalog_jsonl = std::move(catalog).value();
+  so.catalog_source = stack::kOfflineCatalogProvenance;
   return so;
 }
 
@@ -528,9 +531,9 @@ int CallOnStack(const Options& options, stack::LocalStack& s) {
     PrintTable(*report);
   }
   if (s.price_api() != nullptr && NothingReceived(*report)) {
-    Progress("the bundled catalog has no row for this query: it holds only recorded price pages "
-             "(fixtures/local-stack/PROVENANCE.md), e.g. --args-json "
-             "'{\"sku\":\"B1MS\",\"region\":\"westeurope\"}'");
+    Progress(std::string("the offline catalog has no row for this query; the first line says "
+                         "what it holds (") +
+             stack::kOfflineCatalogProvenance + ")");
   }
   return ExitCodeFor(report->outcome);
 }
