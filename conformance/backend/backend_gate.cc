@@ -148,6 +148,7 @@ BackendGateResult RunBackendGate(const BackendGateOptions& options) {
     return result;
   }
   std::printf("  backend: %s\n", under.description.c_str());
+  result.description = under.description;
   SuiteOptions suite{.price_api = (*api)->api(),
                      .adapter = under.command,
                      .cli_kind = under.cli_kind,

@@ -36,6 +36,9 @@ struct BackendGateResult {
   // Why no probe ran (the fake API or the backend did not start); empty when they ran. The
   // gate reports every probe as skipped then, which fails it: zero skips.
   std::string problem;
+  // The backend judged, as its adapter names itself ("bubblewrap 0.0.0.dev0 (the reference:
+  // ...)"); empty when it did not start.
+  std::string description;
 };
 
 BackendGateResult RunBackendGate(const BackendGateOptions& options);

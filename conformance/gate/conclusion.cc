@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,7 +10,9 @@
 #include "conformance/gate/known_failures.h"
 #include "conformance/gate/record.h"
 #include "conformance/gate/report.h"
+#include "conformance/html_report/run_page.h"
 #include "conformance/protocol_schema/validator.h"
+#include "ref/pricing/package.h"
 
 namespace azure_pricing::conformance {
 namespace {
@@ -60,6 +63,87 @@ void ApplyKnownFailureList(GateRun& run) {
   }
 }
 
+// The coverage line, or empty when the catalog did not load.
+std::string CoverageText(const GateRun& run) {
+  if (run.catalog == nullptr) return "";
+  std::vector<ImplementedId> implemented;
+  for (const Requirement& r : run.catalog->requirements) {
+    implemented.push_back(
+        {.id = r.id, .level = r.level == "SHOULD" ? Level::kRecommended : Level::kRequired});
+  }
+  // A partial run leaves ids out on purpose, and a backend-only run covers the backend's ids
+  // only; listing the rest would be noise.
+  return CoverageLine(ComputeRequirementCoverage(implemented, run.records),
+                      !run.options.Partial() && !run.options.BackendOnly());
+}
+
+// What the verdict is about when it is not the whole conformance verdict on the reference.
+std::string VerdictScope(const GateOptions& o) {
+  if (o.Partial()) return " (partial run: not a conformance verdict)";
+  if (!o.testee.empty() && !o.testee_is_reference) {
+    return " (verdict on the testee: " + SuitesPhrase(o.registry, SuiteJudges::kImplementation) +
+           ")";
+  }
+  if (o.BackendOnly()) {
+    return " (verdict on the backend: " + SuitesPhrase(o.registry, SuiteJudges::kBackend) + ")";
+  }
+  return "";
+}
+
+// The closing lines: the RECOMMENDED tally, the backend's verdict, the gate's, and the count.
+std::vector<std::string> VerdictLines(const GateRun& run) {
+  int passed = 0, recommended_passed = 0, recommended_failed = 0;
+  for (const GateRecord& r : run.records) {
+    const bool required = r.level == Level::kRequired;
+    passed += required && r.verdict == Verdict::kPassed ? 1 : 0;
+    recommended_passed += !required && r.verdict == Verdict::kPassed ? 1 : 0;
+    recommended_failed += !required && r.verdict == Verdict::kFailed ? 1 : 0;
+  }
+  std::vector<std::string> lines = {
+      "RECOMMENDED checks (not counted in the verdict): " + std::to_string(recommended_passed) +
+      " passed, " + std::to_string(recommended_failed) + " not met"};
+  if (const std::optional<BackendVerdict> backend = JudgeBackend(run.records);
+      backend && !run.options.filter && run.options.shard_count <= 1) {
+    const std::string failed =
+        backend->failed == 0 ? "" : ", " + std::to_string(backend->failed) + " failed";
+    lines.push_back(std::string("backend: ") +
+                    (backend->conformant ? "CONFORMANT" : "NOT CONFORMANT") + " (" +
+                    std::to_string(backend->required) + " required probes" + failed + ")");
+  }
+  const int failures = CountGateFailures(run.records);
+  lines.push_back(std::string("gate: ") + (failures == 0 ? "PASS" : "FAIL") +
+                  VerdictScope(run.options));
+  lines.push_back(std::to_string(passed) + " passed, " + std::to_string(failures) + " failed");
+  return lines;
+}
+
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// What the report files say about the run beside its records: the same lines the console ends
+// with, so a page and a log never disagree.
+ReportHeader HeaderOf(const GateRun& run) {
+  ReportHeader h = {.implementation = run.implementation,
+                    .profile_version = run.profile_version,
+                    .gate_version = kPackageVersion,
+                    .date = UtcNow(),
+                    .command_line = run.options.command_line,
+                    .backend = run.backend,
+                    .wall_seconds = run.wall_seconds,
+                    .coverage_line = CoverageText(run),
+                    .verdict_lines = VerdictLines(run)};
+  for (const SuiteSummary& summary : Summarize(run.records, run.suite_seconds)) {
+    h.suite_seconds.emplace_back(summary.suite, summary.seconds);
+  }
+  return h;
+}
+
 // The report files; one that cannot be written is a failure of the run, not a silent loss.
 void WriteReports(GateRun& run) {
   const GateOptions& o = run.options;
@@ -75,13 +159,20 @@ void WriteReports(GateRun& run) {
       run.GateFailure("reports", "cannot write --write-known-failures " + o.write_known_failures);
     }
   }
-  const ReportHeader header = {.implementation = run.implementation,
-                               .profile_version = run.profile_version};
+  const ReportHeader header = HeaderOf(run);
   if (!o.json_report.empty() && !WriteJsonReport(o.json_report, header, run.records).ok()) {
     run.GateFailure("reports", "cannot write --json " + o.json_report);
   }
   if (!o.junit_report.empty() && !WriteJUnitReport(o.junit_report, header, run.records).ok()) {
     run.GateFailure("reports", "cannot write --junit " + o.junit_report);
+  }
+  if (!o.html_report.empty()) {
+    const Status written = html_report::WriteRunPage(
+        o.html_report, {.header = header, .records = run.records}, run.catalog);
+    if (!written.ok()) {
+      run.GateFailure("reports", "cannot write --html " + o.html_report + ": " +
+                                     std::string(written.message()));
+    }
   }
 }
 
@@ -117,53 +208,15 @@ void ConcludeRun(GateRun& run) {
 }
 
 int PrintVerdict(const GateRun& run) {
-  const Catalog* catalog = run.catalog;
   std::printf("\nsummary\n%s",
               SummaryTable(Summarize(run.records, run.suite_seconds), run.wall_seconds).c_str());
-  if (catalog != nullptr) {
-    std::vector<ImplementedId> implemented;
-    for (const Requirement& r : catalog->requirements) {
-      implemented.push_back(
-          {.id = r.id, .level = r.level == "SHOULD" ? Level::kRecommended : Level::kRequired});
-    }
-    // A partial run leaves ids out on purpose, and a backend-only run covers the backend's ids
-    // only; listing the rest would be noise.
-    std::printf("%s\n", CoverageLine(ComputeRequirementCoverage(implemented, run.records),
-                                     !run.options.Partial() && !run.options.BackendOnly())
-                             .c_str());
+  if (const std::string coverage = CoverageText(run); !coverage.empty()) {
+    std::printf("%s\n", coverage.c_str());
   }
   PrintFailures(run.records);
-  const int failures = CountGateFailures(run.records);
-  int passed = 0, recommended_passed = 0, recommended_failed = 0;
-  for (const GateRecord& r : run.records) {
-    const bool required = r.level == Level::kRequired;
-    passed += required && r.verdict == Verdict::kPassed ? 1 : 0;
-    recommended_passed += !required && r.verdict == Verdict::kPassed ? 1 : 0;
-    recommended_failed += !required && r.verdict == Verdict::kFailed ? 1 : 0;
-  }
-  const GateOptions& o = run.options;
-  std::string scope;
-  if (o.Partial()) {
-    scope = " (partial run: not a conformance verdict)";
-  } else if (!o.testee.empty() && !o.testee_is_reference) {
-    scope =
-        " (verdict on the testee: " + SuitesPhrase(o.registry, SuiteJudges::kImplementation) + ")";
-  } else if (o.BackendOnly()) {
-    scope = " (verdict on the backend: " + SuitesPhrase(o.registry, SuiteJudges::kBackend) + ")";
-  }
-  std::printf("\nRECOMMENDED checks (not counted in the verdict): %d passed, %d not met\n",
-              recommended_passed, recommended_failed);
-  if (const std::optional<BackendVerdict> backend = JudgeBackend(run.records);
-      backend && !run.options.filter && run.options.shard_count <= 1) {
-    const std::string failed =
-        backend->failed == 0 ? "" : ", " + std::to_string(backend->failed) + " failed";
-    std::printf("backend: %s (%d required probes%s)\n",
-                backend->conformant ? "CONFORMANT" : "NOT CONFORMANT", backend->required,
-                failed.c_str());
-  }
-  std::printf("gate: %s%s\n", failures == 0 ? "PASS" : "FAIL", scope.c_str());
-  std::printf("%d passed, %d failed\n", passed, failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("\n");
+  for (const std::string& line : VerdictLines(run)) std::printf("%s\n", line.c_str());
+  return CountGateFailures(run.records) == 0 ? 0 : 1;
 }
 
 }  // namespace azure_pricing::conformance

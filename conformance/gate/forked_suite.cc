@@ -144,7 +144,9 @@ bool WriteAll(int fd, const std::string& data) {
     std::fflush(nullptr);
     _exit(70);
   }
-  SuiteOutcome outcome{.records = std::move(run.records), .seconds = SecondsSince(start)};
+  SuiteOutcome outcome{.records = std::move(run.records),
+                       .seconds = SecondsSince(start),
+                       .backend = run.backend};
   if (parent.options.protocol_recorder) {
     outcome.tally = TallySince(before, parent.options.protocol_recorder->tally());
   }
@@ -193,6 +195,7 @@ std::string EncodeSuiteOutcome(const SuiteOutcome& outcome) {
   Put(out, outcome.records.size());
   for (const GateRecord& r : outcome.records) PutRecord(out, r);
   Put(out, std::to_string(outcome.seconds));
+  Put(out, outcome.backend);
   Put(out, outcome.tally.lines);
   Put(out, outcome.tally.violations);
   Put(out, outcome.tally.lines_by_protocol.size());
@@ -214,7 +217,10 @@ bool DecodeSuiteOutcome(const std::string& wire, SuiteOutcome& outcome) {
     if (!GetRecord(in, o.records.emplace_back())) return false;
   }
   std::string seconds;
-  if (!in.Get(seconds) || !in.Get(o.tally.lines) || !in.Get(o.tally.violations)) return false;
+  if (!in.Get(seconds) || !in.Get(o.backend) || !in.Get(o.tally.lines) ||
+      !in.Get(o.tally.violations)) {
+    return false;
+  }
   o.seconds = std::strtod(seconds.c_str(), nullptr);
   if (!in.Get(count)) return false;
   for (uint64_t i = 0; i < count; ++i) {
@@ -305,6 +311,7 @@ void ForkedSuite::Finish(GateRun& run, Clock::time_point deadline) {
   }
   for (GateRecord& r : outcome.records) run.records.push_back(std::move(r));
   run.suite_seconds[name_] = outcome.seconds;
+  if (!outcome.backend.empty()) run.backend = outcome.backend;
   if (run.options.protocol_recorder) run.options.protocol_recorder->Merge(outcome.tally);
 }
 

@@ -25,11 +25,12 @@ namespace azure_pricing::conformance {
 
 struct GateRun;
 
-// What a child sends back: its records, its time and, under --validate-protocol, the protocol
-// lines it checked. Written as length-prefixed fields, so any bytes survive.
+// What a child sends back: its records, its time, the backend it judged (the backend suite's)
+// and, under --validate-protocol, the protocol lines it checked. Written as length-prefixed fields, so any bytes survive.
 struct SuiteOutcome {
   std::vector<GateRecord> records;
   double seconds = 0;
+  std::string backend;
   protocol_schema::LineRecorder::Tally tally;
 };
 

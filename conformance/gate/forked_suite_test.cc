@@ -38,6 +38,7 @@ TEST(SuiteOutcomeWire, AnyBytesSurviveTheRoundTrip) {
   SuiteOutcome sent;
   sent.records = {Record("one", std::string("\0\xff:5:", 5)), Record("two", "")};
   sent.seconds = 3.5;
+  sent.backend = "bubblewrap 0.0.0.dev0 (the reference)";
   sent.tally.lines = 7;
   sent.tally.violations = 1;
   sent.tally.lines_by_protocol[protocol_schema::Protocol::kBackend] = 7;
@@ -54,6 +55,7 @@ TEST(SuiteOutcomeWire, AnyBytesSurviveTheRoundTrip) {
   EXPECT_DOUBLE_EQ(got.records[0].seconds, 1.25);
   EXPECT_EQ(got.records[1].id, "two");
   EXPECT_DOUBLE_EQ(got.seconds, 3.5);
+  EXPECT_EQ(got.backend, sent.backend);
   EXPECT_EQ(got.tally.lines, 7u);
   EXPECT_EQ(got.tally.violations, 1u);
   EXPECT_EQ(got.tally.lines_by_protocol, sent.tally.lines_by_protocol);

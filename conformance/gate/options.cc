@@ -27,7 +27,7 @@ constexpr char kReferenceTestee[] = "conformance/testee/reference_testee";
 constexpr char kUsageHead[] =
     "usage: gate [--suite all|SUITE,...] [--filter REGEX] [--shard I/N] [--seed N]\n"
     "            [--properties-count N] [--testee \"CMD ARGS\"] [--backend-adapter \"CMD ARGS\"]\n"
-    "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE]\n"
+    "            [--azmcp FILE] [--bwrap FILE] [--json FILE] [--junit FILE] [--html FILE]\n"
     "            [--known-failures FILE] [--write-known-failures FILE] [--validate-protocol]\n"
     "            [--verbose] [--list-suites]\n"
     "Judges an implementation of azure_pricing_get (the C++ reference in process, or a testee)\n"
@@ -55,6 +55,9 @@ constexpr char kUsageFlags[] =
     "                 result, expected, actual, time, and for a case its inputs, whole\n"
     "                 expectation and observation\n"
     "  --junit FILE   the same as JUnit XML, for CI\n"
+    "  --html FILE    one self-contained page to read: the verdict, the summary, the\n"
+    "                 specification with each requirement marked by this run's results,\n"
+    "                 every failure and the backend's probes (docs/gate.md, \"The report page\")\n"
     "  --known-failures FILE  checks the implementation is known to fail, and how; the list\n"
     "                 must stay true (a listed check that passes or fails differently fails)\n"
     "  --write-known-failures FILE  write this run's failures as such a list\n"
@@ -129,6 +132,7 @@ void ParseProcessesAndFiles(const base::Flags& flags, GateOptions& o, std::strin
   o.backend_options.bwrap = base::CallerPath(flags.Value("--bwrap").value_or(""));
   o.json_report = base::CallerPath(flags.Value("--json").value_or(""));
   o.junit_report = base::CallerPath(flags.Value("--junit").value_or(""));
+  o.html_report = base::CallerPath(flags.Value("--html").value_or(""));
   o.known_failures_text = flags.Value("--known-failures").value_or("");
   o.known_failures = base::CallerPath(o.known_failures_text);
   o.write_known_failures = base::CallerPath(flags.Value("--write-known-failures").value_or(""));
@@ -164,6 +168,7 @@ void CheckPaths(const base::Flags& flags, const GateOptions& o, std::string& pro
     problem = base::FirstPathProblem({
         {"--json", flags.Value("--json"), base::CheckWritableFile},
         {"--junit", flags.Value("--junit"), base::CheckWritableFile},
+        {"--html", flags.Value("--html"), base::CheckWritableFile},
         {"--write-known-failures", flags.Value("--write-known-failures"),
          base::CheckWritableFile},
         {"--known-failures", flags.Value("--known-failures"), base::CheckReadableFile},
@@ -202,12 +207,13 @@ StatusOr<GateOptions> ParseGateOptions(int argc, const char* const* argv,
                                        {"--validate-protocol", base::FlagKind::kSwitch}};
   for (const char* name : {"--suite", "--filter", "--shard", "--seed", "--properties-count",
                            "--backend-adapter", "--testee", "--azmcp", "--bwrap", "--json",
-                           "--junit", "--known-failures", "--write-known-failures"}) {
+                           "--junit", "--html", "--known-failures", "--write-known-failures"}) {
     specs.push_back({name, base::FlagKind::kValue});
   }
   const StatusOr<base::Flags> flags = base::Flags::ParseOrExplain(argc, argv, specs, &problem);
   GateOptions o;
   o.registry = registry;
+  o.command_line.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
   if (flags.ok()) {
     o.verbose = o.backend_options.verbose = flags->Has("--verbose");
     o.help = flags->Has("--help");

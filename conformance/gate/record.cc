@@ -129,6 +129,36 @@ std::optional<GateRecord> RecordFromJson(const nlohmann::ordered_json& j) {
   return r;
 }
 
+nlohmann::ordered_json RunFactsJson(const ReportHeader& h) {
+  nlohmann::ordered_json seconds = nlohmann::ordered_json::object();
+  for (const auto& [suite, s] : h.suite_seconds) seconds[suite] = s;
+  return {{"gate_version", h.gate_version},
+          {"date", h.date},
+          {"command_line", h.command_line},
+          {"backend", h.backend},
+          {"suite_seconds", std::move(seconds)},
+          {"wall_seconds", h.wall_seconds ? nlohmann::ordered_json(*h.wall_seconds)
+                                          : nlohmann::ordered_json(nullptr)},
+          {"coverage", h.coverage_line},
+          {"verdict_lines", h.verdict_lines}};
+}
+
+// Throws nlohmann::json::exception on a member of another type than written.
+void ReadRunFacts(const nlohmann::ordered_json& run, ReportHeader& h) {
+  h.gate_version = run.value("gate_version", "");
+  h.date = run.value("date", "");
+  h.command_line = run.value("command_line", std::vector<std::string>{});
+  h.backend = run.value("backend", "");
+  if (const auto seconds = run.find("suite_seconds"); seconds != run.end()) {
+    for (const auto& [suite, s] : seconds->items()) h.suite_seconds.emplace_back(suite, s.get<double>());
+  }
+  if (const auto wall = run.find("wall_seconds"); wall != run.end() && !wall->is_null()) {
+    h.wall_seconds = wall->get<double>();
+  }
+  h.coverage_line = run.value("coverage", "");
+  h.verdict_lines = run.value("verdict_lines", std::vector<std::string>{});
+}
+
 }  // namespace
 
 std::string_view LevelName(Level level) {
@@ -174,6 +204,7 @@ Status WriteJsonReport(const std::string& path, const ReportHeader& header,
   doc["profile_version"] = header.profile_version.empty()
                                ? nlohmann::ordered_json(nullptr)
                                : nlohmann::ordered_json(header.profile_version);
+  doc["run"] = RunFactsJson(header);
   std::map<std::string, int> counts = {{"passed", 0}, {"failed", 0}, {"known", 0}, {"skipped", 0}};
   nlohmann::ordered_json by_level;
   for (const Level level : {Level::kRequired, Level::kRecommended}) {
@@ -229,6 +260,9 @@ StatusOr<JsonReport> ReadJsonReport(const std::string& path) {
     const auto version = doc.find("profile_version");
     if (version != doc.end() && !version->is_null()) {
       report.header.profile_version = version->get<std::string>();
+    }
+    if (const auto run = doc.find("run"); run != doc.end() && run->is_object()) {
+      ReadRunFacts(*run, report.header);
     }
     for (const nlohmann::ordered_json& j : doc["records"]) {
       std::optional<GateRecord> record = RecordFromJson(j);

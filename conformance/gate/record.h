@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ref/status/status.h"
@@ -77,9 +78,22 @@ inline constexpr Reason kReportWriteFailed = "report_write_failed";
 struct ReportHeader {
   std::string implementation;
   std::string profile_version;
+  // What a reader of a report page needs beside the records: which gate, when, how it was
+  // started, against which backend, and what it concluded, as the console printed it. Each is
+  // empty in a report an older gate wrote; JUnit carries none of them.
+  std::string gate_version;
+  std::string date;                       // UTC, "2026-12-05T16:30:00Z", when the run ended
+  std::vector<std::string> command_line;  // the gate's arguments as given
+  std::string backend;                    // as the backend suite names it
+  std::vector<std::pair<std::string, double>> suite_seconds;  // in the order they ran
+  std::optional<double> wall_seconds;
+  std::string coverage_line;               // "requirements: 153 of 156 ..."
+  std::vector<std::string> verdict_lines;  // "backend: CONFORMANT (...)", "gate: PASS", ...
 };
 
 // {"implementation": ..., "profile_version": "2026-12-05.1",
+//  "run": {"gate_version", "date", "command_line": [...], "backend", "suite_seconds": {...},
+//          "wall_seconds", "coverage", "verdict_lines": [...]},
 //  "records": [{suite, id, file, requirements, level, result,
 //   expected, actual, detail, seconds[, inputs, expected_value, actual_value]}],
 //  "passed": N, "failed": N, "known": N, "skipped": N,

@@ -45,7 +45,9 @@ struct GateOptions {
   // The testee is the reference itself, over the protocol for --validate-protocol: the run is
   // the reference's, judged whole as without a testee.
   bool testee_is_reference = false;
-  std::string json_report, junit_report;
+  std::string json_report, junit_report, html_report;
+  // The arguments as given (without the program's name), for the reports that name the run.
+  std::vector<std::string> command_line;
   std::string known_failures, write_known_failures;
   std::string known_failures_text;  // as the user spelt it, for the lines that name it
   // --validate-protocol: every protocol line the run speaks is shown to it.
@@ -92,6 +94,9 @@ struct GateRun {
   // docs/profile.md's version, as the gate read it at start; empty when it could not be read
   // (a failure of the run).
   std::string profile_version;
+  // The backend the backend suite judged, as it names it ("bubblewrap 0.0.0.dev0 (the
+  // reference: ...)"); empty when the suite did not run or its backend did not start.
+  std::string backend;
   std::set<std::string> should_only;  // catalog ids whose level is SHOULD
   const Catalog* catalog = nullptr;   // null when requirements.json did not load
   // Makes the implementation's calls: the reference in process, or the testee.

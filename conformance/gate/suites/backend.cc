@@ -20,6 +20,7 @@ void RunBackend(GateRun& run) {
   if (options.only.empty()) return;
   std::printf("\n");  // the backend gate prints its own heading
   const backend::BackendGateResult result = backend::RunBackendGate(options);
+  run.backend = result.description;
   if (!result.problem.empty()) {
     for (const backend::ProbeInfo& probe : backend::BackendProbes()) {
       if (!run.options.Selected("backend", probe.id)) continue;
@@ -37,8 +38,10 @@ void RunBackend(GateRun& run) {
              .verdict = !r.applicable ? Verdict::kNotApplicable
                         : r.passed    ? Verdict::kPassed
                                       : Verdict::kFailed,
-             .expected = r.passed || !r.applicable ? "" : r.expected,
-             .actual = r.passed || !r.applicable ? "" : r.detail,
+             // A passed probe keeps what it asserts and what it saw too: the report page's
+             // probe table shows both for every probe.
+             .expected = r.applicable ? r.expected : "",
+             .actual = r.applicable ? r.detail : "",
              .detail = r.applicable ? "" : "not applicable: " + r.detail});
   }
 }
