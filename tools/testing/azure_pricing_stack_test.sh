@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# azure_pricing with no mode flag: the whole local stack (fake price API with the bundled catalog,
+# azure_pricing with no mode flag: the whole local stack (fake price API with the offline catalog,
 # bubblewrap backend, egress proxy, CLI in the sandbox), once with the CLI its BUILD rule passes in
 # AZURE_PRICING_AZMCP (the real azmcp) and once with the fake; --upstream at a second fake API;
 # nothing left in TMPDIR afterwards.
@@ -34,10 +34,11 @@ expect() {  # expect NAME WANT_STATUS WANT_SUBSTRING, against the last run
 }
 
 real_cli="${AZURE_PRICING_AZMCP:-}"
-run --args-json '{"sku":"Standard_D2s_v5","region":"westeurope"}'
+run --args-json '{"sku":"Standard_D2s_v5","region":"westeurope","include_savings_plan":true}'
 expect "default query: completed" 0 "outcome: completed"
-expect "default query: no recorded row" 0 "returned_rows=0 received_rows=0 truncated=false"
-expect "default query: says so" 0 "the bundled catalog has no row for this query"
+expect "default query: the offline catalog's rows" 0 "returned_rows=11 received_rows=11 truncated=false"
+expect "default query: the Linux row" 0 "Standard_D2s_v5              Standard_D2~ Virtual Machines Dsv5~ westeurope     Consumption        1 Hour     0.096 USD  [region]"
+expect "default query: its savings plan" 0 "savings plan 3 Years: 0.04224"
 expect "progress: fake API" 0 "starting the fake price API ... ready at https://127.0.0.1:"
 expect "progress: image" 0 "assembling the sandbox image ... ready"
 expect "progress: backend" 0 "starting the bubblewrap backend ... ready"
@@ -49,13 +50,36 @@ if [[ -n "${real_cli}" && -x "${real_cli}" ]]; then
   expect "the real CLI, named" 0 "stack: the real azmcp (AZURE_PRICING_AZMCP=${real_cli})"
 fi
 
-run --args-json '{"sku":"B1MS","region":"westeurope"}'
-expect "recorded real row" 0 "B1MS                         B1MS         Azure Database for Po~ westeurope     Consumption        1 Hour     0.0199 USD  [region]"
+# A query the offline catalog cannot answer: stdout is the tool's report alone, and stderr's
+# first line says what the catalog holds (its counts are fixtures/offline-catalog's), its last
+# lines that nothing matched.
+stdout_file="${TEST_TMPDIR}/empty.stdout"
+stderr_file="${TEST_TMPDIR}/empty.stderr"
+TMPDIR="${stack_tmp}" "${tool}" --args-json '{"sku":"Standard_D2s_v5","region":"japaneast"}' \
+  >"${stdout_file}" 2>"${stderr_file}"
+status=$?
+out="$(head -n 1 "${stderr_file}")"
+expect "empty: stderr's first line, the catalog's size and services" 0 "azure_pricing: local stack: offline catalog of 26,025 rows; 14 services: Virtual Machines, Content Delivery Network, Azure Front Door Service, Virtual Network,"
+expect "empty: stderr's first line, its regions" 0 "; 75 regions: westeurope, eastus, westus2, northeurope, Zone 1,"
+expect "empty: stderr's first line, where it comes from" 0 " (fixtures/offline-catalog/PROVENANCE.md)"
+out="$(cat "${stderr_file}")"
+expect "empty: stderr says nothing matched" 0 "azure_pricing: the offline catalog has no row for this query; the first line says what it holds (fixtures/offline-catalog/PROVENANCE.md)"
+out="$(cat "${stdout_file}")"
+expect "empty: stdout, the tool's report" 0 "outcome: completed
+The Azure retail price lookup completed."
+expect "empty: stdout, no row" 0 "returned_rows=0 received_rows=0 truncated=false"
+if grep -q 'azure_pricing:\|offline catalog' "${stdout_file}" || [[ "$(head -n 1 "${stdout_file}")" != "stack: "* ]]; then
+  printf 'FAIL empty: stdout holds more than the report:\n%s\n' "$(cat "${stdout_file}")"
+  failures=$((failures + 1))
+else
+  passes=$((passes + 1))
+fi
 
 unset AZURE_PRICING_AZMCP
-run --args-json '{"sku":"Standard_BASIC","region":"eastus"}' --json
+run --args-json '{"sku":"Standard_D2s_v5","region":"eastus","price_type":"Reservation"}' --json
 expect "fake CLI, named in json" 0 '"stack":{"cli":"fake","cli_description":"the fake azmcp (//fakes/azmcp; AZURE_PRICING_AZMCP is not set)"'
-expect "fake CLI: rows" 0 '"returned_rows":3,"received_rows":3'
+expect "fake CLI: rows" 0 '"returned_rows":2,"received_rows":2'
+expect "fake CLI: the holding line with --json too" 0 "azure_pricing: local stack: offline catalog of 26,025 rows"
 run --args-json '{"service":"Virtual Machines"}'
 expect "refusal: no sandbox" 2 "sandboxes: 0 acquired, 0 disposed"
 run --args-json '{"filter":"stackTestField eq '"'"'x'"'"'"}' --json
