@@ -21,6 +21,13 @@ EXHAUSTIVE_TESTS = {
               "The companion runs the protocol probes that catch it (--filter); the verdict on " +
               "a failing adapter is held by docs/certify-sandbox.md's example-adapter run.",
     ),
+    "//conformance/html_report/browser:recorded_runs_browser_test": struct(
+        companion = "//conformance/html_report/browser:report_pages_browser_test",
+        why = "The report pages of five real gate runs in chromium: its cost is the runs (a " +
+              "whole gate run and four kind runs through testees), not the browser. The " +
+              "companion renders written reports holding every result, both levels, three " +
+              "suites, long values and runs that differ, and makes the same checks.",
+    ),
     "//conformance/source_mutants:wrong_testees_test": struct(
         companion = "//conformance/source_mutants:wrong_testees_sample_test",
         why = "Mutation testing of the gate: 13 wrong testees measure how well the cases catch " +
