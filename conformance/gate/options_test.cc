@@ -56,6 +56,10 @@ TEST(GateOptionsTest, SelectionFlagsSetWhatTheySay) {
   EXPECT_EQ(o->shard_index, 1u);
   EXPECT_EQ(o->shard_count, 3u);
   EXPECT_EQ(o->seed, 7u);
+  EXPECT_EQ(o->command_line,
+            (std::vector<std::string>{"--suite", "kind", "--filter", "^zone", "--shard", "1/3",
+                                      "--seed", "7", "--properties-count", "12", "--sequential",
+                                      "--verbose"}));
   EXPECT_EQ(o->property_cases, 12);
   EXPECT_FALSE(o->parallel);
   EXPECT_TRUE(o->verbose);
@@ -76,6 +80,8 @@ TEST(GateOptionsTest, EachMalformedValueIsAUsageErrorNamingItsFlag) {
 
 TEST(GateOptionsTest, PathsAreCheckedBeforeAnythingRuns) {
   EXPECT_NE(ProblemOf({"--json", "/nonexistent-dir/report.json"}).find("--json"),
+            std::string::npos);
+  EXPECT_NE(ProblemOf({"--html", "/nonexistent-dir/report.html"}).find("--html"),
             std::string::npos);
   EXPECT_NE(ProblemOf({"--known-failures", "/nonexistent-file"}).find("--known-failures"),
             std::string::npos);

@@ -151,6 +151,40 @@ TEST(GateRecordTest, AReportReadsBackAsItWasWritten) {
   }
 }
 
+// The report page (conformance/html_report) shows these beside the records.
+TEST(GateRecordTest, TheRunsFactsReadBackAsTheyWereWritten) {
+  const ReportHeader written = {
+      .implementation = "impl",
+      .profile_version = "2026-12-05.1",
+      .gate_version = "0.0.0.dev0",
+      .date = "2026-12-05T16:30:00Z",
+      .command_line = {"--suite", "kind", "--testee", "python3 t.py"},
+      .backend = "bubblewrap 0.0.0.dev0 (the reference)",
+      .suite_seconds = {{"kind", 1.5}, {"backend", 62.25}},
+      .wall_seconds = 63.0,
+      .coverage_line = "requirements: 1 of 2 implemented ids covered by this run",
+      .verdict_lines = {"backend: CONFORMANT (71 required probes)", "gate: PASS", "3 passed, 0 failed"}};
+  ASSERT_THAT(WriteJsonReport(TmpFile("facts.json"), written, Sample()), IsOk());
+  const StatusOr<JsonReport> read = ReadJsonReport(TmpFile("facts.json"));
+  ASSERT_THAT(read.status(), IsOk());
+  const ReportHeader& h = read->header;
+  EXPECT_EQ(std::tie(h.gate_version, h.date, h.command_line, h.backend, h.suite_seconds,
+                     h.wall_seconds, h.coverage_line, h.verdict_lines),
+            std::tie(written.gate_version, written.date, written.command_line, written.backend,
+                     written.suite_seconds, written.wall_seconds, written.coverage_line,
+                     written.verdict_lines));
+}
+
+// A report an older gate wrote has no "run" member: it reads, with the facts empty.
+TEST(GateRecordTest, AReportWithoutTheRunsFactsStillReads) {
+  ASSERT_TRUE(base::WriteFileAtomically(TmpFile("old.json"), R"({"implementation": "x", "records": []})").ok());
+  const StatusOr<JsonReport> read = ReadJsonReport(TmpFile("old.json"));
+  ASSERT_THAT(read.status(), IsOk());
+  EXPECT_EQ(read->header.implementation, "x");
+  EXPECT_TRUE(read->header.verdict_lines.empty());
+  EXPECT_FALSE(read->header.wall_seconds.has_value());
+}
+
 // A run whose profile could not be read (which fails it) still writes its report, saying so;
 // one that judged no implementation names none.
 TEST(GateRecordTest, AnUnknownProfileVersionIsNullInJsonAndAbsentFromJUnit) {

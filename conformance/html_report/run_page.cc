@@ -123,7 +123,7 @@ std::string Legend(const PageData& d, const std::vector<std::string>& ids) {
 
 std::string SpecBlock(const PageData& d, const Block& block) {
   std::string out = block.heading ? "<h3>" : "<p>";
-  for (const Run& run : block.runs) {
+  for (const Span& run : block.spans) {
     if (run.ids.empty()) {
       out += Escape(run.text);
       continue;

@@ -30,19 +30,19 @@ bool IsHeading(std::string_view block) {
 }
 
 // The runs of one block: maximal stretches covered by the same set of quotes.
-std::vector<Run> RunsOf(std::string_view text, size_t begin, size_t end,
+std::vector<Span> SpansOf(std::string_view text, size_t begin, size_t end,
                         const std::vector<std::vector<size_t>>& covering,
                         const std::vector<Quote>& quotes) {
-  std::vector<Run> runs;
+  std::vector<Span> spans;
   size_t start = begin;
   for (size_t i = begin + 1; i <= end; ++i) {
     if (i < end && covering[i] == covering[start]) continue;
-    Run run{.text = std::string(text.substr(start, i - start)), .ids = {}};
-    for (const size_t q : covering[start]) run.ids.push_back(quotes[q].id);
-    runs.push_back(std::move(run));
+    Span span{.text = std::string(text.substr(start, i - start)), .ids = {}};
+    for (const size_t q : covering[start]) span.ids.push_back(quotes[q].id);
+    spans.push_back(std::move(span));
     start = i;
   }
-  return runs;
+  return spans;
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ AnnotatedSpec AnnotateSpec(std::string_view text, const std::vector<Quote>& quot
   }
   for (const auto& [begin, end] : BlockBounds(text)) {
     out.blocks.push_back({.heading = IsHeading(text.substr(begin, end - begin)),
-                          .runs = RunsOf(text, begin, end, covering, quotes)});
+                          .spans = SpansOf(text, begin, end, covering, quotes)});
   }
   return out;
 }

@@ -15,14 +15,14 @@ struct Quote {
   std::string text;
 };
 
-struct Run {
+struct Span {
   std::string text;
   std::vector<std::string> ids;  // the ids whose quote covers this text, in the catalog's order
 };
 
 struct Block {
   bool heading = false;  // a one-line block without a final full stop: a section's title
-  std::vector<Run> runs;
+  std::vector<Span> spans;
 };
 
 struct AnnotatedSpec {
