@@ -5,7 +5,7 @@
 // host-building path (conformance/host: RunHostedCall). `azure_pricing` with no mode flag and the
 // stack suite both run on it.
 //
-//   LocalStackOptions options{.cli = DefaultCli(), .catalog_jsonl = catalog};
+//   LocalStackOptions options{.cli = DefaultCli(), .catalog_jsonl = *OfflineCatalog()};
 //   options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
 //   StatusOr<std::unique_ptr<LocalStack>> stack = LocalStack::Start(std::move(options));
 //   StatusOr<host::CallReport> report = (*stack)->Call({.arguments = R"({"sku":"B1MS"})"});
