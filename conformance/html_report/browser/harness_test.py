@@ -72,6 +72,43 @@ class BrokenPage(unittest.TestCase):
                          ["no row for backend/c"])
 
 
+class BrowserThatFails(unittest.TestCase):
+    """A browser that is missing, exits or hangs fails the test, saying why, and leaves nothing."""
+
+    def with_chromium(self, script, deadline_seconds=30):
+        fake = os.path.join(os.environ.get("TEST_TMPDIR", "/tmp"), "fake-chromium")
+        with open(fake, "w", encoding="utf-8") as f:
+            f.write("#!/bin/sh\n" + script + "\n")
+        os.chmod(fake, 0o755)
+        before = set(headless._children())
+        real, headless.CHROMIUM = headless.CHROMIUM, fake
+        try:
+            with self.assertRaises(headless.BrowserError) as raised:
+                with headless.Session(deadline_seconds=deadline_seconds):
+                    pass
+        finally:
+            headless.CHROMIUM = real
+        self.assertEqual(set(headless._children()), before, "processes left behind")
+        return str(raised.exception)
+
+    def test_a_missing_browser(self):
+        real, headless.CHROMIUM = headless.CHROMIUM, "/nonexistent/chromium"
+        try:
+            with self.assertRaisesRegex(headless.BrowserError, "is not installed"):
+                headless.check_installed()
+        finally:
+            headless.CHROMIUM = real
+
+    def test_a_browser_that_exits(self):
+        message = self.with_chromium("echo 'cannot open display' >&2; exit 3")
+        self.assertIn("exited with status 3", message)
+        self.assertIn("cannot open display", message)
+
+    def test_a_browser_that_hangs_is_killed_with_what_it_started(self):
+        message = self.with_chromium("sleep 300 & sleep 300", deadline_seconds=1)
+        self.assertIn("did not answer within 1 s", message)
+
+
 def main():
     global BROWSER
     headless.check_installed(sys.argv[1])

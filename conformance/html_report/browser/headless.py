@@ -53,8 +53,9 @@ def _become_subreaper():
         raise BrowserError("prctl(PR_SET_CHILD_SUBREAPER) failed: errno %d" % ctypes.get_errno())
 
 
-def _children():
-    """This process's children, read from /proc (orphans we adopted as subreaper included)."""
+def _children(pgid=None):
+    """This process's children (orphans it adopted as subreaper included), those of one
+    process group when pgid is given; read from /proc."""
     me = str(os.getpid())
     found = []
     for entry in os.listdir("/proc"):
@@ -65,27 +66,31 @@ def _children():
                 stat = f.read()
         except OSError:
             continue
-        if stat[stat.rfind(")") + 2:].split()[1] == me:
+        # After the command's closing parenthesis: state, ppid, pgrp, ...
+        fields = stat[stat.rfind(")") + 2:].split()
+        if fields[1] == me and (pgid is None or fields[2] == str(pgid)):
             found.append(int(entry))
     return found
 
 
-def _reap_all(deadline):
-    """Kills and waits for every child left, a process that left chromium's group included."""
+def _reap_group(pgid, deadline):
+    """Kills and waits for every process of the browser's group that is, or became, our child.
+
+    Only that group's: another Session's browser, a child of this process too, is left alone.
+    """
     while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
+        _kill_group(pgid)
+        left = _children(pgid)
+        for pid in left:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+        if not left:
             return
-        if pid == 0:
-            if time.monotonic() > deadline:
-                raise BrowserError("chromium's processes did not exit after SIGKILL")
-            for child in _children():
-                try:
-                    os.kill(child, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            time.sleep(0.05)
+        if time.monotonic() > deadline:
+            raise BrowserError("chromium's processes %s did not exit after SIGKILL" % left)
+        time.sleep(0.05)
 
 
 def _kill_group(pgid):
@@ -201,7 +206,7 @@ class Session:
         if self.proc is not None:
             _kill_group(self.proc.pid)
             self.proc.wait()
-            _reap_all(time.monotonic() + 10)
+            _reap_group(self.proc.pid, time.monotonic() + 10)
         for fd in ("write_fd", "read_fd"):
             if getattr(self, fd, None) is not None:
                 os.close(getattr(self, fd))
@@ -232,7 +237,7 @@ class Session:
                         self.proc.wait(timeout=5)
                     except subprocess.TimeoutExpired:
                         pass
-                    self._fail("chromium closed its protocol pipe (exit status %s)"
+                    self._fail("chromium exited with status %s (it closed its protocol pipe)"
                                % self.proc.returncode)
                 self.buffer += chunk
         message, self.buffer = self.buffer.split(b"\0", 1)
