@@ -63,7 +63,7 @@ std::vector<std::string> ColumnNames(const std::vector<NamedRun>& runs) {
   return names;
 }
 
-std::string RunsTable(const std::vector<NamedRun>& runs, const std::vector<std::string>& names) {
+std::string RunsTable(const std::vector<NamedRun>& runs) {
   std::string out =
       "<table id=\"runs\">\n<colgroup><col style=\"width:4%\"><col style=\"width:24%\">"
       "<col style=\"width:24%\"><col style=\"width:14%\"><col></colgroup>\n<tr><th>#</th>"
@@ -72,7 +72,8 @@ std::string RunsTable(const std::vector<NamedRun>& runs, const std::vector<std::
     const ReportHeader& h = runs[i].report.header;
     std::string verdict;
     for (const std::string& line : VerdictLines(runs[i].report)) verdict += Escape(line) + "<br>";
-    out += "<tr><td>" + std::to_string(i + 1) + "</td><td><strong>" + Escape(names[i]) +
+    const std::string& impl = h.implementation.empty() ? "implementation not recorded" : h.implementation;
+    out += "<tr><td>" + std::to_string(i + 1) + "</td><td><strong>" + Escape(impl) +
            "</strong><br><span class=\"muted\">" + Escape(runs[i].name) + "</span></td><td>" +
            Escape(h.backend.empty() ? "none" : h.backend) + "</td><td>gate " +
            Escape(h.gate_version.empty() ? "?" : h.gate_version) + "<br>profile " +
@@ -245,7 +246,7 @@ StatusOr<std::string> ComparePage(const std::vector<NamedRun>& runs, const Catal
   const size_t differing = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), Differs));
   std::vector<std::string> suites = runs.empty() ? std::vector<std::string>{} : SuitesOf(runs.front().report.records);
   return PageStart("compare", "gate runs side by side") +
-         "<header>\n<h1>Gate runs side by side</h1>\n" + RunsTable(runs, names) +
+         "<header>\n<h1>Gate runs side by side</h1>\n" + RunsTable(runs) +
          (warnings.empty() ? "" : "<ul class=\"warnings\">" + warnings + "</ul>\n") +
          "<p id=\"differing\">" + std::to_string(differing) + " of " + std::to_string(rows.size()) +
          " checks differ between the runs.</p>\n</header>\n" + FilterBar(suites, true) +

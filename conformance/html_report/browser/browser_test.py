@@ -77,6 +77,24 @@ class PageChecks:
                 want = self.expected_hidden(page_dom.parse_query(query))
                 self.assert_no_problems(page_dom.check_filter(root, query, want), "filter")
 
+    def test_controls_filter_as_the_query_does(self):
+        """A person uses the page's controls, not its URL: each must hide what its query
+        hides, and leave the query in the address so the view can be linked."""
+        suites = sorted({r.attrs.get("data-suite") for r in page_dom.check_rows(self.dom())})
+        actions = [("failed", "document.getElementById('f-failed').click()"),
+                   ("suite=" + suites[-1], "const s = document.getElementById('f-suite');"
+                    " s.value = %s; s.dispatchEvent(new Event('change'))" % json.dumps(suites[-1])),
+                   ("level=RECOMMENDED", "const l = document.getElementById('f-level');"
+                    " l.value = 'RECOMMENDED'; l.dispatchEvent(new Event('change'))")]
+        for query, action in actions:
+            with self.subTest(control=query):
+                BROWSER.load(self.page)
+                BROWSER.evaluate("{ %s; }" % action)
+                root = page_dom.parse(BROWSER.evaluate("document.documentElement.outerHTML"))
+                want = self.expected_hidden(page_dom.parse_query(query))
+                self.assert_no_problems(page_dom.check_filter(root, query, want), "control")
+                self.assertEqual(BROWSER.evaluate("window.location.search"), "?" + query)
+
     def test_screenshot(self):
         png = os.path.join(outputs_dir(), "%s-%s.png" % (self.name, self.kind))
         BROWSER.screenshot(self.page, png)
@@ -94,6 +112,26 @@ class RunPage(PageChecks):
     def expected_hidden(self, query):
         return {page_dom.record_key(r) for r in self.records
                 if page_dom.run_filter_hides(query, r)}
+
+    def test_a_marked_passage_lists_its_checks_when_clicked(self):
+        cited = sorted({i for r in self.records for i in r["requirements"]})
+        BROWSER.load(self.page)
+        listed = BROWSER.evaluate(
+            "{ const cited = new Set(%s);"
+            " const span = Array.from(document.querySelectorAll('span.req'))"
+            "   .find(s => s.dataset.ids.split(' ').some(i => cited.has(i)));"
+            " span.click();"
+            " const panel = span.closest('p, h3, li').nextElementSibling;"
+            " [span.dataset.ids, panel.className,"
+            "  Array.from(panel.querySelectorAll('a')).map(a => a.getAttribute('href'))]; }"
+            % json.dumps(cited))
+        ids, panel_class, links = listed
+        self.assertEqual(panel_class, "req-panel")
+        citing = {"#" + page_dom.record_key(r) for r in self.records
+                  if set(r["requirements"]) & set(ids.split())}
+        # Anchors of repeated ids carry a suffix (~2); the first of each is the record's key.
+        self.assertTrue(citing <= {link.split("~")[0] for link in links},
+                        "the panel of %s lacks %s" % (ids, citing - set(links)))
 
     def test_rows_marks_and_annotations(self):
         root = self.dom()
