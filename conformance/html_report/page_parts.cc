@@ -81,9 +81,12 @@ std::string CommandLine(const std::vector<std::string>& args) {
   return out;
 }
 
-std::string RunFacts(const ReportHeader& header) {
+std::string RunFacts(const JsonReport& report) {
+  const ReportHeader& header = report.header;
+  std::string backend = header.backend;
+  if (backend.empty() && !JudgeBackend(report.records)) backend = "none: the backend suite did not run";
   return "<dl class=\"facts\">\n" + Fact("implementation", header.implementation) +
-         Fact("backend", header.backend) + Fact("gate version", header.gate_version) +
+         Fact("backend", backend) + Fact("gate version", header.gate_version) +
          Fact("profile version", header.profile_version) + Fact("date", header.date) +
          Fact("command line", header.date.empty() && header.command_line.empty()
                                   ? ""

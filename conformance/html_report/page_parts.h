@@ -27,8 +27,9 @@ std::vector<std::string> VerdictLines(const JsonReport& report);
 // "gate --suite kind --json r.json", quoted as a shell would need.
 std::string CommandLine(const std::vector<std::string>& args);
 
-// Implementation, backend, gate and profile versions, date and command line, as a <dl>.
-std::string RunFacts(const ReportHeader& header);
+// Implementation, backend, gate and profile versions, date and command line, as a <dl>; what a
+// report of an older gate does not record says so.
+std::string RunFacts(const JsonReport& report);
 
 // A record's result as the page shows it: "passed", "FAILED", "known failure", ...
 std::string ResultLabel(Verdict verdict, Level level);

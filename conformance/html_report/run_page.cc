@@ -57,7 +57,7 @@ std::string Header(const PageData& d) {
   for (const std::string& line : lines) verdict += Escape(line) + "\n";
   return "<header>\n<h1>Conformance gate report: " + Escape(d.report.header.implementation) +
          "</h1>\n<pre id=\"verdict\" class=\"" + (pass ? "pass" : "fail") + "\">" + verdict +
-         "</pre>\n" + RunFacts(d.report.header) + "</header>\n";
+         "</pre>\n" + RunFacts(d.report) + "</header>\n";
 }
 
 std::string Contents() {

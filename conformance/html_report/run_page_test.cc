@@ -106,6 +106,15 @@ TEST(RunPageTest, AReportOfAnOlderGateGetsItsVerdictWorkedOutFromTheRecords) {
   const std::string page = RunPage(report, nullptr, "");
   EXPECT_THAT(page, HasSubstr("gate: FAIL\n2 passed, 3 failed\n"));
   EXPECT_THAT(page, HasSubstr("cannot be annotated"));
+  EXPECT_THAT(page, HasSubstr("<dt>date</dt><dd><span class=\"muted\">not recorded</span>"));
+}
+
+TEST(RunPageTest, ARunWithoutTheBackendSuiteSaysSo) {
+  JsonReport report = Report();
+  report.header.backend.clear();
+  std::erase_if(report.records, [](const GateRecord& r) { return r.suite == "backend"; });
+  EXPECT_THAT(RunPage(report, nullptr, ""),
+              HasSubstr("<dt>backend</dt><dd>none: the backend suite did not run</dd>"));
 }
 
 TEST(RunPageTest, EveryInternalLinkResolvesAndNothingIsFetched) {
