@@ -1,0 +1,141 @@
+"""squid-openssl with stacks/squid/squid.conf as the stacks' egress proxy.
+
+Started once, before the adapter answers hello, as one process (`squid -N`, no certificate
+helper: the configuration serves one static leaf), and reconfigured on acquire when the upstream
+changes: upstream.conf rewritten, then SIGHUP, waiting until squid listens again.
+"""
+import os
+import pwd
+import re
+import signal
+import subprocess
+import time
+
+from proxy_mitmproxy import die_with_parent, free_port, write_atomically
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONF = os.path.join(HERE, "..", "squid", "squid.conf")
+START_SECONDS = 30
+LISTENING = re.compile(rb"Accepting (SSL bumped )?HTTP Socket connections at")
+
+# Each weakening puts back a line the configuration leaves out on purpose (the pitfalls of
+# docs/certify-sandbox.md, "Using squid"): (lines that must be there, what replaces them).
+WEAKENINGS = {
+    "relaxed_header_parser": (["relaxed_header_parser off"], ["relaxed_header_parser on"]),
+    "via": (["via off", "reply_header_access Via deny all", "reply_header_access X-Cache deny all",
+             "reply_header_access X-Cache-Lookup deny all"], []),
+}
+
+
+def openssl(*args):
+    subprocess.run(["openssl", *args], check=True, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def make_ca_and_leaf(state):
+    ca_key, ca, key, csr, leaf = (os.path.join(state, n) for n in (
+        "ca.key", "ca.pem", "leaf.key", "leaf.csr", "leaf.pem"))
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", ca_key, "-out", ca, "-days", "2", "-subj", "/CN=egress proxy CA",
+            "-addext", "basicConstraints=critical,CA:TRUE",
+            "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", key, "-out", csr, "-subj", "/CN=prices.azure.com")
+    ext = os.path.join(state, "leaf.ext")
+    with open(ext, "w") as f:
+        f.write("subjectAltName=DNS:prices.azure.com\nbasicConstraints=CA:FALSE\n"
+                "extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n")
+    openssl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+            "-out", leaf, "-days", "2", "-extfile", ext)
+    return ca, leaf, key
+
+
+class Squid:
+    name = "squid"
+
+    def __init__(self, weakening=None):
+        self.weakening = weakening
+        self.proc = None
+
+    def render(self):
+        with open(CONF) as f:
+            lines = f.read().split("\n")
+        if self.weakening:
+            drop, add = WEAKENINGS[self.weakening]
+            missing = [line for line in drop if line not in lines]
+            if missing:
+                raise SystemExit("squid.conf lacks %s: the weakening would change nothing" % missing)
+            lines = [line for line in lines if line not in drop] + add
+        text = "\n".join(lines)
+        for name, value in (("STATE", self.state), ("PORT", str(self.port)),
+                            ("LEAF", self.leaf), ("LEAF_KEY", self.leaf_key)):
+            text = text.replace("@%s@" % name, value)
+        return text
+
+    def start(self, state):
+        os.makedirs(state)
+        os.chmod(os.path.dirname(state), 0o711)  # squid's user reaches its own directory only
+        self.state = state
+        self.ca_file, self.leaf, self.leaf_key = make_ca_and_leaf(state)
+        self.port = free_port()
+        self.conf = os.path.join(state, "squid.conf")
+        self.upstream = None
+        write_atomically(os.path.join(state, "upstream.conf"), "")
+        write_atomically(self.conf, self.render())
+        if os.getuid() == 0:  # squid drops to its cache_effective_user, proxy
+            user = pwd.getpwnam("proxy")
+            for root, dirs, files in os.walk(state):
+                for name in dirs + files + ["."]:
+                    os.chown(os.path.join(root, name), user.pw_uid, user.pw_gid)
+        self.log = open(os.path.join(state, "squid.out"), "wb")
+        self.proc = subprocess.Popen(["/usr/sbin/squid", "-N", "-f", self.conf],
+                                     stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+                                     preexec_fn=die_with_parent)
+        self.wait_listening(0)
+
+    def listening_count(self):
+        try:
+            with open(os.path.join(self.state, "cache.log"), "rb") as f:
+                return len(LISTENING.findall(f.read()))
+        except OSError:
+            return 0
+
+    def wait_listening(self, before):
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit("squid exited; see %s/cache.log and squid.out" % self.state)
+            if self.listening_count() > before:
+                return
+            time.sleep(0.05)
+        raise SystemExit("squid did not listen within %d s" % START_SECONDS)
+
+    def set_upstream(self, host, port, ca_pem):
+        upstream = (host, port, ca_pem)
+        if upstream == self.upstream:
+            return None
+        ca_file = os.path.join(self.state, "upstream-ca-%d.pem" % port)
+        write_atomically(ca_file, ca_pem)
+        os.chmod(ca_file, 0o644)
+        write_atomically(os.path.join(self.state, "upstream.conf"), (
+            "cache_peer %s parent %d 0 no-query no-digest originserver name=upstream "
+            "tls tls-cafile=%s tls-domain=prices.azure.com\n"
+            "cache_peer_access upstream allow all\nnever_direct allow all\n") % (host, port, ca_file))
+        os.chmod(os.path.join(self.state, "upstream.conf"), 0o644)
+        before = self.listening_count()
+        self.proc.send_signal(signal.SIGHUP)
+        try:
+            self.wait_listening(before)
+        except SystemExit:
+            return "squid did not reconfigure"
+        self.upstream = upstream
+        return None
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
