@@ -1,7 +1,6 @@
 """squid-openssl with stacks/squid/squid.conf as the stacks' egress proxy.
 
-Started once, before the adapter answers hello, as one process (`squid -N`, no certificate
-helper: the configuration serves one static leaf), and reconfigured on acquire when the upstream
+Started once, before the adapter answers hello (`squid -N`, with its certificate helpers), and reconfigured on acquire when the upstream
 changes: upstream.conf rewritten, then SIGHUP, waiting until squid listens again.
 """
 import os
@@ -32,22 +31,18 @@ def openssl(*args):
                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def make_ca_and_leaf(state):
-    ca_key, ca, key, csr, leaf = (os.path.join(state, n) for n in (
-        "ca.key", "ca.pem", "leaf.key", "leaf.csr", "leaf.pem"))
+def make_ca(state):
+    ca_key, ca = os.path.join(state, "ca.key"), os.path.join(state, "ca.pem")
     openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
             "-keyout", ca_key, "-out", ca, "-days", "2", "-subj", "/CN=egress proxy CA",
             "-addext", "basicConstraints=critical,CA:TRUE",
             "-addext", "keyUsage=critical,keyCertSign,cRLSign")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", key, "-out", csr, "-subj", "/CN=prices.azure.com")
-    ext = os.path.join(state, "leaf.ext")
-    with open(ext, "w") as f:
-        f.write("subjectAltName=DNS:prices.azure.com\nbasicConstraints=CA:FALSE\n"
-                "extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n")
-    openssl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
-            "-out", leaf, "-days", "2", "-extfile", ext)
-    return ca, leaf, key
+    both = os.path.join(state, "ca-and-key.pem")
+    with open(both, "w") as out:
+        for part in (ca, ca_key):
+            with open(part) as f:
+                out.write(f.read())
+    return ca, both
 
 
 class Squid:
@@ -68,7 +63,7 @@ class Squid:
             lines = [line for line in lines if line not in drop] + add
         text = "\n".join(lines)
         for name, value in (("STATE", self.state), ("PORT", str(self.port)),
-                            ("LEAF", self.leaf), ("LEAF_KEY", self.leaf_key)):
+                            ("CA", self.ca_and_key)):
             text = text.replace("@%s@" % name, value)
         return text
 
@@ -76,7 +71,10 @@ class Squid:
         os.makedirs(state)
         os.chmod(os.path.dirname(state), 0o711)  # squid's user reaches its own directory only
         self.state = state
-        self.ca_file, self.leaf, self.leaf_key = make_ca_and_leaf(state)
+        self.ca_file, self.ca_and_key = make_ca(state)
+        subprocess.run(["/usr/lib/squid/security_file_certgen", "-c", "-s",
+                        os.path.join(state, "ssl_db"), "-M", "4MB"], check=True,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         self.port = free_port()
         self.conf = os.path.join(state, "squid.conf")
         self.upstream = None
