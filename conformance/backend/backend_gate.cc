@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "conformance/backend/price_api_process.h"
 #include "conformance/backend/protocol/client.h"
 #include "conformance/backend/suite.h"
+#include "ref/base/files.h"
 #include "ref/base/paths.h"
 #include "ref/base/runfiles.h"
 #include "ref/base/scoped_temp_dir.h"
@@ -33,8 +35,9 @@ struct BackendUnderTest {
 };
 
 // The suite's image, what every adapter is told about it (PROTOCOL.md, "The image"), and the
-// CLI in it: the real azmcp when one is named, else the fake from the runfiles, so the suite
-// needs nothing outside them (a remote-execution worker has no npm cache).
+// CLI in it: the real azmcp whenever one is installed (named by --azmcp or AZURE_PRICING_AZMCP,
+// else where tools/bazel installs it), the fake from the runfiles only when none is, so the
+// suite needs nothing outside them (a remote-execution worker has no npm cache) and says which.
 struct SuiteImage {
   std::string dir;
   std::string azmcp;
@@ -42,21 +45,56 @@ struct SuiteImage {
   std::string problem;
 };
 
+constexpr char kPinnedAzmcp[] = "azmcp-3.0.0-beta.46";
+
+// Where tools/bazel installs the pinned azmcp: $XDG_CACHE_HOME, else $HOME/.cache.
+std::string InstalledAzmcp() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string cache = xdg != nullptr && xdg[0] == '/' ? xdg
+                            : home != nullptr && home[0] == '/' ? std::string(home) + "/.cache"
+                                                                : "";
+  if (cache.empty()) return "";
+  return cache + "/azure-pricing-conformance/" + kPinnedAzmcp + "/package/dist/azmcp";
+}
+
+// The npm package's version beside the real azmcp (dist/../package.json, in the npm cache and
+// in @azmcp alike), or "of unknown version".
+std::string AzmcpVersion(const std::string& azmcp) {
+  const std::string dist = azmcp.substr(0, azmcp.rfind('/'));
+  const StatusOr<std::string> text = base::ReadFile(dist.substr(0, dist.rfind('/')) + "/package.json");
+  const nlohmann::json package =
+      text.ok() ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  if (!package.is_object() || !package.contains("version") || !package["version"].is_string()) {
+    return "of unknown version";
+  }
+  return package["version"].get<std::string>();
+}
+
 SuiteImage AssembleSuiteImage(const BackendGateOptions& options, const std::string& work) {
-  const bool real = !options.azmcp.empty();
-  if (real && access(options.azmcp.c_str(), X_OK) != 0) {
+  std::string azmcp = options.azmcp;
+  const std::string installed = InstalledAzmcp();
+  if (azmcp.empty() && !installed.empty() && access(installed.c_str(), X_OK) == 0) {
+    azmcp = installed;
+  }
+  const bool real = !azmcp.empty();
+  if (real && access(azmcp.c_str(), X_OK) != 0) {
     return {.problem = "the azmcp named by AZURE_PRICING_AZMCP or --azmcp is not an executable "
                        "file; run the gate through tools/bazel, which installs it"};
   }
-  SuiteImage image{.dir = work + "/image",
-                   .azmcp = real ? options.azmcp : Runfile("fakes/azmcp/azmcp"),
-                   .cli_kind = real ? "the real azmcp" : "the fake azmcp"};
+  SuiteImage image{
+      .dir = work + "/image",
+      .azmcp = real ? azmcp : Runfile("fakes/azmcp/azmcp"),
+      .cli_kind = real ? "the real azmcp " + AzmcpVersion(azmcp)
+                       : "the fake azmcp (//fakes/azmcp: no real azmcp is installed" +
+                             (installed.empty() ? std::string() : " at " + installed) +
+                             "; tools/bazel installs it)"};
   const Status made = sandbox::bwrap::AssembleImage(
       {.azmcp = image.azmcp,
        .dotnet_bundle = real,
        .sandbox_init = Runfile("ref/sandbox/bwrap/sandbox_init"),
        .probe = Runfile("conformance/backend/probe/sandbox_probe"),
-       .provenance = real ? image.azmcp : "//fakes/azmcp (no real azmcp named)"},
+       .provenance = real ? image.azmcp : "//fakes/azmcp (no real azmcp installed)"},
       image.dir);
   if (!made.ok()) image.problem = "cannot assemble the image: " + made.message();
   return image;
@@ -68,14 +106,16 @@ std::vector<std::string> AdapterEnvironment(const SuiteImage& image) {
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
     if (entry.rfind("AZURE_PRICING_IMAGE_DIR=", 0) == 0 ||
-        entry.rfind("AZURE_PRICING_SANDBOX_PROBE=", 0) == 0) {
+        entry.rfind("AZURE_PRICING_SANDBOX_PROBE=", 0) == 0 ||
+        entry.rfind("AZURE_PRICING_AZMCP=", 0) == 0) {
       continue;
     }
     env.push_back(entry);
   }
   env.push_back("AZURE_PRICING_IMAGE_DIR=" + image.dir);
   env.push_back("AZURE_PRICING_SANDBOX_PROBE=" + Runfile("conformance/backend/probe/sandbox_probe"));
-  if (std::getenv("AZURE_PRICING_AZMCP") == nullptr) env.push_back("AZURE_PRICING_AZMCP=" + image.azmcp);
+  // The program the image holds, whatever the gate's own environment named: they never differ.
+  env.push_back("AZURE_PRICING_AZMCP=" + image.azmcp);
   return env;
 }
 
@@ -117,7 +157,7 @@ BackendUnderTest Adapter(const BackendGateOptions& options, const SuiteImage& im
   BackendUnderTest out = StartAdapter(argv, AdapterEnvironment(image), base::CallerDirectory(),
                                       options.protocol_observer);
   out.description += " (adapter: " + options.adapter.front() + ")";
-  out.cli_kind = "the adapter's azmcp";
+  out.cli_kind = "the image's azmcp, " + image.cli_kind;
   return out;
 }
 

@@ -31,13 +31,6 @@ std::string ReadSmallFile(const std::string& path) {
   return s.str();
 }
 
-struct ProcEntry {
-  pid_t pid = 0;
-  pid_t ppid = 0;
-  char state = '?';
-  std::string cmdline;  // NULs as spaces
-};
-
 std::vector<ProcEntry> ProcessTable() {
   std::vector<ProcEntry> out;
   DIR* d = opendir("/proc");
@@ -52,6 +45,11 @@ std::vector<ProcEntry> ProcessTable() {
     p.pid = std::atoi(e->d_name);
     p.state = stat[close + 2];
     p.ppid = std::atoi(stat.c_str() + close + 4);
+    // starttime is field 22; the fields after ')' start at field 3 (state).
+    std::istringstream after(stat.substr(close + 2));
+    std::string field;
+    for (int number = 3; number < 22; ++number) after >> field;
+    after >> p.start;
     p.cmdline = ReadSmallFile(base + "/cmdline");
     for (char& c : p.cmdline) c = c == '\0' ? ' ' : c;
     out.push_back(std::move(p));
@@ -73,33 +71,62 @@ void ReapStrayZombies(const Context& ctx, const std::vector<ProcEntry>& table) {
   }
 }
 
-std::vector<pid_t> AllDescendants(const Context& ctx) {
-  std::vector<ProcEntry> table = ProcessTable();
-  ReapStrayZombies(ctx, table);
-  table = ProcessTable();
+// The children of each pid in `table`.
+std::multimap<pid_t, const ProcEntry*> ChildrenOf(const std::vector<ProcEntry>& table) {
   std::multimap<pid_t, const ProcEntry*> children;
   for (const ProcEntry& p : table) children.emplace(p.ppid, &p);
-  std::vector<pid_t> found, frontier = {getpid()};
+  return children;
+}
+
+// Every live process beneath `root` in `table`, the price API's tree left out.
+std::vector<const ProcEntry*> Beneath(const std::vector<ProcEntry>& table, pid_t root,
+                                      pid_t price_api) {
+  const std::multimap<pid_t, const ProcEntry*> children = ChildrenOf(table);
+  std::vector<const ProcEntry*> found;
+  std::vector<pid_t> frontier = {root};
   while (!frontier.empty()) {
     const pid_t parent = frontier.back();
     frontier.pop_back();
     auto [first, last] = children.equal_range(parent);
     for (auto it = first; it != last; ++it) {
       const ProcEntry& child = *it->second;
-      if (child.pid == ctx.options.price_api.pid) continue;
+      if (child.pid == price_api) continue;
       frontier.push_back(child.pid);  // an adapter's own children are the backend's
-      if (!Excluded(ctx, child.pid) && child.state != 'Z') found.push_back(child.pid);
+      if (child.state != 'Z') found.push_back(&child);
     }
   }
   return found;
 }
 
-std::vector<pid_t> Descendants(const Context& ctx) {
-  std::vector<pid_t> found;
-  for (pid_t pid : AllDescendants(ctx)) {
-    if (ctx.baseline.count(pid) == 0) found.push_back(pid);
+std::vector<ProcEntry> ReapedTable(const Context& ctx) {
+  ReapStrayZombies(ctx, ProcessTable());
+  return ProcessTable();
+}
+
+// Descendants not in the baseline, the helpers' trees apart: `left` gets the rest, `helpers`
+// the helpers' trees' pids.
+void SplitNew(const Context& ctx, std::vector<pid_t>& left, std::set<pid_t>& helpers) {
+  const std::vector<ProcEntry> table = ReapedTable(ctx);
+  helpers = HelperTree(table, ctx.helpers);
+  for (const ProcEntry* p : Beneath(table, getpid(), ctx.options.price_api.pid)) {
+    if (Excluded(ctx, p->pid) || helpers.count(p->pid) != 0) continue;
+    if (ctx.baseline.count(p->pid) == 0) left.push_back(p->pid);
   }
-  return found;
+}
+
+std::vector<pid_t> Descendants(const Context& ctx) {
+  std::vector<pid_t> left;
+  std::set<pid_t> helpers;
+  SplitNew(ctx, left, helpers);
+  return left;
+}
+
+// What the adapter's fd 0 names: "pipe:[N]" for the suite's protocol pipe.
+std::string StdinOf(pid_t pid) {
+  char target[256];
+  const std::string link = "/proc/" + std::to_string(pid) + "/fd/0";
+  const ssize_t n = readlink(link.c_str(), target, sizeof target - 1);
+  return n > 0 ? std::string(target, static_cast<size_t>(n)) : "";
 }
 
 int CountMarked(const std::string& marker) {
@@ -130,9 +157,44 @@ int MarkerWatch::most_seen() {
 }
 
 std::set<pid_t> CurrentDescendants(const Context& ctx) {
-  const std::vector<pid_t> all = AllDescendants(ctx);
-  return std::set<pid_t>(all.begin(), all.end());
+  std::set<pid_t> all;
+  for (const ProcEntry* p : Beneath(ReapedTable(ctx), getpid(), ctx.options.price_api.pid)) {
+    if (!Excluded(ctx, p->pid)) all.insert(p->pid);
+  }
+  return all;
 }
+
+std::set<ProcessKey> HelperRoots(const std::vector<ProcEntry>& table, pid_t self,
+                                 const std::set<pid_t>& own, pid_t price_api,
+                                 const std::string& protocol_stdin,
+                                 const std::function<std::string(pid_t)>& stdin_of) {
+  std::set<ProcessKey> roots;
+  for (const ProcEntry* p : Beneath(table, self, price_api)) {
+    if (own.count(p->pid) != 0) continue;
+    if (!protocol_stdin.empty() && stdin_of(p->pid) == protocol_stdin) continue;
+    roots.insert({p->pid, p->start});
+  }
+  return roots;
+}
+
+std::set<pid_t> HelperTree(const std::vector<ProcEntry>& table, const std::set<ProcessKey>& roots) {
+  std::set<pid_t> tree;
+  for (const ProcEntry& p : table) {
+    if (p.state == 'Z' || roots.count({p.pid, p.start}) == 0) continue;
+    tree.insert(p.pid);
+    for (const ProcEntry* child : Beneath(table, p.pid, 0)) tree.insert(child->pid);
+  }
+  return tree;
+}
+
+void FindHelpers(Context& ctx) {
+  std::string protocol_stdin;
+  for (pid_t adapter : ctx.options.own_processes) protocol_stdin = StdinOf(adapter);
+  ctx.helpers = HelperRoots(ReapedTable(ctx), getpid(), ctx.options.own_processes,
+                            ctx.options.price_api.pid, protocol_stdin, StdinOf);
+}
+
+size_t HelperProcesses(const Context& ctx) { return HelperTree(ProcessTable(), ctx.helpers).size(); }
 
 
 Observation Pass(std::string detail) { return {true, std::move(detail)}; }
@@ -157,7 +219,14 @@ int MarkedProcessesAfter(const std::string& marker, std::chrono::milliseconds wa
 std::vector<pid_t> LeftoverDescendants(const Context& ctx, std::chrono::milliseconds wait) {
   const Clock::time_point deadline = Clock::now() + wait;
   for (;;) {
-    std::vector<pid_t> found = Descendants(ctx);
+    std::vector<pid_t> found;
+    std::set<pid_t> helpers;
+    SplitNew(ctx, found, helpers);
+    if (helpers.size() > ctx.helper_processes) {
+      for (pid_t pid : helpers) {
+        if (ctx.baseline.count(pid) == 0) found.push_back(pid);
+      }
+    }
     if (found.empty() || Clock::now() >= deadline) return found;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -283,11 +352,13 @@ std::vector<ProbeResult> RunBackendSuite(sandbox::Backend& backend, const SuiteO
     options.progress("  note: the backend did not redirect its egress: " +
                      internal::Describe(redirected));
   }
+  internal::FindHelpers(ctx);
   std::vector<ProbeResult> results;
   for (Group group : kGroups) {
     for (const internal::ProbeDef& p : group()) {
       if (!options.only.empty() && options.only.count(p.info.id) == 0) continue;
       ctx.baseline = internal::CurrentDescendants(ctx);
+      ctx.helper_processes = internal::HelperProcesses(ctx);
       const internal::Observation seen = RunProbe(p, ctx);
       internal::KillLeftovers(ctx);
       results.push_back({.id = p.info.id,

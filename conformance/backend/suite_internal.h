@@ -6,12 +6,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <set>
 #include <thread>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "conformance/backend/suite.h"
@@ -28,6 +30,30 @@ struct Observation {
   bool applicable = true;
 };
 
+// A process as /proc has it. `start` (clock ticks since boot) tells a process from a later one
+// that reuses its pid.
+struct ProcEntry {
+  pid_t pid = 0;
+  pid_t ppid = 0;
+  char state = '?';
+  unsigned long long start = 0;
+  std::string cmdline;  // NULs as spaces
+};
+using ProcessKey = std::pair<pid_t, unsigned long long>;  // pid and start
+
+// The adapter's helpers (PROTOCOL.md, "Decisions"): the processes beneath this one, `self`, when
+// the suite starts, other than the adapter itself (`own`) and the price API, that do not read the
+// adapter's protocol stdin. `stdin_of(pid)` is what the process's fd 0 names (readlink), and
+// `protocol_stdin` what the adapter's does; empty for an in-process backend, where every process
+// already there is a helper. A wrapper that runs the adapter without exec holds that stdin, so it
+// and its children are the adapter's, never helpers.
+std::set<ProcessKey> HelperRoots(const std::vector<ProcEntry>& table, pid_t self,
+                                 const std::set<pid_t>& own, pid_t price_api,
+                                 const std::string& protocol_stdin,
+                                 const std::function<std::string(pid_t)>& stdin_of);
+// The pids of `roots` and of every process beneath them in `table`.
+std::set<pid_t> HelperTree(const std::vector<ProcEntry>& table, const std::set<ProcessKey>& roots);
+
 struct Context {
   sandbox::Backend& backend;
   const SuiteOptions& options;
@@ -35,6 +61,10 @@ struct Context {
   int counter = 0;
   // Descendants of the suite before the probe started: an adapter's own helpers are not leaks.
   std::set<pid_t> baseline;
+  // The adapter's helpers, found when the suite starts; what they start may live across probes,
+  // so long as their tree does not grow (`helper_processes`, counted when the probe started).
+  std::set<ProcessKey> helpers;
+  size_t helper_processes = 0;
   // How long the last RunInSandbox's exec took, without acquire and dispose.
   double last_exec_seconds = 0;
   // The protocol probes' one session with a fresh adapter, run when the first of them runs.
@@ -103,11 +133,18 @@ std::optional<nlohmann::json> ProbeJson(Context& ctx, const std::vector<std::str
 
 // Host processes whose command line contains `marker`, waiting up to `wait` for them to go.
 int MarkedProcessesAfter(const std::string& marker, std::chrono::milliseconds wait);
-// Descendants of this process that are neither the suite's own helpers, the price API nor in
-// the baseline, waiting up to `wait` for them to go (killed processes take a moment to go).
+// Descendants of this process that are neither the suite's own helpers, the price API, in the
+// baseline nor beneath the adapter's helpers, waiting up to `wait` for them to go (killed
+// processes take a moment to go); and, when the helpers' trees hold more processes than when
+// the probe started, their processes that are new: a helper may restart what it runs, not
+// keep one more per sandbox.
 std::vector<pid_t> LeftoverDescendants(const Context& ctx, std::chrono::milliseconds wait);
 // Every descendant now, for Context::baseline.
 std::set<pid_t> CurrentDescendants(const Context& ctx);
+// Finds the adapter's helpers (HelperRoots on this machine), once, before the first probe.
+void FindHelpers(Context& ctx);
+// How many processes the helpers' trees hold now, for Context::helper_processes.
+size_t HelperProcesses(const Context& ctx);
 // Kills this run's marked processes and what LeftoverDescendants finds, so one failing probe
 // does not spoil the next; the baseline (an adapter's helpers) is left alone.
 void KillLeftovers(const Context& ctx);

@@ -32,6 +32,8 @@ namespace {
 
 std::string StatusText(int status) {
   switch (status) {
+    case 200:
+      return "OK";
     case 400:
       return "Bad Request";
     case 403:
@@ -475,6 +477,11 @@ std::optional<std::string> EgressProxy::OpenTunnel(int fd) {
       host = *asked;
     }
   }
+  if (!connect.allowed && connect.reason == kIpLiteral && weakenings_.ip_literal_answer != 0) {
+    // squid's ssl-bump: the denied CONNECT is accepted and its answer given inside TLS.
+    connect = {true, 0, ""};
+    host = authority->substr(0, authority->rfind(':'));
+  }
   if (!connect.allowed) {
     LogDecision(connect.reason, "connect", connect.status);
     WriteAll(fd, Refusal(connect.status));
@@ -549,7 +556,7 @@ std::optional<RequestHead> EgressProxy::ReadRequest(SSL* ssl, const std::string&
   }
   if (!d.allowed) {
     LogDecision(d.reason, "request", d.status);
-    SslWriteAll(ssl, Refusal(d.status));
+    SslWriteAll(ssl, Refusal(weakenings_.refusals_answered_200 ? 200 : d.status));
     return std::nullopt;
   }
   return std::move(parsed.head);
@@ -573,8 +580,9 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const std::string& 
     up_ok = SSL_connect(up_ssl.get()) == 1;
   }
   if (!up_ok) {
-    LogDecision(up < 0 ? kUpstreamUnreachable : kUpstreamTlsFailed, "upstream", 502);
-    SslWriteAll(ssl, Refusal(502));
+    const int status = weakenings_.upstream_failure_status;
+    LogDecision(up < 0 ? kUpstreamUnreachable : kUpstreamTlsFailed, "upstream", status);
+    SslWriteAll(ssl, Refusal(status));
     up_ssl.reset();
     if (up >= 0) close(up);
     return;
@@ -646,6 +654,14 @@ void EgressProxy::Serve(int fd) {
   std::string sni;
   const base::SslPtr ssl = AcceptTls(fd, *host, sni);
   if (ssl == nullptr) return;
+  if (weakenings_.ip_literal_answer != 0 && *host != options_.allowed_host &&
+      !weakenings_.host_suffix_match) {
+    // The bumped IP literal's one request, answered here and never forwarded.
+    ReadHead([&ssl](char* b, int n) { return SSL_read(ssl.get(), b, n); });
+    SslWriteAll(ssl.get(), Refusal(weakenings_.ip_literal_answer));
+    SSL_shutdown(ssl.get());
+    return;
+  }
   std::string pending;
   if (std::optional<RequestHead> head = ReadRequest(ssl.get(), sni, *host, pending)) {
     Forward(ssl.get(), *head, "", timeout);

@@ -124,6 +124,17 @@ class EgressProxy {
     // The leaf the proxy terminates TLS with names management.azure.com, not the allowed host:
     // every client that verifies (as it must) fails the handshake.
     bool leaf_misnamed = false;
+    // Every refusal inside the tunnel is written as `200 OK` (still nothing is forwarded): a
+    // proxy that answers a forbidden request with a success of its own.
+    bool refusals_answered_200 = false;
+    // Nonzero: a CONNECT to an IP literal is accepted, as squid's ssl-bump accepts a denied
+    // CONNECT, with a leaf naming the literal only as a DNS name, and every request inside is
+    // answered with this status by the proxy itself, never forwarded. 403 is squid's way of
+    // refusing (a variation the suite accepts); 200 answers the forbidden request as a success.
+    int ip_literal_answer = 0;
+    // The status for an upstream that cannot be reached or verified: 502 as PROTOCOL.md
+    // recommends; squid answers 503 (a variation the suite accepts).
+    int upstream_failure_status = 502;
   };
   struct Tls;
   Status Listen();

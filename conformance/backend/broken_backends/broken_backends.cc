@@ -1,6 +1,13 @@
 #include "conformance/backend/broken_backends/broken_backends.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ctime>
 
 #include <cstring>
 #include <string_view>
@@ -36,6 +43,16 @@ class ProxyMutator {
     proxy.weakenings_.later_requests_method_only = true;
   }
   static void LeafMisnamed(EgressProxy& proxy) { proxy.weakenings_.leaf_misnamed = true; }
+  static void RefusalsAnswered200(EgressProxy& proxy) {
+    proxy.weakenings_.refusals_answered_200 = true;
+  }
+  static void IpLiteralAnswered200(EgressProxy& proxy) { proxy.weakenings_.ip_literal_answer = 200; }
+  static void IpLiteralRefusedInsideTls(EgressProxy& proxy) {
+    proxy.weakenings_.ip_literal_answer = 403;
+  }
+  static void UpstreamFailure503(EgressProxy& proxy) {
+    proxy.weakenings_.upstream_failure_status = 503;
+  }
 };
 
 }  // namespace azure_pricing::egress
@@ -140,11 +157,55 @@ ProxyWeakening ProxyWeakeningNamed(std::string_view name) {
       {"response_altered", ProxyMutator::ResponseAltered},
       {"later_requests_method_only", ProxyMutator::LaterRequestsMethodOnly},
       {"proxy_leaf_misnamed", ProxyMutator::LeafMisnamed},
+      {"refusal_answered_200", ProxyMutator::RefusalsAnswered200},
+      {"ip_literal_answered_200", ProxyMutator::IpLiteralAnswered200},
+      {"ip_literal_refused_inside_tls", ProxyMutator::IpLiteralRefusedInsideTls},
+      {"upstream_failure_503", ProxyMutator::UpstreamFailure503},
   };
   for (const auto& [weakening, weaken] : weakenings) {
     if (weakening == name) return weaken;
   }
   return nullptr;
+}
+
+// A helper the adapter starts before it answers hello, as squid is started: stdin and stdout on
+// /dev/null (the protocol's pipes are the adapter's alone), dying with the adapter. It starts a
+// child that sleeps every 300 ms with `restart`, which kills and reaps the previous child first
+// (as squid restarts its certificate helpers on reconfigure); without, every 50 ms, keeping
+// every one (a tree that grows within any probe, as a process kept per sandbox would).
+// A child it did not kill dying makes it kill the adapter's whole group, as squid gives up on
+// helpers "crashing too rapidly": a suite that kills a helper's child breaks the backend.
+void RunHelper(bool restart) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  pid_t child = -1;
+  for (;;) {
+    if (restart && child > 0) {
+      kill(child, SIGKILL);
+      waitpid(child, nullptr, 0);
+    }
+    child = fork();
+    if (child == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      pause();
+      _exit(0);
+    }
+    const timespec step{0, restart ? 300'000'000 : 50'000'000};
+    nanosleep(&step, nullptr);
+    int status = 0;
+    if (waitpid(-1, &status, WNOHANG) > 0) kill(0, SIGKILL);
+  }
+}
+
+Status StartHelper(bool restart) {
+  const pid_t helper = fork();
+  if (helper < 0) return ProgramError(kUnknownMutant, "cannot start the helper");
+  if (helper == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(null, 1);
+    RunHelper(restart);
+  }
+  return OkStatus();
 }
 
 // Bounded exec, exec fidelity, isolation, disposal and specs: the backend's weakenings.
@@ -184,6 +245,8 @@ std::vector<MutantInfo> SandboxMutants() {
       {"zero_budget_unbounded", "bounded.zero_budget", "a max_output_bytes of 0 means no limit"},
       {"missing_program_succeeds", "exec.missing_program",
        "a program that cannot be found comes back ok with exit 0"},
+      {"helper_keeps_children", "disposal.nothing_left",
+       "a helper started before hello starts a process every 50 ms and never stops one"},
   };
 }
 
@@ -214,6 +277,11 @@ std::vector<MutantInfo> EgressMutants() {
       {"proxy_leaf_misnamed", "cli.lookup",
        "the proxy's certificate names management.azure.com, so every verified handshake fails",
        "TLS handshake failed: certificate verify failed"},
+      {"refusal_answered_200", "egress.method_case",
+       "the proxy answers every request it refuses inside the tunnel with its own `200 OK`"},
+      {"ip_literal_answered_200", "egress.ip_literal_refused",
+       "the proxy accepts a CONNECT to an IP literal and answers inside TLS with its own "
+       "`200 OK`"},
   };
 }
 
@@ -256,8 +324,28 @@ const std::vector<MutantInfo>& SecondaryCatches() {
       {"proxy_leaf_misnamed", "egress.get_allowed",
        "the program's own GET fails the handshake, and its line names the certificate",
        "TLS handshake failed: certificate verify failed"},
+      {"refusal_answered_200", "egress.post_refused",
+       "a POST refused with the proxy's own `200 OK` reads as one that got through"},
   };
   return kCatches;
+}
+
+const std::vector<MutantInfo>& Variations() {
+  static const std::vector<MutantInfo> kVariations = {
+      {"ip_literal_refused_inside_tls", "egress.ip_literal_refused",
+       "a CONNECT to an IP literal is accepted and refused with 403 inside TLS, with a "
+       "certificate that names the literal only as a DNS name (squid's ssl-bump)"},
+      {"upstream_failure_503", "egress.upstream_verified",
+       "an upstream that does not verify is answered 503 (squid), not 502"},
+      {"upstream_failure_503", "egress.upstream_name_verified",
+       "an upstream whose certificate names another host is answered 503 (squid), not 502"},
+      {"helper_restarts_children", "disposal.nothing_left",
+       "a helper started before hello restarts its child every 300 ms (squid's certificate "
+       "helpers on reconfigure), and brings the adapter down if one is killed"},
+      {"helper_restarts_children", "egress.get_allowed",
+       "the same helper, alive across the probes before this one"},
+  };
+  return kVariations;
 }
 
 Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend::protocol::ServeOptions& serve) {
@@ -272,6 +360,8 @@ Status ApplyMutant(BwrapBackend& b, std::string_view name, conformance::backend:
   } else if (name == "shared_tmp") {
     w.isolation.shared_tmp = b.state_dir() + "/shared-tmp";
     mkdir(w.isolation.shared_tmp.c_str(), 0777);
+  } else if (name == "helper_keeps_children" || name == "helper_restarts_children") {
+    return StartHelper(name == "helper_restarts_children");
   } else if (name == "credentials_leaked") {
     w.isolation.extra_env = HostCredentials();
   } else if (bool* serve_flag = ServeFlag(serve, name)) {

@@ -32,6 +32,11 @@ const std::vector<MutantInfo>& Mutants();
 // Mutants(); `caught_by` is the other probe.
 const std::vector<MutantInfo>& SecondaryCatches();
 
+// Ways a backend may differ from the reference that the suite accepts (PROTOCOL.md,
+// "Decisions"): each, served the same way as a mutant, must PASS the probe named in `caught_by`,
+// so a relaxation of the suite is shown to hold for the stacks it was made for.
+const std::vector<MutantInfo>& Variations();
+
 // Applies the named weakening to a freshly created backend (before any sandbox); a weakening of
 // the protocol itself goes into `serve`, the options the adapter then serves the backend with.
 Status ApplyMutant(sandbox::bwrap::BwrapBackend& backend, std::string_view name,

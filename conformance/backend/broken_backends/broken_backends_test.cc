@@ -108,6 +108,46 @@ TEST_P(MutantTest, IsRejectedByTheProbeMeantToCatchIt) {
 
 INSTANTIATE_TEST_SUITE_P(Mutants, MutantTest, ::testing::ValuesIn(ScenariosToRun()), CatchName);
 
+// A variation the suite accepts (PROTOCOL.md, "Decisions"), with every probe it concerns, in one
+// run of the suite: squid refusing inside TLS or answering 503 passes, and a helper's restarted
+// children live across probes (a later probe still finds the adapter alive).
+class VariationTest : public ::testing::TestWithParam<std::string> {};
+
+std::vector<std::string> VariationNames() {
+  std::vector<std::string> names;
+  for (const MutantInfo& v : Variations()) {
+    if (names.empty() || names.back() != v.name) names.push_back(v.name);
+  }
+  return names;
+}
+
+TEST_P(VariationTest, PassesEveryProbeItConcerns) {
+  CITES("HOST-008", "HOST-014", "INTRO-007");
+  const StatusOr<testing::SuiteSetup> setup = testing::PrepareSuite(/*real_cli=*/false);
+  ASSERT_THAT(setup.status(), IsOk());
+  const AdapterCommand command{{base::Runfile("conformance/backend/broken_backends/broken_adapter"),
+                                "--image", setup->image, "--mutant", GetParam()},
+                               testing::ProcessEnvironment(),
+                               ""};
+  StatusOr<std::unique_ptr<conformance::backend::protocol::AdapterBackend>> adapter =
+      conformance::backend::protocol::AdapterBackend::Start(command.argv, command.env);
+  ASSERT_THAT(adapter.status(), IsOk());
+  std::set<std::string> probes;
+  for (const MutantInfo& v : Variations()) {
+    if (v.name == GetParam()) probes.insert(v.caught_by);
+  }
+  const std::vector<ProbeResult> results = RunBackendSuite(
+      **adapter, {.price_api = setup->api,
+                  .adapter = command,
+                  .own_processes = {(*adapter)->pid()},
+                  .only = probes});
+  EXPECT_EQ(results.size(), probes.size());
+  for (const ProbeResult& r : results) std::cout << GetParam() << " -> " << r.id << ": " << r.detail << "\n";
+  EXPECT_THAT(testing::Failures(results), ::testing::IsEmpty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Variations, VariationTest, ::testing::ValuesIn(VariationNames()));
+
 // The control: the same adapter path and image without a weakening passes every probe the
 // mutants are aimed at, so each rejection above is the weakening's doing.
 TEST(MutantAdapterTest, TheUnweakenedAdapterPassesEveryProbeTheMutantsFail) {

@@ -45,13 +45,13 @@ std::vector<std::string> Rows(const std::vector<MutantInfo>& mutants) {
 }
 
 TEST(DocsTablesTest, TheMutantTableIsMutants) {
-  const std::regex row(R"(\n\| `([a-z_]+)` \| [^|\n]+ \| `([a-z_.]+)` \|)");
+  const std::regex row(R"(\n\| `([a-z0-9_]+)` \| [^|\n]+ \| `([a-z_.]+)` \|)");
   EXPECT_THAT(TableRows(Page(), "| mutant | what is broken | rejected by |", row),
               ElementsAreArray(Rows(Mutants())));
 }
 
 TEST(DocsTablesTest, TheSecondaryTableIsSecondaryCatches) {
-  const std::regex row(R"(\n\| `([a-z_]+)` \| `([a-z_.]+)` \| [^|\n]+ \|)");
+  const std::regex row(R"(\n\| `([a-z0-9_]+)` \| `([a-z_.]+)` \| [^|\n]+ \|)");
   EXPECT_THAT(TableRows(Page(), "| mutant | also rejected by | because |", row),
               ElementsAreArray(Rows(SecondaryCatches())));
 }

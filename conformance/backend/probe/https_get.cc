@@ -20,6 +20,12 @@
 //   --raw                (alone, without --then) `raw_base64`: every byte read from the tunnel
 //                        for the first response, head and body as they came, so the caller can
 //                        compare it with what the upstream sent
+//   --name-unchecked     the certificate's chain is verified against the trust store as always,
+//                        its name is not; `name_matches` says whether it names the URL's host.
+//                        A chain that verifies against the sandbox's SSL_CERT_FILE was issued by
+//                        the proxy's CA, so whatever answers inside that session is the proxy,
+//                        never the target: the suite uses it to read a refusal the proxy sends
+//                        inside TLS with a certificate that cannot name an IP literal
 // `responses` lists every request in order, first included, as {"method", "status", "ok"} once
 // the handshake succeeded (empty before): status 0 and ok false for a request that got no
 // response, e.g. because the connection closed after the previous one.
@@ -28,6 +34,7 @@
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -68,6 +75,7 @@ struct HttpsOptions {
   std::optional<std::string> then_host;
   std::optional<std::string> then_target;
   bool raw = false;
+  bool name_unchecked = false;
 };
 
 struct Target {
@@ -93,11 +101,13 @@ struct Report {
   std::string error;
   Json responses = Json::array();
   std::optional<std::string> raw;  // --raw: the first response's bytes as read
+  std::optional<bool> name_matches;  // --name-unchecked, once the handshake succeeded
 
   Json ToJson() const {
     Json out = {{"stage", stage},           {"ok", ok},       {"status", status},
                 {"body_bytes", body_bytes}, {"error", error}, {"responses", responses}};
     if (raw) out["raw_base64"] = Base64(*raw);
+    if (name_matches) out["name_matches"] = *name_matches;
     return out;
   }
 };
@@ -177,6 +187,8 @@ std::optional<HttpsOptions> ParseHttpsArgs(const Args& args) {
       o.no_proxy = true;
     } else if (flag == "--raw") {
       o.raw = true;
+    } else if (flag == "--name-unchecked") {
+      o.name_unchecked = true;
     } else if (flag == "--pipeline") {
       o.pipeline = true;
     } else if (i + 1 >= args.size() || !SetOption(o, flag, args[i + 1])) {
@@ -350,9 +362,18 @@ base::SslCtxPtr MakeContext(const HttpsOptions& options) {
   return ctx;
 }
 
-// The certificate is always verified for the URL's host, also under --sni: the point of --sni is
-// to see whether the proxy compares the SNI with the CONNECT target, so an interceptor that
-// issues its certificate for the CONNECT host must still complete the handshake.
+// Whether the peer's certificate names `host` (an address as an IP entry, a name as a DNS one).
+bool NamesTarget(SSL* ssl, const std::string& host, bool ip) {
+  const base::X509Ptr cert(SSL_get1_peer_certificate(ssl));
+  if (cert == nullptr) return false;
+  return ip ? X509_check_ip_asc(cert.get(), host.c_str(), 0) == 1
+            : X509_check_host(cert.get(), host.c_str(), host.size(), 0, nullptr) == 1;
+}
+
+// The certificate is verified for the URL's host (its name too, unless --name-unchecked), also
+// under --sni: the point of --sni is to see whether the proxy compares the SNI with the CONNECT
+// target, so an interceptor that issues its certificate for the CONNECT host must still complete
+// the handshake.
 base::SslPtr StartTls(SSL_CTX* ctx, int fd, const Target& target, const HttpsOptions& options,
                       const Deadline& deadline, Report& report) {
   report.stage = "tls";
@@ -363,18 +384,19 @@ base::SslPtr StartTls(SSL_CTX* ctx, int fd, const Target& target, const HttpsOpt
   }
   SSL_set_fd(ssl.get(), fd);
   X509_VERIFY_PARAM* param = SSL_get0_param(ssl.get());
-  if (IsIpLiteral(target.host)) {
-    // No SNI for an address (RFC 6066); the certificate must name the address itself.
-    X509_VERIFY_PARAM_set1_ip_asc(param, target.host.c_str());
-  } else {
-    SSL_set_tlsext_host_name(ssl.get(), target.host.c_str());
-    X509_VERIFY_PARAM_set1_host(param, target.host.c_str(), 0);
-  }
+  const bool ip = IsIpLiteral(target.host);
+  // No SNI for an address (RFC 6066); the certificate must name the address itself.
+  if (!ip) SSL_set_tlsext_host_name(ssl.get(), target.host.c_str());
+  // Under --name-unchecked the chain is still verified (SSL_VERIFY_PEER); the name is
+  // NamesTarget's to report, not the handshake's to refuse.
+  if (!options.name_unchecked && ip) X509_VERIFY_PARAM_set1_ip_asc(param, target.host.c_str());
+  if (!options.name_unchecked && !ip) X509_VERIFY_PARAM_set1_host(param, target.host.c_str(), 0);
   if (options.sni) SSL_set_tlsext_host_name(ssl.get(), options.sni->c_str());
   if (SslRun(ssl.get(), fd, deadline, [&] { return SSL_connect(ssl.get()); }, report.error) <= 0) {
     if (report.error.empty()) report.error = "TLS handshake failed";
     return nullptr;
   }
+  if (options.name_unchecked) report.name_matches = NamesTarget(ssl.get(), target.host, ip);
   return ssl;
 }
 
