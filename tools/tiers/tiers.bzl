@@ -15,6 +15,32 @@ EXHAUSTIVE_TESTS = {
               "The companion runs the first of each probe group, and the control (the " +
               "unweakened adapter passes every aimed probe) in full.",
     ),
+    "//conformance/backend/stacks:bubblewrap_mitmproxy_test": struct(
+        companion = "//conformance/backend/stacks:bubblewrap_mitmproxy_smoke_test",
+        why = "Every probe against the bubblewrap + mitmproxy stack: a verdict on packages that " +
+              "change only with Debian's versions (which key the test). The companion runs " +
+              "exec, isolation and egress probes through the same adapter and proxy.",
+    ),
+    "//conformance/backend/stacks:bubblewrap_squid_test": struct(
+        companion = "//conformance/backend/stacks:bubblewrap_squid_smoke_test",
+        why = "Every probe against the bubblewrap + squid stack. The companion runs exec, " +
+              "isolation and egress probes through the same adapter and squid.conf.",
+    ),
+    "//conformance/backend/stacks:mitmproxy_normalized_method_pitfall_test": struct(
+        companion = "//conformance/backend/stacks:mitmproxy_normalized_method_pitfall_probe_test",
+        why = "The whole verdict on the weakened addon; the companion runs the probe that " +
+              "catches it, egress.method_case, alone.",
+    ),
+    "//conformance/backend/stacks:squid_relaxed_header_parser_pitfall_test": struct(
+        companion = "//conformance/backend/stacks:squid_relaxed_header_parser_pitfall_probe_test",
+        why = "The whole verdict on squid with relaxed_header_parser on; the companion runs " +
+              "egress.method_case alone.",
+    ),
+    "//conformance/backend/stacks:squid_via_pitfall_test": struct(
+        companion = "//conformance/backend/stacks:squid_via_pitfall_probe_test",
+        why = "The whole verdict on squid adding Via and X-Cache; the companion runs " +
+              "egress.response_unchanged alone.",
+    ),
     "//conformance/gate:lax_adapter_test": struct(
         companion = "//conformance/gate:lax_adapter_protocol_test",
         why = "A lax protocol server judged by all 62 probes, for the backend's whole verdict. " +

@@ -148,7 +148,9 @@ class StackBackend:
         if not os.path.isdir(os.path.join(self.image, "usr", "local")):
             sys.exit("%s: AZURE_PRICING_IMAGE_DIR names no image (the gate sets it)" % name)
         # The state lives beside nothing the suite plants: not the host's /tmp itself, not HOME.
-        self.state = tempfile.mkdtemp(prefix="azure-pricing-stack-")
+        # Under /tmp itself, not TMPDIR: squid runs as its own user, who must reach its directory
+        # (a test's TMPDIR lies under /root).
+        self.state = tempfile.mkdtemp(prefix="azure-pricing-stack-", dir="/tmp")
         self.count = 0
         self.proxy.start(os.path.join(self.state, "proxy"))  # before hello: a long-lived helper
 
