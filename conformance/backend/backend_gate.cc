@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "azmcp/cli_version.h"
 #include "conformance/backend/price_api_process.h"
 #include "conformance/backend/protocol/client.h"
 #include "conformance/backend/suite.h"
@@ -45,7 +46,8 @@ struct SuiteImage {
   std::string problem;
 };
 
-constexpr char kPinnedAzmcp[] = "azmcp-3.0.0-beta.46";
+// tools/image/azmcp-version's current version, as tools/bazel names its folder.
+constexpr char kPinnedAzmcp[] = "azmcp-" AZMCP_CLI_VERSION;
 
 // Where tools/bazel installs the pinned azmcp: $XDG_CACHE_HOME, else $HOME/.cache.
 std::string InstalledAzmcp() {

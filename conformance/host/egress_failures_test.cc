@@ -40,7 +40,7 @@ class EgressFailuresTest : public ::testing::Test {
     EXPECT_TRUE(real != nullptr && access(real, X_OK) == 0)
         << "AZURE_PRICING_AZMCP does not name the real azmcp; the test's BUILD rule sets it to "
            "@azmcp "
-           "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@3.0.0-beta.46, checked by sha256).";
+           "(tools/build/azmcp.bzl: the version tools/image/azmcp-version names, checked by sha256).";
     EXPECT_TRUE(rig_->ok());
     if (real == nullptr || !rig_->ok()) return {};
     Scenario s;

@@ -248,8 +248,8 @@ TEST(ExpectedRequestTest, MatchesTheRealCliOnEveryOption) {
 }
 
 TEST(CliVersionTest, ComesFromTheUserAgentTheRealCliSends) {
-  EXPECT_EQ(CliVersionFromUserAgent("Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (.NET 10.0.11; Linux)"),
-            "3.0.0-beta.46");
+  EXPECT_EQ(CliVersionFromUserAgent("Azure.Mcp.Tools.Pricing/9.8.7-beta.6 (.NET 10.0.11; Linux)"),
+            "9.8.7-beta.6");
   EXPECT_EQ(CliVersionFromUserAgent("curl/8.0"), "");
 }
 

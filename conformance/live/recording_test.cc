@@ -44,7 +44,7 @@ TEST(RemoveDurationTest, RemovesTheRealCliOutputsLastMemberOnly) {
 }
 
 Recording Sample() {
-  return {.mode = "dry-run", .host = "h", .cli = "c", .cli_version = "3.0.0-beta.46",
+  return {.mode = "dry-run", .host = "h", .cli = "c", .cli_version = "9.8.7-beta.6",
           .recorded_at = "2026-12-02T00:00:00Z", .command = "record", .transformers = {kDurationRemoved},
           .queries = {{.id = "q", .arguments = R"({"sku":"S"})", .argv = {"azmcp", "pricing", "get"},
                        .exit_code = 0, .passed = true, .cli_stdout = "{\n}\n", .cli_stderr = "",
@@ -59,7 +59,7 @@ TEST(RecordingTest, IsWrittenWholeAndReadBackTheSame) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/PROVENANCE.md"));
   StatusOr<Recording> back = ReadRecording(dir);
   ASSERT_TRUE(back.ok());
-  EXPECT_EQ(back->cli_version, "3.0.0-beta.46");
+  EXPECT_EQ(back->cli_version, "9.8.7-beta.6");
   ASSERT_EQ(back->queries.size(), 1u);
   EXPECT_EQ(back->queries[0].arguments, R"({"sku":"S"})");
   EXPECT_EQ(back->queries[0].cli_stdout, "{\n}\n");

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "azmcp/cli_version.h"
 #include "conformance/citations/cites.h"
 #include "conformance/live/recording.h"
 #include "conformance/stack/local_stack.h"
@@ -23,7 +24,8 @@ namespace {
 
 CITES("HOST-004", "HOST-005");
 
-constexpr const char* kDryRun = "fixtures/live-check-dry-run";
+// The current CLI version's (tools/image/azmcp-version).
+constexpr const char* kDryRun = "fixtures/azmcp-" AZMCP_CLI_VERSION "-dry-run";
 
 // The dry run and every real run imported by tools/fixtures/import_live_recording.py.
 std::vector<std::string> Recordings() {

@@ -22,6 +22,7 @@
 
 #include "fakes/azmcp/differential_compare.h"
 #include "fakes/azmcp/differential_rig.h"
+#include "azmcp/cli_version.h"
 #include "gtest/gtest.h"
 
 namespace azure_pricing::fakes::azmcp {
@@ -107,7 +108,7 @@ TEST_P(DifferentialTest, FakeMatchesTheRealCli) {
   ASSERT_TRUE(real != nullptr && access(real, X_OK) == 0)
       << "AZURE_PRICING_AZMCP does not name the real azmcp; the test's BUILD rule sets it to "
          "@azmcp "
-         "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@3.0.0-beta.46, checked by sha256).";
+         "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@" AZMCP_CLI_VERSION ", checked by sha256).";
   ASSERT_TRUE(rig_->ok()) << "the fake API or the egress proxy did not start";
   const Scenario& s = GetParam();
   if (s.address_space_mib > 0 && !AddressSpaceLimitsApply()) {
@@ -127,7 +128,7 @@ TEST_P(DifferentialTest, FakeMatchesTheRealCli) {
 
   std::string error;
   const std::optional<Outcome> recorded =
-      ReadRecording(RunfilesPath("fixtures/azmcp-3.0.0-beta.46-differential"), s, error);
+      ReadRecording(RunfilesPath("fixtures/azmcp-" AZMCP_CLI_VERSION "-differential"), s, error);
   ASSERT_TRUE(recorded.has_value())
       << error << "; run tools/fixtures/record_differential.sh to record it";
   EXPECT_EQ(DescribeDifference(*recorded, want, "recording", "real"), "")

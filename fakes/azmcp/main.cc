@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "azmcp/cli_version.h"
 #include "fakes/azmcp/command_line.h"
 #include "fakes/azmcp/dotnet_json.h"
 #include "fakes/azmcp/help_text.h"
@@ -271,7 +272,7 @@ bool TlsGet(int fd, const Url& url, std::string& raw) {
   if (SSL_connect(ssl.get()) != 1) return false;
   const std::string request = "GET " + url.path_and_query + " HTTP/1.1\r\nHost: " + url.host +
                               "\r\nAccept: application/json\r\nUser-Agent: "
-                              "Azure.Mcp.Tools.Pricing/3.0.0-beta.46 (fake)\r\n"
+                              "Azure.Mcp.Tools.Pricing/" AZMCP_CLI_VERSION " (fake)\r\n"
                               "Connection: close\r\n\r\n";
   SSL_write(ssl.get(), request.data(), static_cast<int>(request.size()));
   char buf[16384];

@@ -7,6 +7,7 @@
 
 #include "fakes/azmcp/differential_compare.h"
 #include "fakes/azmcp/differential_rig.h"
+#include "azmcp/cli_version.h"
 #include "gtest/gtest.h"
 #include "ref/base/files.h"
 #include "ref/status/status_matchers.h"
@@ -14,7 +15,8 @@
 namespace azure_pricing::fakes::azmcp {
 namespace {
 
-constexpr char kRecordings[] = "fixtures/azmcp-3.0.0-beta.46-differential";
+// The current version's recordings (tools/image/azmcp-version).
+constexpr char kRecordings[] = "fixtures/azmcp-" AZMCP_CLI_VERSION "-differential";
 const ScenarioFile& File() { return TestScenarios().file; }
 
 TEST(RecordedScenarios, RecordingsAreOfTheseScenariosAndThisCli) {
@@ -26,7 +28,7 @@ TEST(RecordedScenarios, RecordingsAreOfTheseScenariosAndThisCli) {
   ASSERT_TRUE(manifest.is_object());
   EXPECT_EQ(manifest.value("scenarios_sha256", ""), File().sha256)
       << "scenarios.json changed since the recording; run tools/fixtures/record_differential.sh";
-  EXPECT_EQ(manifest.value("azmcp_package", ""), "@azure/mcp-linux-x64@3.0.0-beta.46");
+  EXPECT_EQ(manifest.value("azmcp_package", ""), "@azure/mcp-linux-x64@" AZMCP_CLI_VERSION);
   EXPECT_EQ(manifest.value("scenarios", 0u), File().scenarios.size());
 }
 

@@ -39,7 +39,7 @@ class RealCliTest : public ::testing::Test {
     ASSERT_TRUE(azmcp != nullptr && access(azmcp, X_OK) == 0)
         << "AZURE_PRICING_AZMCP does not name the real azmcp; the test's BUILD rule sets it to "
            "@azmcp "
-           "(tools/build/azmcp.bzl: @azure/mcp-linux-x64@3.0.0-beta.46, checked by sha256).";
+           "(tools/build/azmcp.bzl: the version tools/image/azmcp-version names, checked by sha256).";
     azmcp_ = azmcp;
     ProxyOptions options;
     options.upstream_host = "127.0.0.1";

@@ -48,8 +48,11 @@ def walk_cases(node, arguments, filters):
 def request_filters():
     """The $filter of every request the real CLI was recorded making."""
     texts = []
-    for path in [os.path.join(ROOT, "fixtures", "azmcp-3.0.0-beta.46", "requests-observed.txt")] + \
-            sorted(glob.glob(os.path.join(ROOT, "fixtures", "azmcp-3.0.0-beta.46-differential",
+    current = [line.split("\t")[1].strip() for line in
+               open(os.path.join(ROOT, "tools", "image", "azmcp-version"), encoding="utf-8")
+               if line.startswith("current\t")][0]
+    for path in [os.path.join(ROOT, "fixtures", "azmcp-3.0.0-beta.46/requests-observed.txt")] + \
+            sorted(glob.glob(os.path.join(ROOT, "fixtures", "azmcp-%s-differential" % current,
                                           "*.json"))):
         with open(path, encoding="utf-8") as f:
             texts.append(f.read())

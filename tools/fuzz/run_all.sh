@@ -12,12 +12,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 # target -> where its seeds are (files or directories, relative to the repository root).
 declare -A SEEDS=(
-  [envelope]="fixtures/azmcp-3.0.0-beta.46"
+  [envelope]="fixtures/azmcp-3.0.0-beta.46/"
   [arguments]="conformance/cases tools/fuzz/corpus/region_plan"
   [region_plan]="tools/fuzz/corpus/region_plan"
   [odata]="tools/fuzz/corpus/odata"
   [egress_head]="tools/fuzz/corpus/egress_head"
-  [stj]="tools/fuzz/corpus/stj fixtures/azmcp-3.0.0-beta.46"
+  [stj]="tools/fuzz/corpus/stj fixtures/azmcp-3.0.0-beta.46/"
   [testee_protocol]="tools/fuzz/corpus/testee_protocol"
   [backend_protocol]="tools/fuzz/corpus/backend_protocol"
 )

@@ -100,7 +100,8 @@ check "help lists every --json key" 0 "tools (how many tools the host made)" -- 
 check "usage: bad middleware" 64 "unknown middleware" -- "${basic[@]}" --middleware tracker,polcy
 check "schema" 0 '"additionalProperties":false' -- --schema
 check "version names the package" 0 "maf-sandbox-azure-pricing 0.0.0.dev0 (experimental)" -- --version
-check "version names the pinned and the modelled CLI" 0 "modelled on azmcp 3.0.0-beta.46 (spec pins 4.0.0-beta.4, unpublished)" -- --version
+current="$(awk -F'\t' '$1 == "current" { print $2 }' tools/image/azmcp-version)"
+check "version names the pinned and the modelled CLI" 0 "modelled on azmcp ${current} (spec pins 4.0.0-beta.4, unpublished)" -- --version
 check "region case variant refused" 2 "region_case_mismatch" -- --args-json '{"region":"global"}' --print-argv --json
 check "blank region refused" 2 "empty_value" -- --args-json '{"sku":"a","region":"  "}' --print-argv --json
 check "location value keeps the CLI's region" 0 '"--region"' -- --args-json '{"sku":"a","region":"DE Zone 1"}' --print-argv

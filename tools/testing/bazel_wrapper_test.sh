@@ -8,7 +8,8 @@ tool="tools/bazel"
 source tools/testing/check.sh
 check "version names the wrapper" 0 "tools/bazel: azure-pricing-conformance's wrapper" -- version
 check "version names Bazel's package" 0 "bazel-bootstrap    " -- version
-check "version names the pinned azmcp" 0 "azmcp              @azure/mcp-linux-x64@3.0.0-beta.46 (sha256 " -- version
+current="$(awk -F'\t' '$1 == "current" { print $2 }' tools/image/azmcp-version)"
+check "version names the pinned azmcp" 0 "azmcp              @azure/mcp-linux-x64@${current} (sha256 " -- version
 check "--version is the same" 0 "bazel-rules-java   " -- --version
 check "version names the host fingerprint" 0 "host packages      " -- version
 fingerprint="$("${tool}" version | sed -n 's/^host packages *\([0-9a-f]\{16\}\) .*/\1/p')"

@@ -9,7 +9,8 @@ source tools/testing/check.sh
 tmp="${TEST_TMPDIR:-/tmp}/import"
 rm -rf "${tmp}" && mkdir -p "${tmp}/top/conformance/live" "${tmp}/top/fixtures"
 cp conformance/live/checks.json "${tmp}/top/conformance/live/"
-cp -rL fixtures/live-check-dry-run "${tmp}/live"
+current="$(awk -F'\t' '$1 == "current" { print $2 }' tools/image/azmcp-version)"
+cp -rL "fixtures/azmcp-${current}-dry-run" "${tmp}/live"
 chmod -R u+w "${tmp}"
 # The dry run's recording as a live run would write it, with only dns passed.
 python3 - "${tmp}/live/recording.json" <<'PY'
@@ -36,7 +37,7 @@ expect_marks() {
 }
 
 expect_marks "before: the list's own marks" "dns,unknown-filter-field"
-check "a dry-run recording is refused" 1 "is not a recording of the real API" -- fixtures/live-check-dry-run --top "${tmp}/top"
+check "a dry-run recording is refused" 1 "is not a recording of the real API" -- "fixtures/azmcp-${current}-dry-run" --top "${tmp}/top"
 check "an unreadable directory is refused" 1 "recording.json cannot be read" -- "${tmp}/nowhere" --top "${tmp}/top"
 expect_marks "refusals change nothing" "dns,unknown-filter-field"
 check "a live recording is imported" 0 "cleared the unverified mark of: dns" -- "${tmp}/live" --top "${tmp}/top"

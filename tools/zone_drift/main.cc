@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "azmcp/cli_version.h"
 #include "conformance/live/zone_drift.h"
 #include "ref/base/files.h"
 #include "ref/base/flags.h"
@@ -25,7 +26,7 @@ namespace {
 constexpr int kExitUsage = 64;
 
 // Where --dry-run reads: the live check's recorded run (//fixtures:live_check_dry_run).
-constexpr char kDryRunRecording[] = "fixtures/live-check-dry-run";
+constexpr char kDryRunRecording[] = "fixtures/azmcp-" AZMCP_CLI_VERSION "-dry-run";
 
 constexpr char kUsage[] =
     "usage: zone_drift (--cli-output FILE ... | --recording DIR | --dry-run) [--json]\n"
