@@ -67,12 +67,14 @@ def cache_dir(version):
     return os.path.join(base, "azure-pricing-conformance", "azmcp-" + version)
 
 
-def run(argv, timeout, **kwargs):
-    """(exit status, stdout, stderr) of a child, killed and reaped at the deadline."""
-    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def run(argv, timeout, stderr=subprocess.PIPE, **kwargs):
+    """(exit status, stdout, stderr) of a child, killed and reaped at the deadline; with
+    stderr=None its progress lines reach ours and its stderr reads empty."""
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=stderr,
                           start_new_session=True, **kwargs) as child:
         try:
             out, err = child.communicate(timeout=timeout)
+            err = err or b""
         except subprocess.TimeoutExpired:
             os.killpg(child.pid, 9)
             child.communicate()
@@ -163,12 +165,13 @@ def collect(version, binary, out):
     env = dict(os.environ, TEST_SRCDIR=runfiles, TEST_WORKSPACE=workspace[0], TEST_TMPDIR=scratch)
     try:
         status, _, err = run([runner, "--azmcp", binary, "--out", os.path.join(out, "differential")],
-                             RUN_TIMEOUT, cwd=os.path.join(runfiles, workspace[0]), env=env)
+                             RUN_TIMEOUT, stderr=None, cwd=os.path.join(runfiles, workspace[0]),
+                             env=env)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if status != 0:
-        raise Problem(EXIT_UNAVAILABLE, "%s: the scenarios did not run: %s" % (
-            version, err.decode("utf-8", "replace").strip().splitlines()[-1:]))
+        raise Problem(EXIT_UNAVAILABLE, "%s: the scenarios did not run (run_scenarios exit %d, "
+                                        "its reason above)" % (version, status))
     say("%s: the live check's dry run" % version)
     env = dict(os.environ, AZURE_PRICING_AZMCP=binary)
     status, stdout, err = run([os.path.abspath(PROGRAMS["live_check"]), "--dry-run",
