@@ -162,13 +162,17 @@ TEST(PinsFileTest, EveryVersionHasAWellFormedSha256AndTheCliWeModelIsPinned) {
   EXPECT_NE(FindPin(*pins, modelled.substr(modelled.rfind(' ') + 1)), nullptr) << modelled;
 }
 
-TEST(PinsFileTest, ToolsBazelTakesItsPinFromThePinsFile) {
+TEST(PinsFileTest, ToolsBazelTakesItsVersionFromTheVersionFileAndItsPinFromThePinsFile) {
   const std::string wrapper = Read("tools/bazel");
-  std::smatch version;
-  ASSERT_TRUE(std::regex_search(wrapper, version, std::regex("AZMCP_VERSION=\"([^\"]+)\"")));
+  EXPECT_NE(wrapper.find("image/azmcp-version"), std::string::npos);
+  EXPECT_FALSE(std::regex_search(wrapper, std::regex("AZMCP_VERSION=\"[0-9]")))
+      << "tools/bazel names a version of its own";
+  std::smatch current;
+  const std::string versions = Read("tools/image/azmcp-version");
+  ASSERT_TRUE(std::regex_search(versions, current, std::regex("(^|\n)current\t([^\n]+)")));
   const StatusOr<std::vector<AzmcpPin>> pins = ParsePins(Read(kPinsRunfile));
   ASSERT_TRUE(pins.ok());
-  EXPECT_NE(FindPin(*pins, version[1].str()), nullptr) << version[1];
+  EXPECT_NE(FindPin(*pins, current[2].str()), nullptr) << current[2];
   EXPECT_NE(wrapper.find("image/azmcp-pins.tsv"), std::string::npos);
   EXPECT_FALSE(std::regex_search(wrapper, std::regex("[0-9a-f]{64}")))
       << "tools/bazel records a sha256 of its own";

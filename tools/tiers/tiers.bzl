@@ -77,10 +77,4 @@ EXHAUSTIVE_TESTS = {
               "they prove. The companion runs one scenario per category against the real CLI, " +
               "and //fakes/azmcp:recorded_differential_test holds the fake to every recording.",
     ),
-    "//tools/cli_versions:cli_diff_pinned_test": struct(
-        companion = "//tools/cli_versions:cli_diff_test",
-        why = "Two pinned CLI versions through 176 scenarios and the dry run each: only a pin " +
-              "change can change the report. The companion holds the report's form, its JSON " +
-              "and every bad input on folders it writes, without running a CLI.",
-    ),
 }
