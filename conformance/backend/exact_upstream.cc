@@ -40,9 +40,13 @@ Status Failed() {
                       "The backend suite's exact upstream could not be started.");
 }
 
-// Unusual but valid on purpose: header names in mixed case, a header a proxy might rewrite
-// (Cache-Control), an ETag with a nonce, a body with the same nonce. A proxy that rebuilds the
-// head, adds a header or re-encodes the body changes these bytes.
+// Unusual but valid on purpose, so egress.response_unchanged meets each thing HTTP lets a proxy
+// rewrite and each it does not (PROTOCOL.md, "Decisions"): field names in lower and mixed case
+// (a proxy may write them in its own case), a Connection naming a field of its own
+// (x-upstream-hop: both are hop-by-hop, a proxy rebuilds or drops them), no Date (a proxy may add
+// one), an end-to-end field a cache might rewrite (cache-control), an ETag and a body with a
+// nonce, framed by Content-Length. A proxy that adds a field (Via), changes a value or the body
+// is caught by these bytes.
 std::string MakeResponse() {
   unsigned char random[8];
   RAND_bytes(random, sizeof random);
@@ -54,12 +58,13 @@ std::string MakeResponse() {
   const std::string body = R"({"BillingCurrency":"USD","CustomerEntityId":"Default",)"
                            R"("Items":[],"NextPageLink":null,"Count":0,"Nonce":")" + nonce + "\"}";
   return "HTTP/1.1 200 OK\r\n"
-         "Content-Type: application/json; charset=utf-8\r\n"
+         "content-type: application/json; charset=utf-8\r\n"
          "cache-control: no-store, max-age=0\r\n"
          "ETag: \"" + nonce + "\"\r\n"
          "x-ms-ratelimit-remaining-tenant-reads: 11999\r\n"
-         "Content-Length: " + std::to_string(body.size()) + "\r\n"
-         "Connection: close\r\n"
+         "content-length: " + std::to_string(body.size()) + "\r\n"
+         "connection: close, x-upstream-hop\r\n"
+         "x-upstream-hop: 1\r\n"
          "\r\n" + body;
 }
 

@@ -3,11 +3,11 @@
 #include <openssl/evp.h>
 
 #include <memory>
-#include <set>
 #include <string>
 #include <utility>
 
 #include "conformance/backend/exact_upstream.h"
+#include "conformance/backend/response_compare.h"
 #include "conformance/backend/suite_internal.h"
 #include "conformance/backend/wrong_name_upstream.h"
 #include "ref/labels/middleware.h"
@@ -393,43 +393,6 @@ std::optional<std::string> DecodeBase64(const std::string& base64) {
   return out;
 }
 
-// The header lines of `response`'s head, the status line excluded.
-std::set<std::string> HeadLines(const std::string& response) {
-  std::set<std::string> lines;
-  const std::string head = response.substr(0, response.find("\r\n\r\n"));
-  size_t start = head.find("\r\n");
-  while (start != std::string::npos) {
-    const size_t end = head.find("\r\n", start + 2);
-    lines.insert(head.substr(start + 2, end == std::string::npos ? end : end - start - 2));
-    start = end;
-  }
-  return lines;
-}
-
-// How `got` differs from `sent`, by header name and body: facts, not the bytes.
-std::string Difference(const std::string& sent, const std::string& got) {
-  const std::set<std::string> a = HeadLines(sent), b = HeadLines(got);
-  std::string added, removed;
-  for (const std::string& line : b) {
-    if (!a.contains(line)) added += (added.empty() ? "" : ", ") + line.substr(0, line.find(':'));
-  }
-  for (const std::string& line : a) {
-    if (!b.contains(line)) removed += (removed.empty() ? "" : ", ") + line.substr(0, line.find(':'));
-  }
-  const size_t sent_body = sent.find("\r\n\r\n"), got_body = got.find("\r\n\r\n");
-  const bool body_changed = got_body == std::string::npos ||
-                            sent.substr(sent_body) != got.substr(got_body);
-  std::string out = std::to_string(sent.size()) + " bytes sent by the upstream, " +
-                    std::to_string(got.size()) + " received";
-  if (sent.substr(0, sent.find("\r\n")) != got.substr(0, got.find("\r\n"))) {
-    out += "; the status line changed";
-  }
-  if (!added.empty()) out += "; header lines added or changed: " + added;
-  if (!removed.empty()) out += "; header lines removed or changed: " + removed;
-  if (body_changed) out += "; the body changed";
-  return out;
-}
-
 Observation ResponseUnchanged(Context& ctx) {
   const StatusOr<std::unique_ptr<ExactUpstream>> exact = ExactUpstream::Start();
   if (!exact.ok()) return Fail(exact.status().message());
@@ -443,12 +406,13 @@ Observation ResponseUnchanged(Context& ctx) {
   }
   const std::optional<std::string> got = DecodeBase64(out->value("raw_base64", ""));
   if (!got) return Fail("the probe reported no raw response: is it this suite's probe?");
-  if (*got != (*exact)->response()) {
-    return Fail("the response was altered on its way back: " +
-                Difference((*exact)->response(), *got));
-  }
-  return RestoredGet(ctx, "the upstream's response came back byte for byte (" +
-                              std::to_string(got->size()) + " bytes)");
+  // Unchanged as HTTP defines a response, not byte for byte: a proxy rewrites what belongs to
+  // each connection (PROTOCOL.md, "Decisions"; response_compare.h).
+  const ResponseComparison same = CompareResponses((*exact)->response(), *got);
+  if (!same.same) return Fail("the response was altered on its way back: " + same.detail);
+  return RestoredGet(ctx, "the upstream's response came back unchanged, " + same.detail + " (" +
+                              std::to_string((*exact)->response().size()) + " bytes sent, " +
+                              std::to_string(got->size()) + " received)");
 }
 
 // The proxy's answer to an allowed request it could not carry out upstream: a 5xx, read as
@@ -572,7 +536,8 @@ std::vector<ProbeDef> PerRequestProbes() {
         "upstream"},
        SniMismatch},
       {{"egress.response_unchanged", {"HOST-008"},
-        "the upstream's response is passed back byte for byte"},
+        "the upstream's response is passed back unchanged: its status line, every end-to-end "
+        "header field (names in any case) and its body"},
        ResponseUnchanged},
   };
 }

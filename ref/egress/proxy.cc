@@ -19,7 +19,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <iostream>
+#include <sstream>
 
 #include "ref/base/openssl.h"
 #include "ref/egress/policy.h"
@@ -191,6 +193,11 @@ size_t ContentLength(const RequestHead& h) {
   return std::min(length, kMaxBody);
 }
 
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 std::string Upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
@@ -201,6 +208,83 @@ void Keep(ForwardedExchange& seen, const std::string& chunk, size_t cap) {
   const size_t room = seen.response.size() < cap ? cap - seen.response.size() : 0;
   if (chunk.size() > room) seen.response_complete = false;
   seen.response.append(chunk, 0, std::min(room, chunk.size()));
+}
+
+// The usual case of a field name: each word's first letter upper-case ("Cache-Control").
+std::string UsualCase(std::string name) {
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    name[i] = static_cast<char>(i == 0 || name[i - 1] == '-' ? std::toupper(c) : std::tolower(c));
+  }
+  return name;
+}
+
+// The fields a Connection value names, lower-cased, with Connection itself and Keep-Alive.
+std::vector<std::string> HopByHopNames(const std::string& head) {
+  std::vector<std::string> names = {"connection", "keep-alive"};
+  const std::string lower = Lower(head);
+  for (size_t at = lower.find("\r\nconnection:"); at != std::string::npos;
+       at = lower.find("\r\nconnection:", at + 2)) {
+    std::string value = lower.substr(at + 13, lower.find("\r\n", at + 2) - at - 13);
+    for (char& c : value) c = c == ',' ? ' ' : c;
+    std::istringstream tokens(value);
+    for (std::string t; tokens >> t;) names.push_back(t);
+  }
+  return names;
+}
+
+// The head of `head` (status line and field lines, through the blank line's first CRLF) as the
+// head-rewriting weakenings write it: Cache-Control's value changed, or squid's rewrites.
+std::string RewriteFields(const std::string& head, bool change_cache_control, bool like_squid) {
+  const std::vector<std::string> hop = HopByHopNames(head);
+  size_t at = head.find("\r\n") + 2;
+  std::string out = head.substr(0, at);
+  bool date = false;
+  while (at < head.size()) {
+    const size_t eol = head.find("\r\n", at);
+    const std::string line = head.substr(at, eol - at);
+    at = eol + 2;
+    const size_t colon = line.find(':');
+    const std::string name = Lower(line.substr(0, colon));
+    date = date || name == "date";
+    if (change_cache_control && name == "cache-control") {
+      out += "Cache-Control: max-age=3600\r\n";
+    } else if (!like_squid) {
+      out += line + "\r\n";
+    } else if (colon == std::string::npos) {
+      out += line + "\r\n";
+    } else if (std::find(hop.begin(), hop.end(), name) == hop.end()) {
+      out += UsualCase(line.substr(0, colon)) + line.substr(colon) + "\r\n";
+    }
+  }
+  if (like_squid && !date) {
+    char now[64];
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::strftime(now, sizeof now, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    out += "Date: " + std::string(now) + "\r\n";
+  }
+  if (like_squid) out += "Connection: keep-alive\r\nKeep-Alive: timeout=5\r\n";
+  return out;
+}
+
+// The first bytes read from the upstream as the response weakenings leave them; unchanged
+// without one. A head rewrite needs the whole head in `chunk`, which an upstream that writes its
+// response at once (the suite's exact upstream) gives.
+struct HeadEdits {
+  bool add_via = false, change_cache_control = false, like_squid = false;
+};
+
+std::string EditHead(std::string chunk, HeadEdits edits) {
+  const size_t status_end = chunk.find("\r\n");
+  if (edits.add_via && status_end != std::string::npos) {
+    chunk.insert(status_end + 2, "Via: 1.1 egress-proxy\r\n");
+  }
+  const size_t end = chunk.find("\r\n\r\n");
+  if ((!edits.change_cache_control && !edits.like_squid) || end == std::string::npos) return chunk;
+  return RewriteFields(chunk.substr(0, end + 2), edits.change_cache_control, edits.like_squid) +
+         chunk.substr(end + 2);
 }
 
 std::string UpstreamRequest(const RequestHead& h) {
@@ -600,8 +684,10 @@ void EgressProxy::Forward(SSL* ssl, const RequestHead& head, const std::string& 
       if (n <= 0) break;
       if (first && n > 12) seen.status = std::atoi(std::string(buf + 9, 3).c_str());
       std::string chunk(buf, static_cast<size_t>(n));
-      if (first && weakenings_.response_altered && chunk.find("\r\n") != std::string::npos) {
-        chunk.insert(chunk.find("\r\n") + 2, "Via: 1.1 egress-proxy\r\n");
+      if (first) {
+        chunk = EditHead(std::move(chunk), {weakenings_.response_altered,
+                                            weakenings_.response_header_changed,
+                                            weakenings_.response_head_rewritten});
       }
       first = false;
       if (options_.observe) Keep(seen, chunk, options_.max_observed_bytes);

@@ -118,6 +118,13 @@ class EgressProxy {
     bool upgrade_unchecked = false;
     // A `Via` header is added to every response passed back, as caching proxies do.
     bool response_altered = false;
+    // The value of the response's Cache-Control is rewritten (`max-age=3600`), as a cache that
+    // imposes its own policy does: an end-to-end field changed.
+    bool response_header_changed = false;
+    // The response's head rewritten as squid does and HTTP allows (a variation the suite
+    // accepts): field names in their usual case, the hop-by-hop fields (Connection, the fields it
+    // names) replaced by the proxy's own, a Date added where the upstream sent none.
+    bool response_head_rewritten = false;
     // Keep the tunnel open and judge every later request by its method only: a GET with another
     // Host or an absolute target naming another host is forwarded.
     bool later_requests_method_only = false;

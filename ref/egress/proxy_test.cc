@@ -55,6 +55,8 @@ class ProxyMutator {
         {"sni_unchecked", &w.sni_unchecked},
         {"upgrade_unchecked", &w.upgrade_unchecked},
         {"response_altered", &w.response_altered},
+        {"response_header_changed", &w.response_header_changed},
+        {"response_head_rewritten", &w.response_head_rewritten},
         {"later_requests_method_only", &w.later_requests_method_only}};
     for (const auto& [flag, field] : flags) {
       if (flag == name) *field = true;
@@ -980,6 +982,22 @@ TEST_F(WeakeningTest, ResponseAlteredAddsAViaHeaderTheCorrectProxyNeverAdds) {
     const std::string response = tunnel.Response();
     EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
     EXPECT_EQ(response.find("\r\nVia: ") != std::string::npos, !weakening.empty()) << response;
+  }
+}
+
+TEST_F(WeakeningTest, ResponseHeadRewrittenWritesTheProxysOwnConnectionFields) {
+  for (const std::string_view weakening : {"", "response_head_rewritten"}) {
+    SCOPED_TRACE(weakening);
+    const std::unique_ptr<EgressProxy> proxy = Proxy(weakening);
+    Tunnel tunnel(*proxy, "prices.azure.com", "prices.azure.com");
+    ASSERT_TRUE(tunnel.open());
+    tunnel.Send(Get("GET", "prices.azure.com"));
+    const std::string response = tunnel.Response();
+    EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
+    EXPECT_EQ(response.find("\r\nKeep-Alive: timeout=5\r\n") != std::string::npos,
+              !weakening.empty())
+        << response;
+    EXPECT_EQ(response.find("\r\nDate: ") != std::string::npos, !weakening.empty()) << response;
   }
 }
 

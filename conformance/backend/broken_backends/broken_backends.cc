@@ -39,6 +39,12 @@ class ProxyMutator {
   static void SniUnchecked(EgressProxy& proxy) { proxy.weakenings_.sni_unchecked = true; }
   static void UpgradeUnchecked(EgressProxy& proxy) { proxy.weakenings_.upgrade_unchecked = true; }
   static void ResponseAltered(EgressProxy& proxy) { proxy.weakenings_.response_altered = true; }
+  static void ResponseHeaderChanged(EgressProxy& proxy) {
+    proxy.weakenings_.response_header_changed = true;
+  }
+  static void ResponseHeadRewritten(EgressProxy& proxy) {
+    proxy.weakenings_.response_head_rewritten = true;
+  }
   static void LaterRequestsMethodOnly(EgressProxy& proxy) {
     proxy.weakenings_.later_requests_method_only = true;
   }
@@ -155,6 +161,8 @@ ProxyWeakening ProxyWeakeningNamed(std::string_view name) {
       {"sni_unchecked", ProxyMutator::SniUnchecked},
       {"upgrade_forwarded", ProxyMutator::UpgradeUnchecked},
       {"response_altered", ProxyMutator::ResponseAltered},
+      {"response_header_changed", ProxyMutator::ResponseHeaderChanged},
+      {"response_head_rewritten", ProxyMutator::ResponseHeadRewritten},
       {"later_requests_method_only", ProxyMutator::LaterRequestsMethodOnly},
       {"proxy_leaf_misnamed", ProxyMutator::LeafMisnamed},
       {"refusal_answered_200", ProxyMutator::RefusalsAnswered200},
@@ -272,6 +280,9 @@ std::vector<MutantInfo> EgressMutants() {
        "the proxy never looks at Upgrade and forwards the request with it"},
       {"response_altered", "egress.response_unchanged",
        "the proxy adds a `Via` header to every response it passes back"},
+      {"response_header_changed", "egress.response_unchanged",
+       "the proxy rewrites the value of the response's `Cache-Control` (`max-age=3600`), an "
+       "end-to-end field"},
       {"later_requests_method_only", "egress.same_tunnel_host_and_target",
        "the proxy keeps a tunnel open and judges each later request by its method only"},
       {"proxy_leaf_misnamed", "cli.lookup",
@@ -344,6 +355,10 @@ const std::vector<MutantInfo>& Variations() {
        "helpers on reconfigure), and brings the adapter down if one is killed"},
       {"helper_restarts_children", "egress.get_allowed",
        "the same helper, alive across the probes before this one"},
+      {"response_head_rewritten", "egress.response_unchanged",
+       "the proxy writes the response's field names in their usual case, replaces the hop-by-hop "
+       "fields (`Connection`, the field it names) with `Connection: keep-alive` and `Keep-Alive`, "
+       "and adds a `Date` where the upstream sent none (squid)"},
   };
   return kVariations;
 }
