@@ -21,11 +21,6 @@ EXHAUSTIVE_TESTS = {
               "change only with Debian's versions (which key the test). The companion runs " +
               "exec, isolation and egress probes through the same adapter and proxy.",
     ),
-    "//conformance/backend/stacks:bubblewrap_squid_test": struct(
-        companion = "//conformance/backend/stacks:bubblewrap_squid_smoke_test",
-        why = "Every probe against the bubblewrap + squid stack. The companion runs exec, " +
-              "isolation and egress probes through the same adapter and squid.conf.",
-    ),
     "//conformance/backend/stacks:mitmproxy_normalized_method_pitfall_test": struct(
         companion = "//conformance/backend/stacks:mitmproxy_normalized_method_pitfall_probe_test",
         why = "The whole verdict on the weakened addon; the companion runs the probe that " +
