@@ -12,7 +12,15 @@ load(":npm.bzl", "npm_tarball_urls")
 _VERSION_FILE = "//tools/image:azmcp-version"
 
 def azmcp_versions(text):
-    """{"current": V, "previous": V} from tools/image/azmcp-version's text."""
+    """The current and previous azmcp versions that tools/image/azmcp-version names.
+
+    Args:
+      text: the file's text: `#` comment lines, and `current<TAB>VERSION` and
+        `previous<TAB>VERSION` lines.
+
+    Returns:
+      {"current": VERSION, "previous": VERSION}; fails when either is missing.
+    """
     versions = {}
     for line in text.splitlines():
         fields = line.split("\t")
