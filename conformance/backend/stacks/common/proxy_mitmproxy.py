@@ -17,6 +17,17 @@ ADDON = os.path.join(HERE, "..", "mitmproxy", "egress_policy.py")
 START_SECONDS = 30
 
 
+def stop_process(proc):
+    """Terminates a proxy that still runs, killing it after 5 s, and reaps it."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def die_with_parent():
     """In the child before exec: SIGKILL when the adapter dies, however it dies."""
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -85,10 +96,4 @@ class Mitmproxy:
         return None
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import time
 
-from proxy_mitmproxy import die_with_parent, free_port, write_atomically
+from proxy_mitmproxy import die_with_parent, free_port, stop_process, write_atomically
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONF = os.path.join(HERE, "..", "squid", "squid.conf")
@@ -130,10 +130,4 @@ class Squid:
         return None
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)

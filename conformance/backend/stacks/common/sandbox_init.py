@@ -81,4 +81,6 @@ def main():
     os._exit(os.WEXITSTATUS(status))
 
 
-main()
+# Under `python3 -c THIS` too, __name__ is "__main__"; stack.py imports pump() from here.
+if __name__ == "__main__":
+    main()

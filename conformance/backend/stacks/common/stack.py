@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "protocol"))
 import example_adapter  # noqa: E402  (the protocol loop, unchanged)
 
 from bounded import run_bounded  # noqa: E402
+from sandbox_init import pump  # noqa: E402  (the same copy as inside the sandbox)
 
 ALLOWED_HOST = "prices.azure.com"
 PROXY_PORT_INSIDE = 3128
@@ -97,7 +98,7 @@ class SocketRelay:
                 conn.close()
                 continue
             for a, b in ((conn, up), (up, conn)):
-                threading.Thread(target=_pump, args=(a, b), daemon=True).start()
+                threading.Thread(target=pump, args=(a, b), daemon=True).start()
 
     def close(self):
         try:
@@ -105,22 +106,6 @@ class SocketRelay:
         except OSError:
             pass
         self.listener.close()
-
-
-def _pump(src, dst):
-    try:
-        while True:
-            data = src.recv(65536)
-            if not data:
-                break
-            dst.sendall(data)
-    except OSError:
-        pass
-    for s in (dst, src):
-        try:
-            s.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
 
 
 class Sandbox:
