@@ -6,10 +6,10 @@
 
 Fetches both @azure/mcp-linux-x64 tarballs (npm pack), checks each against the sha256 that
 tools/image/azmcp-pins.tsv records (--pin records NEW first, with tools/image/pin), unpacks them
-into tools/bazel's cache, then runs through each version: the whole differential scenario set
-(fakes/azmcp/scenarios.json, through the fake price API and the GET-only egress proxy), the live
-check's dry run (live_check --dry-run --record) and the help texts (`azmcp --help`,
-`azmcp pricing get --help`). The report says, per scenario, check and help text, `same` or
+into tools/bazel's cache, then runs through each version (both at once): the whole differential
+scenario set (fakes/azmcp/scenarios.json, through the fake price API and the GET-only egress
+proxy), the live check's dry run (live_check --dry-run --record) and the help texts
+(`azmcp --help`, `azmcp pricing get --help`). The report says, per scenario, check and help text, `same` or
 `different`, with a diff of what differs: the envelope (stdout), the exit code, stderr and the
 argv binding (the upstream requests the CLI made of its arguments). The two versions' own
 strings (such as `3.0.0-beta.45`, with or without its `+commit`) read `<version>` on both sides, and
@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 PINS = os.path.join(ROOT, "tools", "image", "azmcp-pins.tsv")
@@ -50,7 +51,8 @@ class Problem(Exception):
 
 
 def say(text):
-    print("cli_diff: " + text, file=sys.stderr, flush=True)
+    sys.stderr.write("cli_diff: %s\n" % text)  # one write: the two versions' lines never mix
+    sys.stderr.flush()
 
 
 def pinned(version):
@@ -67,14 +69,34 @@ def cache_dir(version):
     return os.path.join(base, "azure-pricing-conformance", "azmcp-" + version)
 
 
-def run(argv, timeout, stderr=subprocess.PIPE, **kwargs):
+def run(argv, timeout, stderr=subprocess.PIPE, relay=None, **kwargs):
     """(exit status, stdout, stderr) of a child, killed and reaped at the deadline; with
-    stderr=None its progress lines reach ours and its stderr reads empty."""
+    relay=PREFIX its stderr lines reach ours as they come, each after PREFIX (two versions'
+    runners speak at once), and its stderr reads empty."""
+    if relay is not None:
+        stderr = subprocess.PIPE
     with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=stderr,
                           start_new_session=True, **kwargs) as child:
+        readers, captured = [], {}
+        if relay is not None:
+            def pass_on():
+                for line in child.stderr:
+                    say(relay + line.decode("utf-8", "replace").rstrip("\n"))
+
+            def keep():
+                captured["out"] = child.stdout.read()
+            readers = [threading.Thread(target=f, daemon=True) for f in (pass_on, keep)]
+            for reader in readers:
+                reader.start()
         try:
-            out, err = child.communicate(timeout=timeout)
-            err = err or b""
+            if readers:
+                child.wait(timeout=timeout)
+                for reader in readers:
+                    reader.join()
+                out, err = captured.get("out") or b"", b""
+            else:
+                out, err = child.communicate(timeout=timeout)
+                err = err or b""
         except subprocess.TimeoutExpired:
             os.killpg(child.pid, 9)
             child.communicate()
@@ -165,8 +187,8 @@ def collect(version, binary, out):
     env = dict(os.environ, TEST_SRCDIR=runfiles, TEST_WORKSPACE=workspace[0], TEST_TMPDIR=scratch)
     try:
         status, _, err = run([runner, "--azmcp", binary, "--out", os.path.join(out, "differential")],
-                             RUN_TIMEOUT, stderr=None, cwd=os.path.join(runfiles, workspace[0]),
-                             env=env)
+                             RUN_TIMEOUT, relay=version + ": ",
+                             cwd=os.path.join(runfiles, workspace[0]), env=env)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if status != 0:
@@ -419,12 +441,31 @@ def collect_both(old, new, args):
         build()
     top = keep or tempfile.mkdtemp(prefix="cli_diff.")
     dirs = [os.path.join(top, old), os.path.join(top, new)]
-    for version, binary, d in zip((old, new), binaries, dirs):
+    for version, d in zip((old, new), dirs):
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         with open(os.path.join(d, "version"), "w") as f:
             f.write(version + "\n")
-        collect(version, binary, d)
+    # The two versions run at once, each through its own fake price API, proxy and dry-run
+    # stack: every CLI start is its own process, so the pair takes about one version's time
+    # where two cores are free.
+    problems = []
+
+    def one(version, binary, d):
+        try:
+            collect(version, binary, d)
+        except Problem as p:
+            problems.append(p)
+    workers = [threading.Thread(target=one, args=(v, b, d))
+               for v, b, d in zip((old, new), binaries, dirs)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if problems:
+        if not keep:
+            shutil.rmtree(top, ignore_errors=True)
+        raise problems[0]
     return dirs, binaries[1], (None if keep else top)
 
 
