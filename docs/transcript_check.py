@@ -13,6 +13,12 @@ machines, and nothing else:
   - the backend suite's `N entries walked` and `N host canaries` (the host's size and
     which of its directories are writable);
   - the real azmcp's path after `AZURE_PRICING_AZMCP=` reads `AZURE_PRICING_AZMCP=PATH`;
+  - with --azmcp-version FILE and --azmcp-pins FILE (tools/image/azmcp-version and
+    azmcp-pins.tsv), every pinned azmcp version (with or without its `+commit`) reads
+    `<azmcp version>`, so a document written against one version holds after
+    tools/cli_upgrade moves the current one; and a command naming a version's recordings
+    (`fixtures/azmcp-VERSION-local`, `-differential`, `-dry-run`) runs on the current version's,
+    the only ones the build gives the test;
   - trailing whitespace is ignored (Markdown tools strip it).
 Commands name programs as a user types them; the test maps each to the binary of this build:
   - `tools/bazel run //pkg:name --` and `tools/bazel run //pkg:name` become the binary
@@ -24,7 +30,8 @@ tools/build/recorded_run.bzl): a command that runs it with exactly a record's ar
 record's stdout, stderr and exit status instead of a new run, since the same build's program ran
 those arguments once already; any other arguments run the program.
 
-  transcript_check.py --doc DOC [--bin LABEL=PATH ...]            check DOC
+  transcript_check.py --doc DOC [--bin LABEL=PATH ...] [--azmcp-version FILE --azmcp-pins FILE]
+                                                                  check DOC
   transcript_check.py --doc DOC [--bin ...] --refresh             rewrite DOC from the output
   transcript_check.py --lint --held DOC,... --front README DOC...  lint the documents
   transcript_check.py --replay-shim RECORD... -- PROGRAM ARGS...   (what a replayed command runs)
@@ -57,6 +64,9 @@ MASKS = [
     (re.compile(r"\b(127\.0\.0\.1|localhost):\d+\b"), r"\1:PORT"),
     (re.compile(r"AZURE_PRICING_AZMCP=[^\s);,]+"), "AZURE_PRICING_AZMCP=PATH"),
 ]
+# The azmcp versions' masks and the recordings' folders (azmcp_masks fills them in).
+VERSION_MASKS = []
+RECORDINGS = []
 BAZEL_RUN = re.compile(r"tools/bazel run (?P<label>//[\w/.-]*:[\w.-]+)(?: --(?= |$))?")
 STILL_BAZEL = re.compile(r"tools/bazel\b[^|;&\n]*")
 TIMEOUT_SECONDS = 600
@@ -73,6 +83,22 @@ def parse_bins(pairs):
         bins[label] = " ".join(os.path.abspath(word) if os.path.exists(word) else word
                                for word in path.split(","))
     return bins
+
+
+def azmcp_masks(version_file, pins):
+    """Fills VERSION_MASKS and RECORDINGS from the current version and every pinned one."""
+    def rows(path):
+        with open(path, encoding="utf-8") as f:
+            return [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
+    current = [r[1] for r in rows(version_file) if len(r) == 2 and r[0] == "current"]
+    if not current:
+        sys.exit("transcript_check: %s names no current azmcp version" % version_file)
+    versions = {r[0] for r in rows(pins) if len(r) >= 2 and r[0]} | set(current)
+    alternatives = "|".join(re.escape(v) for v in sorted(versions, key=len, reverse=True))
+    VERSION_MASKS.append((re.compile(r"(?<![\w.])(?:%s)(?:\+[0-9a-f]{7,40})?(?!\w|\.\w)"
+                                     % alternatives), "<azmcp version>"))
+    RECORDINGS.append((re.compile(r"\bazmcp-(?:%s)-(local|differential|dry-run)(?![\w.])"
+                                  % alternatives), r"azmcp-%s-\1" % current[0]))
 
 
 def commands(body):
@@ -146,6 +172,8 @@ class Runner:
                 return match.group(0)
             return path
 
+        for pattern, replacement in RECORDINGS:
+            command = pattern.sub(replacement, command)
         # /tmp/ first, so that a binary that lives under /tmp keeps its path.
         shell = BAZEL_RUN.sub(by_label, command.replace("/tmp/", self.tmp + "/"))
         for label, path in self.bins.items():
@@ -180,7 +208,7 @@ def masked(text):
     """One masked line per line of text."""
     lines = []
     for line in text.splitlines():
-        for pattern, replacement in MASKS:
+        for pattern, replacement in MASKS + VERSION_MASKS:
             line = pattern.sub(replacement, line)
         lines.append(line.rstrip())
     return lines
@@ -300,6 +328,8 @@ def main():
     parser.add_argument("--bin", action="append", default=[])
     parser.add_argument("--replay", action="append", default=[])
     parser.add_argument("--refresh", action="store_true")
+    parser.add_argument("--azmcp-version")
+    parser.add_argument("--azmcp-pins")
     parser.add_argument("--lint", action="store_true")
     parser.add_argument("--held", default="")
     parser.add_argument("--front")
@@ -317,6 +347,10 @@ def main():
         return 1 if problems else 0
     if not args.doc or args.paths:
         parser.error("give --doc DOC (or --lint with documents)")
+    if bool(args.azmcp_version) != bool(args.azmcp_pins):
+        parser.error("give --azmcp-version and --azmcp-pins together")
+    if args.azmcp_version:
+        azmcp_masks(args.azmcp_version, args.azmcp_pins)
     doc_path = args.doc
     if args.refresh:
         workspace = os.environ.get("BUILD_WORKSPACE_DIRECTORY")

@@ -138,6 +138,40 @@ class TranscriptCheckTest(unittest.TestCase):
         self.assertIn("docs/a.md is not linked from README.md", out)
 
 
+    def test_pinned_azmcp_versions_read_alike_and_recordings_are_the_current_ones(self):
+        """Written against 1.0.0-beta.2, checked after the current version moved to beta.3."""
+        with open(os.path.join(self.dir, "azmcp-version"), "w") as f:
+            f.write("# the current version\ncurrent\t1.0.0-beta.3\nprevious\t1.0.0-beta.2\n")
+        with open(os.path.join(self.dir, "pins.tsv"), "w") as f:
+            f.write("# pins\n1.0.0-beta.2\tsha\n1.0.0-beta.3\tsha\n1.0.0-beta.4\tsha\n")
+        recordings = os.path.join(self.dir, "fixtures", "azmcp-1.0.0-beta.3-local")
+        os.makedirs(recordings)
+        with open(os.path.join(recordings, "help.txt"), "w") as f:
+            f.write("recorded by 1.0.0-beta.3\n")
+        self.write_program("modelled on azmcp 1.0.0-beta.3+0123abcd, read from "
+                           "fixtures/azmcp-1.0.0-beta.3-local.")
+        doc = self.doc(DOC.replace(
+            "hello world at https://127.0.0.1:41323 in 0.3s\ntook 2.02 s",
+            "modelled on azmcp 1.0.0-beta.2, read from fixtures/azmcp-1.0.0-beta.2-local.") +
+            "\n<!-- transcript: recording -->\n```\n"
+            "$ cat fixtures/azmcp-1.0.0-beta.2-local/help.txt\nrecorded by 1.0.0-beta.2\n"
+            "```\n<!-- /transcript -->\n")
+        masks = ["--azmcp-version", os.path.join(self.dir, "azmcp-version"),
+                 "--azmcp-pins", os.path.join(self.dir, "pins.tsv")]
+        code, out = self.run_check("--doc", doc, "--bin=//pkg:hello=" + self.program, *masks)
+        self.assertEqual(code, 0, out)
+        # Without the version files the versions are compared as written.
+        code, out = self.run_check("--doc", doc, "--bin=//pkg:hello=" + self.program)
+        self.assertEqual(code, 1, out)
+        self.assertIn("+modelled on azmcp 1.0.0-beta.3+0123abcd", out)
+        # A version nothing pins is not masked, nor a longer number that contains one.
+        self.write_program("modelled on azmcp 1.0.0-beta.5, read from "
+                           "fixtures/azmcp-1.0.0-beta.3-local.")
+        code, out = self.run_check("--doc", doc, "--bin=//pkg:hello=" + self.program, *masks)
+        self.assertEqual(code, 1, out)
+        self.assertIn("+modelled on azmcp 1.0.0-beta.5, read from fixtures/azmcp-<azmcp version>-local.",
+                      out)
+
 class MergeTest(unittest.TestCase):
     def setUp(self):
         sys.path.insert(0, os.path.dirname(CHECK))

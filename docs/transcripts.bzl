@@ -132,11 +132,18 @@ def doc_transcript_tests(name = "transcript_lint_test"):
                 "--bin=%s=%s" % (b, ",".join(["$(rootpath %s)" % x for x in [b] + getattr(t, "bin_args", {}).get(b, [])]))
                 for b in t.bins
             ] + [
+                # The azmcp versions read <azmcp version> (transcript_check.py, azmcp_masks).
+                "--azmcp-version=$(rootpath //tools/image:azmcp-version)",
+                "--azmcp-pins=$(rootpath //tools/image:azmcp-pins.tsv)",
+            ] + [
                 "--replay=%s=$(rootpath %s.argv)" % (b, record)
                 for b, records in getattr(t, "replays", {}).items()
                 for record in records
             ],
             data = [t.doc] + t.bins + t.data + REAL_AZMCP_DATA + [
+                "//tools/image:azmcp-pins.tsv",
+                "//tools/image:azmcp-version",
+            ] + [
                 file
                 for records in getattr(t, "replays", {}).values()
                 for record in records
