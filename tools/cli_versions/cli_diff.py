@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cli_diff: how two versions of the real azmcp behave differently, scenario by scenario.
 
-  tools/cli_diff OLD NEW [--pin] [--json FILE] [--keep DIR]
+  tools/cli_diff OLD NEW [--pin] [--json FILE] [--keep DIR] [--shard INDEX/COUNT]
   tools/cli_diff --compare OLD_DIR NEW_DIR [--json FILE]
 
 Fetches both @azure/mcp-linux-x64 tarballs (npm pack), checks each against the sha256 that
@@ -16,8 +16,11 @@ strings (such as `3.0.0-beta.45`, with or without its `+commit`) read `<version>
 loopback ports `PORT`, so only behaviour is compared. A pending expectation
 (tools/cli_versions/expectations.json: what a version is known to change) is checked when NEW
 is its version. --compare compares two folders collected before (--keep DIR keeps them: DIR/OLD,
-DIR/NEW). Exit 0 the versions behave alike, 1 they differ (or a pending expectation is not met),
-64 bad input, 69 a version could not be fetched or run.
+DIR/NEW). --shard INDEX/COUNT compares a share of the whole: the scenarios whose place in the
+file is INDEX modulo COUNT, and in the last share the dry run and the help texts too (COUNT
+runs cover everything once, as a sharded test runs it). Exit 0 the versions behave alike, 1 they
+differ (or a pending expectation is not met), 64 bad input, 69 a version could not be fetched or
+run.
 """
 import difflib
 import gzip
@@ -175,8 +178,9 @@ def build():
         raise Problem(EXIT_UNAVAILABLE, "tools/bazel build failed (exit %d)" % status)
 
 
-def collect(version, binary, out):
-    """Runs everything through VERSION's CLI into OUT (differential/, dry-run/, help/)."""
+def collect(version, binary, out, shard=None):
+    """Runs everything through VERSION's CLI into OUT (differential/, dry-run/, help/); with
+    SHARD (index, count), that share of the scenarios, and the rest only in the last share."""
     runner = os.path.abspath(PROGRAMS["run_scenarios"])
     runfiles = runner + ".runfiles"
     if not os.path.isdir(runfiles):  # inside a Bazel test: the test's own runfiles hold its data
@@ -186,7 +190,8 @@ def collect(version, binary, out):
     scratch = tempfile.mkdtemp(prefix="cli_diff.rig.")  # the rig's CA file and the CLI's HOME
     env = dict(os.environ, TEST_SRCDIR=runfiles, TEST_WORKSPACE=workspace[0], TEST_TMPDIR=scratch)
     try:
-        status, _, err = run([runner, "--azmcp", binary, "--out", os.path.join(out, "differential")],
+        status, _, err = run([runner, "--azmcp", binary, "--out", os.path.join(out, "differential")]
+                             + (["--shard", "%d/%d" % shard] if shard else []),
                              RUN_TIMEOUT, relay=version + ": ",
                              cwd=os.path.join(runfiles, workspace[0]), env=env)
     finally:
@@ -194,6 +199,8 @@ def collect(version, binary, out):
     if status != 0:
         raise Problem(EXIT_UNAVAILABLE, "%s: the scenarios did not run (run_scenarios exit %d, "
                                         "its reason above)" % (version, status))
+    if shard and shard[0] != shard[1] - 1:
+        return
     say("%s: the live check's dry run" % version)
     env = dict(os.environ, AZURE_PRICING_AZMCP=binary)
     status, stdout, err = run([os.path.abspath(PROGRAMS["live_check"]), "--dry-run",
@@ -372,12 +379,13 @@ def compare_dirs(old, new, old_dir, new_dir, new_binary=None):
 
 def parse(argv):
     args = {"json": None, "pin": False, "keep": None, "compare": None, "versions": [],
-            "old-azmcp": None, "new-azmcp": None, "run-scenarios": None, "live-check": None}
+            "old-azmcp": None, "new-azmcp": None, "run-scenarios": None, "live-check": None,
+            "shard": None}
     i = 0
     while i < len(argv):
         a = argv[i]
         if a in ("--json", "--keep", "--old-azmcp", "--new-azmcp", "--run-scenarios",
-                 "--live-check") and i + 1 < len(argv):
+                 "--live-check", "--shard") and i + 1 < len(argv):
             args[a[2:]] = argv[i + 1]
             i += 2
         elif a == "--compare" and i + 2 < len(argv) + 0 and i + 2 <= len(argv) - 1:
@@ -399,8 +407,9 @@ def parse(argv):
 
 def versions_of(args):
     if args["compare"]:
-        if args["versions"] or args["pin"] or args["keep"]:
-            raise Problem(EXIT_USAGE, "--compare takes two folders and no versions, --pin or --keep")
+        if args["versions"] or args["pin"] or args["keep"] or args["shard"]:
+            raise Problem(EXIT_USAGE, "--compare takes two folders and no versions, --pin, --keep "
+                                      "or --shard")
         for d in args["compare"]:
             if not os.path.isdir(d):
                 raise Problem(EXIT_USAGE, "not a folder: %s" % d)
@@ -418,6 +427,11 @@ def versions_of(args):
             raise Problem(EXIT_USAGE, "not a version: %s" % v)
     if old == new:
         raise Problem(EXIT_USAGE, "OLD and NEW are the same version: %s" % old)
+    if args["shard"] is not None:
+        found = re.match(r"^([0-9]{1,4})/([0-9]{1,4})$", args["shard"])
+        if not found or int(found.group(1)) >= int(found.group(2)):
+            raise Problem(EXIT_USAGE, "--shard takes INDEX/COUNT, INDEX < COUNT: %s" % args["shard"])
+        args["shard"] = (int(found.group(1)), int(found.group(2)))
     if args["pin"] and not pinned(new):
         status, _, err = run([os.path.join(ROOT, "tools", "image", "pin"), new], 600)
         sys.stderr.write(err.decode("utf-8", "replace"))
@@ -453,7 +467,7 @@ def collect_both(old, new, args):
 
     def one(version, binary, d):
         try:
-            collect(version, binary, d)
+            collect(version, binary, d, args["shard"])
         except Problem as p:
             problems.append(p)
     workers = [threading.Thread(target=one, args=(v, b, d))

@@ -70,6 +70,11 @@ class BadInput(unittest.TestCase):
                                                "tools/image/pin 9.9.9 (or --pin for NEW)")
         self.check(["--bogus"], "unknown or incomplete argument: --bogus")
         self.check(["--compare", "/nonexistent/a", "/nonexistent/b"], "not a folder: /nonexistent/a")
+        for shard in ("2/2", "1", "a/b", "0/0"):
+            self.check(["3.0.0-beta.45", "9.9.9", "--shard", shard],
+                       "--shard takes INDEX/COUNT, INDEX < COUNT: %s" % shard)
+        self.check(["--compare", "/tmp", "/tmp", "--shard", "0/2"],
+                   "--compare takes two folders and no versions, --pin, --keep or --shard")
 
 
 class Report(unittest.TestCase):
