@@ -164,14 +164,15 @@ std::pair<std::string, std::string> HostRootMount() {
   return {"", ""};
 }
 
-// A mount inside the sandbox of the host's whole root file system, wherever it is mounted.
+// A mount inside the sandbox of the host's whole root file system, wherever it is mounted: at
+// "/" too, where a sandbox tool that only hides parts of the host (firejail without --chroot)
+// leaves every file no option names visible, canary or not.
 std::string HostRootBound(const Json& mounts) {
   const auto [device, root] = HostRootMount();
   if (device.empty()) return "";
   for (const Json& m : mounts.value("mounts", Json::array())) {
     if (!m.is_object()) continue;
-    if (m.value("device", "") == device && m.value("root", "") == root &&
-        m.value("mount_point", "") != "/") {
+    if (m.value("device", "") == device && m.value("root", "") == root) {
       return m.value("mount_point", "?");
     }
   }

@@ -21,6 +21,22 @@ EXHAUSTIVE_TESTS = {
               "change only with Debian's versions (which key the test). The companion runs " +
               "exec, isolation and egress probes through the same adapter and proxy.",
     ),
+    "//conformance/backend/stacks:firejail_failed_bind_pitfall_test": struct(
+        companion = "//conformance/backend/stacks:firejail_failed_bind_pitfall_probe_test",
+        why = "The whole verdict on firejail binding /tmp before the image's /etc; the " +
+              "companion runs isolation.host_files alone.",
+    ),
+    "//conformance/backend/stacks:firejail_no_chroot_pitfall_test": struct(
+        companion = "//conformance/backend/stacks:firejail_no_chroot_pitfall_probe_test",
+        why = "The whole verdict on firejail over the host's root; the companion runs " +
+              "isolation.host_files alone.",
+    ),
+    "//conformance/backend/stacks:firejail_squid_test": struct(
+        companion = "//conformance/backend/stacks:firejail_squid_smoke_test",
+        why = "Every probe against the firejail + squid stack: a verdict on packages that " +
+              "change only with Debian's versions (which key the test). The companion runs " +
+              "exec, isolation and egress probes through the same adapter and proxy.",
+    ),
     "//conformance/backend/stacks:mitmproxy_normalized_method_pitfall_test": struct(
         companion = "//conformance/backend/stacks:mitmproxy_normalized_method_pitfall_probe_test",
         why = "The whole verdict on the weakened addon; the companion runs the probe that " +

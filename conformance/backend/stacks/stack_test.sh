@@ -7,7 +7,7 @@
 #                      line matches the regular expression RE (exhaustive)
 #   pitfall-probe W PROBE RE   the same, PROBE alone (--filter; fast)
 # usage: stack_test.sh GATE STACK_VERSIONS STACK MODE [WEAKENING PROBE RE]
-# The host's squid and mitmproxy must be the versions tools/bazel keyed this test with.
+# The host's squid, mitmproxy and firejail must be the versions tools/bazel keyed this test with.
 set -uo pipefail
 gate="$1"
 versions="$2"
@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 while IFS= read -r line; do
   [[ -n "${line}" ]] || continue
   [[ "${line}" != *"not installed"* && "${line}" != unknown* ]] ||
-    fail "stack package missing: '${line}' (tools/bazel test installs squid-openssl and mitmproxy; apt-get failed or the test ran outside tools/bazel)"
+    fail "stack package missing: '${line}' (tools/bazel test installs squid-openssl, mitmproxy and firejail; apt-get failed or the test ran outside tools/bazel)"
   pkg="${line%% *}"
   now="$(dpkg-query -W -f='${Version}' "${pkg}" 2>/dev/null || true)"
   [[ "${line}" == "${pkg} ${now}" ]] ||

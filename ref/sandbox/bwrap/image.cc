@@ -76,6 +76,26 @@ Status WriteEtc(const fs::path& out) {
   return OkStatus();
 }
 
+// .NET unpacks owner-only (0700 directories); a backend that runs the program as a user other
+// than the image's owner (not a user namespace mapping it to the owner) could not reach the
+// files and would unpack again where it cannot write. Every user may read and traverse them.
+bool ReadableByAll(const fs::path& dir) {
+  std::error_code ec;
+  const fs::perms all_read = fs::perms::group_read | fs::perms::others_read;
+  const fs::perms all_exec = fs::perms::group_exec | fs::perms::others_exec;
+  fs::permissions(dir, all_read | all_exec, fs::perm_options::add, ec);
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const fs::file_status st = it->symlink_status(ec);
+    if (ec || fs::is_symlink(st)) continue;
+    const bool traversable = fs::is_directory(st) ||
+                             (st.permissions() & fs::perms::owner_exec) != fs::perms::none;
+    fs::permissions(it->path(), all_read | (traversable ? all_exec : fs::perms::none),
+                    fs::perm_options::add, ec);
+  }
+  return !ec;
+}
+
 // Runs the bundle once so it unpacks into the image, then checks that it did.
 Status Unpack(const fs::path& out) {
   const std::string home = (out / "unpack-home").string();
@@ -92,6 +112,9 @@ Status Unpack(const fs::path& out) {
   fs::remove_all(home, ec);
   if (!ran.ok() || fs::is_empty(out.string() + kBundleExtractDir, ec) || ec) {
     return Failed("the azmcp bundle did not unpack (is it a .NET single-file bundle?)");
+  }
+  if (!ReadableByAll(out.string() + kBundleExtractDir)) {
+    return Failed("cannot make the unpacked azmcp bundle readable by every user");
   }
   return OkStatus();
 }

@@ -1,11 +1,14 @@
 # The first program in every sandbox of the stacks' adapters, run as `python3 -I -S -c THIS SPEC`
 # from the host's read-only /usr (no file of this repository is mounted inside). SPEC is JSON:
-#   {"argv": [...], "env": ["NAME=value", ...], "relay": {"port": 3128, "socket": PATH} | null}
+#   {"argv": [...], "env": ["NAME=value", ...], "relay": {"port": 3128, "socket": PATH} | null,
+#    "uid": N (optional), "cwd": DIR (optional)}
 # With a relay it listens on the sandbox's own 127.0.0.1:PORT (a network namespace with loopback
 # only) and carries each connection to the Unix socket PATH, bind-mounted from the host, where the
 # adapter relays it on to the host-side proxy: a loopback-only sandbox reaches the proxy this way
 # and no other. The listener is bound before the program starts, so its first connection finds it.
-# Then it runs the program with exactly the request's environment and exits with its status, a
+# Then it runs the program, in cwd and as uid and gid N when SPEC names them (a sandbox tool that
+# starts it as root without capabilities but setuid and setgid, which the change of user drops),
+# with exactly the request's environment, and exits with its status, a
 # signal N as 128+N (as a shell reports it). Its own end ends the sandbox's PID namespace.
 import json
 import os
@@ -60,6 +63,17 @@ def main():
         for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
             signal.signal(sig, signal.SIG_DFL)
         argv = spec["argv"]
+        try:
+            if spec.get("cwd"):
+                os.chdir(spec["cwd"])
+            if spec.get("uid") is not None:
+                os.setgroups([])
+                os.setgid(spec["uid"])
+                os.setuid(spec["uid"])
+        except OSError as err:
+            os.write(2, ("sandbox_init: cannot enter the program's directory or user: %s\n"
+                         % err.strerror).encode())
+            os._exit(125)
         try:
             if "/" in argv[0]:
                 os.execve(argv[0], argv, env)

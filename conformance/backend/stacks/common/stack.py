@@ -1,7 +1,8 @@
 """A sandbox backend made of two off-the-shelf parts, a sandbox tool and an egress proxy, served
 through the backend protocol by example_adapter.py's Adapter (PROTOCOL.md).
 
-A stack's adapter.py picks the parts (sandbox_bwrap; proxy_mitmproxy or proxy_squid) and calls main(). What it declares and refuses follows PROTOCOL.md's *What a sandbox
+A stack's adapter.py picks the parts (sandbox_bwrap or sandbox_firejail; proxy_mitmproxy or
+proxy_squid) and calls main(). What it declares and refuses follows PROTOCOL.md's *What a sandbox
 is*: posix, container isolation, EXEC and EGRESS_METHODS, closed and allowlist egress with the GET
 token, and an allowlist rule only for prices.azure.com (the proxies' configuration names that host
 alone).
@@ -232,8 +233,11 @@ def run_stack(name, sandbox, proxy, weakenings):
 
 
 def make_sandbox(name, weakening):
+    if name == "firejail":
+        from sandbox_firejail import Firejail
+        return Firejail(weakening=weakening if weakening in ("failed_bind", "no_chroot") else None)
     if name != "bubblewrap":
-        raise SystemExit("no sandbox tool %s: bubblewrap is the one shipped" % name)
+        raise SystemExit("no sandbox tool %s: bubblewrap and firejail are the ones shipped" % name)
     from sandbox_bwrap import Bwrap
     return Bwrap()
 
