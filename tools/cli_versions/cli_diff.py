@@ -12,7 +12,7 @@ proxy), the live check's dry run (live_check --dry-run --record) and the help te
 (`azmcp --help`, `azmcp pricing get --help`). The report says, per scenario, check and help text, `same` or
 `different`, with a diff of what differs: the envelope (stdout), the exit code, stderr and the
 argv binding (the upstream requests the CLI made of its arguments). The two versions' own
-strings (such as `3.0.0-beta.45`, with or without its `+commit`) read `<version>` on both sides, and
+strings (such as `1.2.3-beta.4`, with or without its `+commit`) read `<version>` on both sides, and
 loopback ports `PORT`, so only behaviour is compared. A pending expectation
 (tools/cli_versions/expectations.json: what a version is known to change) is checked when NEW
 is its version. --compare compares two folders collected before (--keep DIR keeps them: DIR/OLD,

@@ -63,15 +63,15 @@ class BadInput(unittest.TestCase):
 
     def test_each_is_one_line_and_64(self):
         self.check([], "usage: tools/cli_diff OLD NEW [--pin] [--json FILE] [--keep DIR]")
-        self.check(["3.0.0-beta.45"], "usage: tools/cli_diff OLD NEW [--pin] [--json FILE] [--keep DIR]")
-        self.check(["3.0.0-beta.45", "latest"], "not a version: latest")
-        self.check(["3.0.0-beta.45", "3.0.0-beta.45"], "OLD and NEW are the same version: 3.0.0-beta.45")
-        self.check(["3.0.0-beta.45", "9.9.9"], "9.9.9 is not pinned in tools/image/azmcp-pins.tsv: "
-                                               "tools/image/pin 9.9.9 (or --pin for NEW)")
+        self.check(["8.8.8"], "usage: tools/cli_diff OLD NEW [--pin] [--json FILE] [--keep DIR]")
+        self.check(["8.8.8", "latest"], "not a version: latest")
+        self.check(["8.8.8", "8.8.8"], "OLD and NEW are the same version: 8.8.8")
+        self.check(["8.8.8", "9.9.9"], "8.8.8 is not pinned in tools/image/azmcp-pins.tsv: "
+                                       "tools/image/pin 8.8.8 (or --pin for NEW)")
         self.check(["--bogus"], "unknown or incomplete argument: --bogus")
         self.check(["--compare", "/nonexistent/a", "/nonexistent/b"], "not a folder: /nonexistent/a")
         for shard in ("2/2", "1", "a/b", "0/0"):
-            self.check(["3.0.0-beta.45", "9.9.9", "--shard", shard],
+            self.check(["8.8.8", "9.9.9", "--shard", shard],
                        "--shard takes INDEX/COUNT, INDEX < COUNT: %s" % shard)
         self.check(["--compare", "/tmp", "/tmp", "--shard", "0/2"],
                    "--compare takes two folders and no versions, --pin, --keep or --shard")
