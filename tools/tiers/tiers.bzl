@@ -21,6 +21,11 @@ EXHAUSTIVE_TESTS = {
               "change only with Debian's versions (which key the test). The companion runs " +
               "exec, isolation and egress probes through the same adapter and proxy.",
     ),
+    "//conformance/backend/stacks:bubblewrap_squid_test": struct(
+        companion = "//conformance/backend/stacks:bubblewrap_squid_smoke_test",
+        why = "Every probe against the bubblewrap + squid stack. The companion runs exec, " +
+              "isolation and egress probes through the same adapter and squid.conf.",
+    ),
     "//conformance/backend/stacks:firejail_failed_bind_pitfall_test": struct(
         companion = "//conformance/backend/stacks:firejail_failed_bind_pitfall_probe_test",
         why = "The whole verdict on firejail binding /tmp before the image's /etc; the " +
