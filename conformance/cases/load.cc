@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "azmcp/cli_version.h"
 #include "conformance/cases/expectations.h"
 #include "conformance/host/config_keys.h"
 #include "conformance/host/config_value.h"
@@ -92,6 +93,24 @@ int64_t MaxOutputBytes(const ordered_json& c) {
                                         : HostBounds{}.max_output_bytes;
 }
 
+// A file in one version's own recordings (fixtures/azmcp-VERSION-differential/, -local/,
+// -dry-run/) is read from the current version's (azmcp/cli_version.h): those are the only ones
+// the build gives the gate, and tools/cli_upgrade records them for every version it moves to.
+// The imported recordings (fixtures/azmcp-VERSION/) and every other path are read as written.
+std::string CurrentVersionsRecording(const std::string& file) {
+  constexpr std::string_view kPrefix = "fixtures/azmcp-";
+  if (file.rfind(kPrefix, 0) != 0) return file;
+  const size_t slash = file.find('/', kPrefix.size());
+  if (slash == std::string::npos) return file;
+  const std::string folder = file.substr(kPrefix.size(), slash - kPrefix.size());
+  for (const std::string_view kind : {"-differential", "-local", "-dry-run"}) {
+    if (folder.size() > kind.size() && folder.ends_with(kind)) {
+      return std::string(kPrefix) + AZMCP_CLI_VERSION + std::string(kind) + file.substr(slash);
+    }
+  }
+  return file;
+}
+
 // stdout and stderr: the bytes given, or a file's, read now; an error text when it cannot be.
 std::string ReadStreams(const ordered_json& cli, const Place& at,
                         fakes::sandbox::CallScript& script) {
@@ -99,7 +118,7 @@ std::string ReadStreams(const ordered_json& cli, const Place& at,
        {std::pair<std::string, std::string*>{"stdout", &script.exec.stdout_bytes},
         std::pair<std::string, std::string*>{"stderr", &script.exec.stderr_bytes}}) {
     if (cli.contains(name + "_file")) {
-      const std::string file = cli[name + "_file"].get<std::string>();
+      const std::string file = CurrentVersionsRecording(cli[name + "_file"].get<std::string>());
       StatusOr<std::string> text = base::ReadFile(file);
       if (!text.ok()) {
         return at.Problem("cannot read " + file + " (" + std::string(text.status().reason()) + ")",
