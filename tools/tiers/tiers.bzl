@@ -31,6 +31,12 @@ EXHAUSTIVE_TESTS = {
         why = "The whole verdict on firejail binding /tmp before the image's /etc; the " +
               "companion runs isolation.host_files alone.",
     ),
+    "//conformance/backend/stacks:firejail_mitmproxy_test": struct(
+        companion = "//conformance/backend/stacks:firejail_squid_smoke_test",
+        why = "Every probe against the firejail + mitmproxy stack. The companion runs exec, " +
+              "isolation and egress probes through the same firejail sandbox; " +
+              "bubblewrap_mitmproxy_smoke_test does the same through the same mitmproxy addon.",
+    ),
     "//conformance/backend/stacks:firejail_no_chroot_pitfall_test": struct(
         companion = "//conformance/backend/stacks:firejail_no_chroot_pitfall_probe_test",
         why = "The whole verdict on firejail over the host's root; the companion runs " +

@@ -2,7 +2,7 @@
 
 load("//tools/build:azmcp.bzl", "REAL_AZMCP_DATA", "REAL_AZMCP_ENV")
 
-def stack_test(name, stack, mode, pitfall = None, exhaustive = False, manual = False):
+def stack_test(name, stack, mode, pitfall = None, tags = []):
     """A stack_test.sh run of the gate's backend suite against one stack's adapter.
 
     A verdict on this host's kernel and Debian packages: never from a cache (the packages'
@@ -15,14 +15,10 @@ def stack_test(name, stack, mode, pitfall = None, exhaustive = False, manual = F
       mode: whole, smoke, pitfall or pitfall-probe (stack_test.sh says what each asserts).
       pitfall: for the pitfall modes, [WEAKENING, PROBE, REGULAR_EXPRESSION]: the adapter's
         --weaken name, the probe that must fail and what its FAIL line must match.
-      exhaustive: tag it for the exhaustive tier (tools/tiers/tiers.bzl lists it there).
-      manual: leave it out of //... (a stack whose verdict is not yet stable).
+      tags: more tags, written where the test is declared: "exhaustive" (tools/tiers/tiers.bzl
+        lists it there, and its check reads the tag at the call).
     """
-    tags = ["no-remote-cache", "no-sandbox", "requires-real-azmcp", "requires-user-namespaces"]
-    if exhaustive:
-        tags.append("exhaustive")
-    if manual:
-        tags.append("manual")
+    tags = tags + ["no-remote-cache", "no-sandbox", "requires-real-azmcp", "requires-user-namespaces"]
     native.sh_test(
         name = name,
         size = "medium",
