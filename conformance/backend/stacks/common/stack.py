@@ -163,8 +163,8 @@ class StackBackend:
             egress_env = ["HTTPS_PROXY=http://127.0.0.1:%d" % PROXY_PORT_INSIDE,
                           "SSL_CERT_FILE=" + CA_INSIDE]
         env = [e for e in env if e.split("=", 1)[0] not in ("HTTPS_PROXY", "SSL_CERT_FILE")]
-        if home is not None and home.startswith("/tmp/"):
-            os.makedirs(os.path.join(sandbox.tmp, home[5:]), exist_ok=True)
+        if home is not None and home.startswith("/tmp/") and not make_home(sandbox.tmp, home[5:]):
+            return None, ("unusable_home", "HOME must not pass through a link the program made.")
         command = self.tool.command(self, sandbox, argv, env + egress_env, home)
         result = run_bounded(command, timeout_seconds, max_output_bytes)
         if result[0] is None:
@@ -186,6 +186,19 @@ class StackBackend:
     def close(self):
         shutil.rmtree(self.state, ignore_errors=True)
         self.proxy.stop()
+
+
+def make_home(tmp, relative):
+    """HOME's directories under the sandbox's /tmp, made by the adapter (root) one by one, never
+    through a link: an earlier exec's program may have left one there pointing into the host."""
+    path = tmp
+    for part in relative.split("/"):
+        path = os.path.join(path, part)
+        if os.path.islink(path):
+            return False
+        if not os.path.isdir(path):
+            os.mkdir(path)
+    return True
 
 
 def init_code():
