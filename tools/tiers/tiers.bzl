@@ -99,4 +99,11 @@ EXHAUSTIVE_TESTS = {
               "they prove. The companion runs one scenario per category against the real CLI, " +
               "and //fakes/azmcp:recorded_differential_test holds the fake to every recording.",
     ),
+    "//tools/cli_versions:cli_diff_pinned_test": struct(
+        companion = "//tools/cli_versions:cli_diff_test",
+        why = "352 starts of the previous and the current real CLI, both pinned by sha256: only " +
+              "a pin change can change what the comparison finds. The companion holds the " +
+              "report's form, its exit statuses and bad inputs on folders it writes, and " +
+              "//fakes/azmcp:differential_sample_test runs the real CLI on every change.",
+    ),
 }
