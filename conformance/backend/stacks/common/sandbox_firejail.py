@@ -51,26 +51,29 @@ def skeleton(root):
             os.symlink("usr/" + link, path)
 
 
+# What both ways of running firejail here ask of it (the module's docstring says why each).
+ISOLATION = ["--net=none", "--private-dev", "--ipc-namespace", "--hostname=sandbox",
+             "--caps.keep=setuid,setgid", "--nonewprivs", "--deterministic-exit-code",
+             "--deterministic-shutdown"]
+
+
 class Firejail:
     name = "firejail"
+    # stack.make_home gives HOME's directories under /tmp to the user sandbox_init changes to.
+    home_owner = SANDBOX_UID
 
     def __init__(self, firejail="/usr/bin/firejail", weakening=None):
         self.firejail = firejail
         self.weakening = weakening
 
-    def prepare(self, sandbox, home):
+    def program(self, backend, sandbox, argv, env, cwd):
+        """Prepares the sandbox's /tmp and HOME; the first program's argv, after firejail's `--`."""
         # /tmp in a firejail root must be root's (firejail checks), and sticky for the program.
         os.chmod(sandbox.tmp, 0o1777)
         os.chown(sandbox.home, SANDBOX_UID, SANDBOX_UID)
-        if home is not None and home.startswith("/tmp/"):
-            # stack.py made it as root; the program must own it. lchown, and nothing past a
-            # link: the program may have planted one there in an earlier exec.
-            path = sandbox.tmp
-            for part in home[5:].split("/"):
-                path = os.path.join(path, part)
-                if os.path.islink(path) or not os.path.isdir(path):
-                    break
-                os.lchown(path, SANDBOX_UID, SANDBOX_UID)
+        spec = backend.init_spec(sandbox, argv, env)
+        spec.update(uid=SANDBOX_UID, cwd=cwd)
+        return ["--", "/usr/bin/python3", "-I", "-S", "-c", stack.init_code(), json.dumps(spec)]
 
     def mounts(self, backend, sandbox, home, root):
         """(source, target inside the root, read-only), in order: parents before children."""
@@ -92,14 +95,8 @@ class Firejail:
             return self.bind_command(backend, sandbox, argv, env, home)
         root = os.path.join(sandbox.root, "root")
         skeleton(root)
-        self.prepare(sandbox, home)
-        spec = backend.init_spec(sandbox, argv, env)
-        spec.update(uid=SANDBOX_UID, cwd=home or "/tmp")
-        firejail = [self.firejail, "--noprofile", "--quiet", "--chroot=" + root, "--net=none",
-                    "--private-dev", "--ipc-namespace", "--hostname=sandbox",
-                    "--caps.keep=setuid,setgid", "--nonewprivs", "--deterministic-exit-code",
-                    "--deterministic-shutdown", "--",
-                    "/usr/bin/python3", "-I", "-S", "-c", stack.init_code(), json.dumps(spec)]
+        firejail = ([self.firejail, "--noprofile", "--quiet", "--chroot=" + root] + ISOLATION +
+                    self.program(backend, sandbox, argv, env, home or "/tmp"))
         plan = {"root": root, "config": os.path.abspath(CONFIG),
                 "mounts": self.mounts(backend, sandbox, home, root), "firejail": firejail}
         return [shutil.which("unshare") or "/usr/bin/unshare", "--mount", "--propagation",
@@ -113,20 +110,15 @@ class Firejail:
         that bind finds no source; firejail says "invalid bind command, directory missing" and
         runs the program with the host's /etc. (No egress here: --bind cannot create the
         socket's mount point under the host's /run.)"""
-        self.prepare(sandbox, home)
-        spec = backend.init_spec(sandbox, argv, env)
-        spec.update(uid=SANDBOX_UID, cwd=home if home and home.startswith("/tmp/") else "/tmp")
         image = backend.image
         binds = ["--bind=%s,/usr/local" % os.path.join(image, "usr", "local"),
                  "--bind=%s,/etc" % os.path.join(image, "etc"),
                  "--bind=%s,/tmp" % sandbox.tmp]
         if self.weakening == "failed_bind":
             binds[1], binds[2] = binds[2], binds[1]
-        cmd = [self.firejail, "--noprofile", "--quiet", "--net=none", "--private-dev",
-               "--ipc-namespace", "--hostname=sandbox", "--caps.keep=setuid,setgid",
-               "--nonewprivs", "--deterministic-exit-code", "--deterministic-shutdown"] + binds
+        cmd = [self.firejail, "--noprofile", "--quiet"] + ISOLATION + binds
         for hidden in sorted(os.listdir("/")):
             if hidden not in ("usr", "etc", "tmp", "proc", "dev", "sys", "run") + LINKS:
                 cmd.append("--blacklist=/" + hidden)
-        return cmd + ["--", "/usr/bin/python3", "-I", "-S", "-c", stack.init_code(),
-                      json.dumps(spec)]
+        cwd = home if home and home.startswith("/tmp/") else "/tmp"
+        return cmd + self.program(backend, sandbox, argv, env, cwd)

@@ -163,7 +163,9 @@ class StackBackend:
             egress_env = ["HTTPS_PROXY=http://127.0.0.1:%d" % PROXY_PORT_INSIDE,
                           "SSL_CERT_FILE=" + CA_INSIDE]
         env = [e for e in env if e.split("=", 1)[0] not in ("HTTPS_PROXY", "SSL_CERT_FILE")]
-        if home is not None and home.startswith("/tmp/") and not make_home(sandbox.tmp, home[5:]):
+        owner = getattr(self.tool, "home_owner", None)
+        if home is not None and home.startswith("/tmp/") and not make_home(
+                sandbox.tmp, home[5:], owner):
             return None, ("unusable_home", "HOME must not pass through a link the program made.")
         command = self.tool.command(self, sandbox, argv, env + egress_env, home)
         result = run_bounded(command, timeout_seconds, max_output_bytes)
@@ -188,9 +190,10 @@ class StackBackend:
         self.proxy.stop()
 
 
-def make_home(tmp, relative):
+def make_home(tmp, relative, owner=None):
     """HOME's directories under the sandbox's /tmp, made by the adapter (root) one by one, never
-    through a link: an earlier exec's program may have left one there pointing into the host."""
+    through a link: an earlier exec's program may have left one there pointing into the host.
+    With an owner (a sandbox tool whose program runs as that uid), each is given to it."""
     path = tmp
     for part in relative.split("/"):
         path = os.path.join(path, part)
@@ -198,6 +201,8 @@ def make_home(tmp, relative):
             return False
         if not os.path.isdir(path):
             os.mkdir(path)
+        if owner is not None:
+            os.lchown(path, owner, owner)
     return True
 
 
