@@ -1,6 +1,7 @@
 #include "conformance/backend/broken_backends/broken_backends.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -204,15 +205,25 @@ void RunHelper(bool restart) {
   }
 }
 
+// Returns once the helper's stdin is /dev/null: answering hello before would let the suite find
+// the protocol's pipe on the helper's fd 0 and take the helper for the adapter's own process.
 Status StartHelper(bool restart) {
+  int ready[2];
+  if (pipe2(ready, O_CLOEXEC) != 0) return ProgramError(kHelperNotStarted, "cannot start the helper");
   const pid_t helper = fork();
-  if (helper < 0) return ProgramError(kUnknownMutant, "cannot start the helper");
   if (helper == 0) {
+    close(ready[0]);
     const int null = open("/dev/null", O_RDWR);
     dup2(null, 0);
     dup2(null, 1);
+    close(ready[1]);
     RunHelper(restart);
   }
+  close(ready[1]);
+  pollfd closed{ready[0], POLLIN, 0};
+  const bool started = helper > 0 && poll(&closed, 1, 10'000) == 1;
+  close(ready[0]);
+  if (!started) return ProgramError(kHelperNotStarted, "the helper did not start in 10 s");
   return OkStatus();
 }
 

@@ -15,6 +15,9 @@ namespace azure_pricing::conformance::backend {
 
 // A program error (ProgramError()): no mutant has the name given.
 inline constexpr Reason kUnknownMutant = "unknown_mutant";
+// A program error: a helper mutant's process did not start, or did not put its stdin on
+// /dev/null within 10 s.
+inline constexpr Reason kHelperNotStarted = "helper_not_started";
 
 struct MutantInfo {
   std::string name;
