@@ -1,7 +1,9 @@
 #include "conformance/backend/price_api_process.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "fakes/prices_server/sample_rows.h"
@@ -14,6 +16,12 @@ namespace azure_pricing::conformance::backend {
 namespace {
 
 Status Failed(const char* what) { return ProgramError(kPriceApiFailed, what); }
+
+const char* NotStarted(std::string_view why) {
+  if (why == base::kChildSilent) return "the fake price API did not start: not ready within 60 s";
+  if (why == base::kChildExitedEarly) return "the fake price API did not start: it exited";
+  return "the fake price API did not start: it could not be run";
+}
 
 std::unique_ptr<httplib::SSLClient> AdminClient(const PriceApi& api) {
   auto client = std::make_unique<httplib::SSLClient>("127.0.0.1", api.port);
@@ -78,10 +86,12 @@ StatusOr<std::unique_ptr<PriceApiProcess>> PriceApiProcess::Launch(std::vector<s
   args.push_back(work_dir);
   base::ReadyChildSpec spec;
   spec.argv = std::move(args);
+  // Ready in about a second on an idle machine; 60 s leaves room for one busy with other builds.
+  spec.timeout = std::chrono::seconds(60);
   // The server stops by itself when whoever started it dies, however that happens.
   spec.die_with_parent = true;
   StatusOr<std::unique_ptr<base::ReadyChild>> child = base::ReadyChild::Start(spec);
-  if (!child.ok()) return Failed("the fake price API did not start");
+  if (!child.ok()) return Failed(NotStarted(child.status().reason()));
   std::unique_ptr<PriceApiProcess> api(new PriceApiProcess());
   api->child_ = std::move(*child);
   api->api_.pid = api->child_->pid();
